@@ -1,0 +1,75 @@
+/**
+ * The `servebench` command: a thin dispatcher over one module per subcommand.
+ * Subcommand modules are imported lazily so `servebench sim` never loads the catalog, etc.
+ */
+import { UsageError, UserError, describeError } from '../core/errors.js';
+
+export interface Command {
+  /** One line for `servebench --help`. */
+  summary: string;
+  /** Runs the command with the arguments after its name; resolves to the exit code. */
+  run(argv: string[]): Promise<number>;
+}
+
+/** Subcommands, in the order `--help` lists them; each lives in `./commands/<name>.ts`. */
+const COMMAND_NAMES = [
+  'bench',
+  'sim',
+  'predict',
+  'sweep',
+  'ingest',
+  'runs',
+  'show',
+  'compare',
+  'table',
+  'plot',
+  'dashboard',
+] as const;
+
+function loadCommand(name: string): Promise<{ command: Command }> {
+  return import(`./commands/${name}.js`) as Promise<{ command: Command }>;
+}
+
+async function usage(): Promise<string> {
+  const lines = ['usage: servebench <command> [options]', '', 'commands:'];
+  for (const name of COMMAND_NAMES) {
+    try {
+      const { command } = await loadCommand(name);
+      lines.push(`  ${name.padEnd(10)} ${command.summary}`);
+    } catch {
+      // A command whose module is not built yet is simply not listed.
+    }
+  }
+  lines.push('', "Run 'servebench <command> --help' for a command's options.");
+  return lines.join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write((await usage()) + '\n');
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-V') {
+    const { readFileSync } = await import('node:fs');
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    process.stdout.write(`servebench ${pkg.version}\n`);
+    return 0;
+  }
+  if (!(COMMAND_NAMES as readonly string[]).includes(name)) {
+    process.stderr.write(`servebench: error: unknown command '${name}'; run 'servebench --help' for the list\n`);
+    return 2;
+  }
+  try {
+    const { command } = await loadCommand(name);
+    return await command.run(rest);
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof UserError) {
+      process.stderr.write(`servebench ${name}: error: ${error.message}\n`);
+      return error.exitCode;
+    }
+    process.stderr.write(`servebench ${name}: internal error: ${describeError(error)}\n`);
+    if (process.env.SERVEBENCH_DEBUG) console.error(error);
+    return 1;
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * Contracts of the simulated engine:
+ * SGLang launch flags → LaunchConfig → (performance model + scheduler = Engine) → token emissions
+ * → HTTP streams (`servebench sim`) or virtual-time metrics (`servebench predict`).
+ */
+
+/**
+ * SGLang launch flags that shape performance or the API, as given on the command line.
+ * `null` means "not given": the performance model derives SGLang's default (spec §2 "Derived limits").
+ */
+export interface LaunchConfig {
+  modelPath: string;
+  servedModelName: string | null;
+  host: string;
+  port: number;
+  tpSize: number;
+  dpSize: number;
+  epSize: number;
+  enableDpAttention: boolean;
+  enableDpLmHead: boolean;
+  moeDenseTpSize: number | null;
+  maxRunningRequests: number | null;
+  maxTotalTokens: number | null;
+  chunkedPrefillSize: number | null;
+  maxPrefillTokens: number | null;
+  contextLength: number | null;
+  memFractionStatic: number | null;
+  kvCacheDtype: string | null;
+  quantization: string | null;
+  dtype: string | null;
+  pageSize: number | null;
+  disableRadixCache: boolean;
+  enableMixedChunk: boolean;
+  disableCudaGraph: boolean;
+  cudaGraphMaxBs: number | null;
+  speculativeAlgorithm: string | null;
+  speculativeNumSteps: number | null;
+  speculativeEagleTopk: number | null;
+  speculativeNumDraftTokens: number | null;
+  disaggregationMode: 'null' | 'prefill' | 'decode';
+  nnodes: number;
+  reasoningParser: string | null;
+  toolCallParser: string | null;
+  enableMetrics: boolean;
+  /** Sim-only: hardware profile name (h100, h200, h800, b200, mi300x, ascend-910b, ascend-910c). */
+  hardware: string;
+  /** Sim-only: model catalog key when the path does not name a known model. */
+  simModel: string | null;
+  /** Sim-only: seed of every random draw the sim makes (output lengths, accept lengths, text). */
+  simSeed: number;
+  /** Flags accepted for paste-compatibility but without effect, in the order given (e.g. `--trust-remote-code`). */
+  ignoredFlags: string[];
+  /** The full argument list as given (secrets redacted), reported by /get_server_info. */
+  rawArgs: string[];
+}
+
+/** One request as the engine sees it. Times are engine-clock seconds. */
+export interface SimRequest {
+  id: string;
+  /** Prompt length in tokens. */
+  promptTokens: number;
+  /**
+   * Prompt token ids, used by the radix prefix cache. Absent: the prompt shares no prefix with others.
+   */
+  promptTokenIds?: ArrayLike<number>;
+  /** Output tokens the request will generate before finishing (≤ its max_new_tokens). */
+  outputTokens: number;
+  /** Why it finishes after `outputTokens`: `length` when it hit max_new_tokens, else `stop` (EOS). */
+  finishReason: 'length' | 'stop';
+  /** When the request reaches the scheduler. */
+  arrivalTime: number;
+}
+
+/** A chunk of output the engine makes visible to the client. */
+export interface TokenEmission {
+  requestId: string;
+  /** Engine-clock seconds at which the chunk is due to be written to the client. */
+  time: number;
+  /** Tokens carried by this chunk (more than one under speculative decoding). */
+  tokens: number;
+  /** Output tokens emitted so far for this request, this chunk included. */
+  completionTokens: number;
+  /** Prompt tokens served from the prefix cache (set on the first chunk). */
+  cachedTokens: number;
+  /** Verify passes this request has taken so far (speculative decoding), else 0. */
+  specVerifyCount: number;
+  finished: boolean;
+  finishReason: 'length' | 'stop' | 'abort' | null;
+}
+
+/** Live figures of an engine, reported by /get_server_info and /metrics. */
+export interface EngineStats {
+  numRunning: number;
+  numWaiting: number;
+  /** Fraction of KV token slots in use (0..1). */
+  kvUsage: number;
+  kvCapacityTokens: number;
+  /** Accepted tokens per verify pass since start or the last flush; null without speculative decoding. */
+  avgSpecAcceptLength: number | null;
+  promptTokensTotal: number;
+  generationTokensTotal: number;
+  cachedTokensTotal: number;
+  requestsFinished: number;
+  /** Sum of step times, split by phase, for the Prometheus histograms. */
+  stepCount: number;
+}
+
+/**
+ * A serving engine in engine-clock time. Pure: no timers, no I/O. The HTTP server maps engine time
+ * 1:1 to wall time; `predict` advances it in virtual time.
+ */
+export interface Engine {
+  submit(request: SimRequest): void;
+  /** Drops a request (client disconnected): frees its batch slot and KV at once. */
+  abort(requestId: string, now: number): void;
+  /** Engine-clock time of the next internal event, or undefined when idle with nothing queued. */
+  nextEventTime(): number | undefined;
+  /** Runs every step that ends at or before `until`; returns the emissions they produced, in time order. */
+  advanceTo(until: number): TokenEmission[];
+  /** Empties the prefix cache and resets the accept-length counters (SGLang `/flush_cache`). Fails while requests run. */
+  flushCache(): boolean;
+  stats(): EngineStats;
+}
