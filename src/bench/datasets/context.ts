@@ -1,0 +1,16 @@
+/** What every dataset builder receives. */
+import type { BenchRngs } from '../../core/rng.js';
+import type { Tokenizer } from '../../tokenizer/types.js';
+import type { BenchArgs } from '../args/types.js';
+
+export interface DatasetContext {
+  args: BenchArgs;
+  tokenizer: Tokenizer;
+  /** The run's numpy and Python streams, consumed in bench_serving's order. */
+  rngs: BenchRngs;
+  /** Receives the console lines bench_serving prints while building (one line per call). */
+  print: (line: string) => void;
+}
+
+/** How many texts to tokenize per native batch: large enough to use every core, small enough to stop early. */
+export const ENCODE_BATCH = 256;

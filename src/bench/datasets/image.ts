@@ -1,0 +1,100 @@
+/**
+ * The `image` dataset (spec §3.8): random-token text plus synthetic images per request.
+ *
+ * Token accounting (documented rule, see vision-tokens.ts): text_prompt_len = tokens of the chat
+ * template over the text alone (plain encode without a template); each image adds the Qwen2-VL
+ * count for its resolution; prompt_len = text + vision.
+ *
+ * Prompt sent (Q15 fixed as upstream later did): chat backends get the raw text (the server
+ * templates it); every other backend gets the templated prompt with one
+ * `<|vision_start|><|image_pad|><|vision_end|>` placeholder per image (`<image>` + text without a
+ * template).
+ */
+import { UsageError } from '../../core/errors.js';
+import { formatFixed } from '../../core/pyformat.js';
+import type { Dataset, DatasetRow } from '../types.js';
+import type { DatasetContext } from './context.js';
+import { parseImageFormat, synthesizeImageDataUri } from './image-synth.js';
+import { computeRandomLens, numpySumText } from './lengths.js';
+import { tokenTotalsLines } from './rows.js';
+import { parseImageResolution, visionTokensPerImage } from './vision-tokens.js';
+
+const IMAGE_PLACEHOLDER = '<|vision_start|><|image_pad|><|vision_end|>';
+const IMAGE_PAD_TOKEN = '<|image_pad|>';
+
+/** Per-request image counts: uniform in [1, --image-count] with --random-image-count, else fixed. */
+function imageCounts(ctx: DatasetContext): number[] {
+  const { image_count: count, random_image_count: random, num_prompts: n } = ctx.args;
+  if (count < 1) throw new UsageError(`--image-count must be at least 1, got ${count}`);
+  return random ? ctx.rngs.numpy.randint(1, count + 1, n) : new Array<number>(n).fill(count);
+}
+
+function templated(ctx: DatasetContext, content: string): string | null {
+  return ctx.tokenizer.hasChatTemplate
+    ? ctx.tokenizer.applyChatTemplate([{ role: 'user', content }], { addGenerationPrompt: true })
+    : null;
+}
+
+/** `--dataset-name image`. */
+export async function buildImageDataset(ctx: DatasetContext): Promise<Dataset> {
+  const { args, rngs, tokenizer, print } = ctx;
+  if (args.tokenize_prompt) throw new UsageError('--tokenize-prompt does not work with --dataset-name image; drop one of them');
+  const { width, height } = parseImageResolution(args.image_resolution);
+  const format = parseImageFormat(args.image_format);
+  const counts = imageCounts(ctx);
+  const totalImages = counts.reduce((a, b) => a + b, 0);
+  if (width * height >= 1920 * 1080 && totalImages >= 100) {
+    print(`UserWarning: High resolution (${width}x${height}) with ${totalImages} total images may take a long time. Consider reducing resolution or image count.`);
+  }
+  const names = (length: string) => ({ length, ratio: '--random-range-ratio' });
+  const inputLens = computeRandomLens(rngs.numpy, args.random_input_len, args.random_range_ratio, args.num_prompts, names('--random-input-len'));
+  const outputLens = computeRandomLens(rngs.numpy, args.random_output_len, args.random_range_ratio, args.num_prompts, names('--random-output-len'));
+
+  const padId = tokenizer.tokenToId(IMAGE_PAD_TOKEN);
+  const textVocab = tokenizer.vocabIds().filter((id) => id !== padId);
+  const texts = await tokenizer.decodeBatch(inputLens.map((k) => rngs.python.choices(textVocab, k)));
+  const textOnlyPrompts = texts.map((text) => templated(ctx, text) ?? text);
+  const textPromptLens = (await tokenizer.encodeBatch(textOnlyPrompts)).map((ids) => ids.length);
+  const perImage = visionTokensPerImage(width, height);
+  const rawText = args.backend.endsWith('-chat');
+
+  const rows: DatasetRow[] = [];
+  let totalBytes = 0;
+  for (let i = 0; i < counts.length; i++) {
+    const images: string[] = [];
+    for (let k = 0; k < counts[i]!; k++) {
+      const uri = synthesizeImageDataUri(rngs.numpy, width, height, args.image_content, format);
+      totalBytes += Buffer.byteLength(uri);
+      images.push(uri);
+    }
+    const text = texts[i]!;
+    const promptStr = templated(ctx, IMAGE_PLACEHOLDER.repeat(images.length) + text) ?? `<image>${text}`;
+    const visionLen = perImage * images.length;
+    rows.push({
+      prompt: rawText ? text : promptStr,
+      promptLen: textPromptLens[i]! + visionLen,
+      outputLen: outputLens[i]!,
+      textPromptLen: textPromptLens[i]!,
+      visionPromptLen: visionLen,
+      imageData: images,
+      extraRequestBody: {},
+    });
+  }
+
+  for (const line of tokenTotalsLines(numpySumText(rows.map((r) => r.promptLen)), numpySumText(rows.map((r) => r.outputLen)))) {
+    print(line);
+  }
+  print(`#Total images: ${totalImages}`);
+  if (args.random_image_count && counts.length > 0) {
+    const mean = formatFixed(totalImages / counts.length, 2);
+    const min = counts.reduce((a, b) => Math.min(a, b));
+    const max = counts.reduce((a, b) => Math.max(a, b));
+    print(`#Images per request: min=${min}, max=${max}, mean=${mean}`);
+  } else {
+    print(`#Images per request: ${args.image_count} (fixed)`);
+  }
+  print('');
+  const average = counts.length > 0 ? Math.floor(totalBytes / counts.length) : 0;
+  print(`Created ${rows.length} ${args.image_content} ${args.image_format} images with average ${average} bytes per request`);
+  return { rows, multiTurn: false };
+}

@@ -1,0 +1,58 @@
+/**
+ * Builds the dataset a bench run replays (spec §3), dispatching on `--dataset-name`.
+ */
+import { UserError } from '../../core/errors.js';
+import { createBenchRngs, type BenchRngs } from '../../core/rng.js';
+import type { Tokenizer } from '../../tokenizer/types.js';
+import type { BenchArgs, DatasetName } from '../args/types.js';
+import type { Dataset } from '../types.js';
+import type { DatasetContext } from './context.js';
+import { buildCustomDataset, buildShareGptDataset } from './conversations.js';
+import { buildGeneratedSharedPrefixDataset } from './generated-shared-prefix.js';
+import { buildImageDataset } from './image.js';
+import { buildMooncakeDataset } from './mooncake.js';
+import { buildOpenAiDataset } from './openai.js';
+import { buildRandomDataset, buildRandomIdsDataset } from './random.js';
+
+export { mooncakeReplayLines } from './mooncake.js';
+
+export interface BuildDatasetOptions {
+  /**
+   * The run's RNG pair. Pass the one the runner keeps drawing from (Poisson intervals, LoRA
+   * picks) so the streams continue as in bench_serving; defaults to a fresh `createBenchRngs(args.seed)`.
+   */
+  rngs?: BenchRngs;
+}
+
+async function buildMmmuDataset(): Promise<Dataset> {
+  throw new UserError(
+    'the mmmu dataset is downloaded from the Hugging Face Hub (MMMU/MMMU), which is not reachable offline: use --dataset-name image for synthetic image requests',
+  );
+}
+
+const BUILDERS: Record<DatasetName, (ctx: DatasetContext) => Promise<Dataset>> = {
+  sharegpt: buildShareGptDataset,
+  custom: buildCustomDataset,
+  openai: buildOpenAiDataset,
+  random: buildRandomDataset,
+  'random-ids': buildRandomIdsDataset,
+  'generated-shared-prefix': buildGeneratedSharedPrefixDataset,
+  mmmu: buildMmmuDataset,
+  image: buildImageDataset,
+  mooncake: buildMooncakeDataset,
+};
+
+/**
+ * Builds the rows for `args.dataset_name`, drawing from `options.rngs` in bench_serving's order.
+ * `print` receives the console lines bench_serving prints while building (e.g. `#Input tokens: N`).
+ * Throws UsageError/UserError with one line for bad options or files.
+ */
+export function buildDataset(
+  args: BenchArgs,
+  tokenizer: Tokenizer,
+  print: (line: string) => void,
+  options: BuildDatasetOptions = {},
+): Promise<Dataset> {
+  const rngs = options.rngs ?? createBenchRngs(args.seed);
+  return BUILDERS[args.dataset_name]({ args, tokenizer, rngs, print });
+}

@@ -1,0 +1,33 @@
+/** Test support for the dataset builders: real CLI parsing, captured console lines, temp files. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BenchRngs } from '../../core/rng.js';
+import type { Tokenizer } from '../../tokenizer/types.js';
+import { parseBenchArgs } from '../args/parse.js';
+import type { Dataset } from '../types.js';
+import { buildDataset } from './index.js';
+
+/** Builds the dataset of a `servebench bench` command line; returns it with the printed lines. */
+export async function buildFromArgv(
+  argv: readonly string[],
+  tokenizer: Tokenizer,
+  rngs?: BenchRngs,
+): Promise<{ dataset: Dataset; lines: string[] }> {
+  const lines: string[] = [];
+  const dataset = await buildDataset(parseBenchArgs(argv), tokenizer, (line) => lines.push(line), rngs ? { rngs } : {});
+  return { dataset, lines };
+}
+
+/** A fresh temp folder and a writer of files inside it. */
+export function scratchFolder(prefix: string): { dir: string; write: (name: string, content: string) => string } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return {
+    dir,
+    write: (name, content) => {
+      const path = join(dir, name);
+      writeFileSync(path, content);
+      return path;
+    },
+  };
+}

@@ -1,0 +1,4 @@
+/** Public entry of the tokenizer package. */
+export type { ChatTemplateOptions, TemplateMessage, Tokenizer, TokenizerSpec } from './types.js';
+export { loadTokenizer } from './load.js';
+export { listBundledTokenizers, resolveTokenizerFamily, bundledTokenizerDir, type TokenizerFamily } from './bundled.js';
