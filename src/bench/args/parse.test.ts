@@ -1,0 +1,164 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { UsageError } from '../../core/errors.js';
+import { formatNamespace } from './namespace.js';
+import { HelpRequested, parseBenchArgs } from './parse.js';
+import { resolvePort } from './urls.js';
+
+const QWEN_LOG = '/work/shared/reference/logs/qwen2.5-0.5b_cuda-graph_64-16_r0.log';
+
+/** The command line behind the Qwen2.5 log: its non-default values, written with the docstring's abbreviations. */
+const QWEN_ARGV = [
+  '--base-url', 'http://127.0.0.1:30000',
+  '--dataset-name', 'random',
+  '--model', '/mnt/weka/home/user/models/qwen2.5-0.5b',
+  '--num-prompt', '200',
+  '--random-input', '64',
+  '--random-output', '16',
+  '--output-file', '/mnt/weka/home/user/graph/sglang/bench_results/batch_prefill_cudagraph_short.json',
+];
+
+function usageError(argv: string[]): UsageError {
+  try {
+    parseBenchArgs(argv);
+  } catch (error) {
+    if (error instanceof UsageError) return error;
+    throw error;
+  }
+  assert.fail(`expected a UsageError for ${argv.join(' ')}`);
+}
+
+describe('Namespace repr', () => {
+  test("reproduces the Qwen2.5 log's two Namespace lines", () => {
+    const [first, second] = readFileSync(QWEN_LOG, 'utf8').split('\n');
+    const args = parseBenchArgs(QWEN_ARGV);
+    assert.equal(`benchmark_args=${formatNamespace(args)}`, first);
+    args.port = resolvePort(args);
+    assert.equal(formatNamespace(args), second);
+  });
+  test('defaults print as bench_serving prints them', () => {
+    const repr = formatNamespace(parseBenchArgs([]));
+    assert.ok(repr.startsWith("Namespace(backend='sglang', base_url=None, host='0.0.0.0', port=None, dataset_name='sharegpt', dataset_path='',"));
+    assert.ok(repr.includes("random_range_ratio=0.0,"));
+    assert.ok(repr.includes('request_rate=inf,'));
+    assert.ok(repr.includes("profile_activities=['CPU', 'GPU'],"));
+    assert.ok(repr.endsWith("mooncake_workload='conversation', tag=None, header=None)"));
+  });
+  test('float options print as floats even when integral', () => {
+    const repr = formatNamespace(parseBenchArgs(['--request-rate', '16', '--random-range-ratio', '1', '--lora-zipf-alpha', '2']));
+    assert.ok(repr.includes('request_rate=16.0,'));
+    assert.ok(repr.includes('random_range_ratio=1.0,'));
+    assert.ok(repr.includes('lora_zipf_alpha=2.0,'));
+  });
+  test('header values are redacted, keys kept', () => {
+    const args = parseBenchArgs(['--header', 'Authorization=Bearer sk-secret', 'X-Trace=abc', 'junk']);
+    const repr = formatNamespace(args);
+    assert.ok(repr.endsWith("header=['Authorization=<redacted>', 'X-Trace=<redacted>', '<redacted>'])"));
+    assert.ok(!repr.includes('sk-secret'));
+    assert.deepEqual(args.header, ['Authorization=Bearer sk-secret', 'X-Trace=abc', 'junk']);
+  });
+  test('servebench extensions never appear in the repr', () => {
+    const repr = formatNamespace(parseBenchArgs(['--sim', '--tp 2', '--workers', '2', '--label', 'gpu=h100', '--db', 'x.db', '--no-catalog']));
+    for (const word of ['sim', 'workers', 'label', 'catalog', 'x.db', 'h100', 'stream_idle']) assert.ok(!repr.includes(word), word);
+  });
+});
+
+describe('argparse semantics', () => {
+  test('unique prefixes used in practice resolve', () => {
+    const args = parseBenchArgs([
+      '--num-prompt', '10', '--random-input', '100', '--random-output', '20', '--max-con', '4',
+      '--output-f', 'out.jsonl', '--warmup', '2', '--request', '8', '--dataset-n', 'random', '--disable-t',
+    ]);
+    assert.equal(args.num_prompts, 10);
+    assert.equal(args.random_input_len, 100);
+    assert.equal(args.random_output_len, 20);
+    assert.equal(args.max_concurrency, 4);
+    assert.equal(args.output_file, 'out.jsonl');
+    assert.equal(args.warmup_requests, 2);
+    assert.equal(args.request_rate, 8);
+    assert.equal(args.dataset_name, 'random');
+    assert.equal(args.disable_tqdm, true);
+  });
+  test('an exact name beats longer options it prefixes', () => {
+    const args = parseBenchArgs(['--profile']);
+    assert.equal(args.profile, true);
+    assert.equal(args.profile_by_stage, false);
+  });
+  test('--opt=value works, also abbreviated', () => {
+    assert.equal(parseBenchArgs(['--num-prompts=5']).num_prompts, 5);
+    assert.equal(parseBenchArgs(['--num-p=6']).num_prompts, 6);
+  });
+  test('an ambiguous prefix is a usage error', () => {
+    const error = usageError(['--random', '5']);
+    assert.match(error.message, /^ambiguous option: --random could match --random-input-len, --random-output-len/);
+    assert.match(usageError(['--profile-', 'x']).message, /^ambiguous option/);
+  });
+  test('a bad choice is a usage error listing the choices', () => {
+    assert.match(usageError(['--backend', 'tgi']).message, /^argument --backend: invalid choice: 'tgi' \(choose from 'sglang', /);
+    assert.match(usageError(['--profile-activities', 'TPU']).message, /invalid choice: 'TPU'/);
+  });
+  test('values convert like Python int() and float()', () => {
+    assert.equal(parseBenchArgs(['--request-rate', 'inf']).request_rate, Infinity);
+    assert.equal(parseBenchArgs(['--request-rate', 'Infinity']).request_rate, Infinity);
+    assert.equal(parseBenchArgs(['--request-rate', '1e3']).request_rate, 1000);
+    assert.equal(parseBenchArgs(['--seed', '-1']).seed, -1);
+    assert.match(usageError(['--num-prompts', '1.5']).message, /^argument --num-prompts: invalid int value: '1\.5'/);
+    assert.match(usageError(['--request-rate', 'fast']).message, /^argument --request-rate: invalid float value: 'fast'/);
+  });
+  test('nargs: + needs a value, * accepts none', () => {
+    assert.deepEqual(parseBenchArgs(['--lora-name']).lora_name, []);
+    assert.deepEqual(parseBenchArgs(['--lora-name', 'a', 'b', '--seed', '3']).lora_name, ['a', 'b']);
+    assert.match(usageError(['--header']).message, /^argument --header: expected at least one argument/);
+    assert.deepEqual(parseBenchArgs(['--profile-activities', 'CPU']).profile_activities, ['CPU']);
+  });
+  test('prefill and decode profile URLs are mutually exclusive', () => {
+    assert.match(usageError(['--profile-prefill-url', 'a', '--profile-decode-url', 'b']).message, /not allowed with argument/);
+  });
+  test('unknown options, missing values and stray words are usage errors', () => {
+    assert.match(usageError(['--bogus']).message, /^unrecognized arguments: --bogus/);
+    assert.match(usageError(['extra']).message, /^unrecognized arguments: extra/);
+    assert.match(usageError(['--model']).message, /^argument --model: expected one argument/);
+  });
+  test('every error is one line with exit code 2 and a pointer to --help', () => {
+    for (const argv of [['--random'], ['--backend', 'x'], ['--num-prompts', 'x'], ['--bogus'], ['--workers', '0'], ['--label', 'nokey']]) {
+      const error = usageError(argv);
+      assert.equal(error.exitCode, 2);
+      assert.ok(!error.message.includes('\n'), error.message);
+      assert.ok(error.message.endsWith("(run 'servebench bench --help' for the options)"));
+    }
+  });
+  test('--help yields the help text instead of exiting', () => {
+    assert.throws(() => parseBenchArgs(['--help']), (error: unknown) => {
+      assert.ok(error instanceof HelpRequested);
+      assert.equal(error.exitCode, 0);
+      assert.match(error.text, /^usage: servebench bench/);
+      assert.match(error.text, /--num-prompts NUM_PROMPTS/);
+      assert.match(error.text, /servebench options:/);
+      return true;
+    });
+  });
+});
+
+describe('servebench extension options', () => {
+  test('defaults', () => {
+    assert.deepEqual(parseBenchArgs([]).extensions, {
+      sim: null, workers: null, labels: {}, db: null, noCatalog: false, streamIdleTimeout: 600,
+    });
+  });
+  test('values, repeatable labels and --sim flags that start with dashes', () => {
+    const args = parseBenchArgs([
+      '--sim', '--model-path=Qwen/Qwen2.5-7B', '--workers', '3', '--label', 'gpu=h100', 'note=a=b',
+      '--label', 'run=2', '--db', '/tmp/x.db', '--no-catalog', '--stream-idle-timeout', '30',
+    ]);
+    assert.deepEqual(args.extensions, {
+      sim: '--model-path=Qwen/Qwen2.5-7B', workers: 3, labels: { gpu: 'h100', note: 'a=b', run: '2' },
+      db: '/tmp/x.db', noCatalog: true, streamIdleTimeout: 30,
+    });
+  });
+  test('bad extension values are usage errors', () => {
+    assert.match(usageError(['--workers', '0']).message, /^argument --workers: expected a positive integer, got '0'/);
+    assert.match(usageError(['--label', '=x']).message, /^argument --label: expected KEY=VALUE/);
+    assert.match(usageError(['--stream-idle-timeout', '0']).message, /positive number of seconds/);
+  });
+});

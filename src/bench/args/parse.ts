@@ -1,0 +1,150 @@
+/**
+ * `servebench bench` command line → BenchArgs, with Python argparse semantics (unique-prefix
+ * abbreviations, exact names first, `nargs`, `choices`, Python `int()`/`float()`), built on the
+ * `argparse` port. Every parse error becomes one UsageError line (exit 2) instead of argparse's
+ * usage dump and `process.exit`.
+ */
+import { ArgumentParser, ArgumentTypeError, type ArgumentGroup } from 'argparse';
+import { UsageError } from '../../core/errors.js';
+import { parsePythonFloat, parsePythonInt } from '../../core/pynumber.js';
+import { BENCH_OPTIONS, type OptionSpec } from './options.js';
+import type { BenchArgs, BenchExtensions } from './types.js';
+
+/** Thrown for `-h`/`--help`: the caller prints `text` to stdout and exits with `exitCode` (0). */
+export class HelpRequested extends Error {
+  readonly exitCode = 0;
+  override name = 'HelpRequested';
+  constructor(readonly text: string) {
+    super('help requested');
+  }
+}
+
+/** Gives a conversion function the name argparse prints in `invalid <name> value: '...'`. */
+function named<T>(name: string, convert: (text: string) => T): (text: string) => T {
+  Object.defineProperty(convert, 'name', { value: name });
+  return convert;
+}
+
+// argparse reports a TypeError from a type function as "invalid int value: 'x'", like Python.
+const pythonInt = named('int', (text: string) => {
+  const value = parsePythonInt(text);
+  if (value === undefined) throw new TypeError(`invalid literal for int(): '${text}'`);
+  return value;
+});
+
+const pythonFloat = named('float', (text: string) => {
+  const value = parsePythonFloat(text);
+  if (value === undefined) throw new TypeError(`could not convert string to float: '${text}'`);
+  return value;
+});
+
+const positiveInt = named('positive int', (text: string) => {
+  const value = parsePythonInt(text);
+  if (value === undefined || value < 1) throw new ArgumentTypeError(`expected a positive integer, got '${text}'`);
+  return value;
+});
+
+const positiveSeconds = named('seconds', (text: string) => {
+  const value = parsePythonFloat(text);
+  if (value === undefined || !(value > 0)) throw new ArgumentTypeError(`expected a positive number of seconds, got '${text}'`);
+  return value;
+});
+
+const labelPair = named('label', (text: string): [string, string] => {
+  const separator = text.indexOf('=');
+  if (separator <= 0) throw new ArgumentTypeError(`expected KEY=VALUE, got '${text}'`);
+  return [text.slice(0, separator), text.slice(separator + 1)];
+});
+
+const KIND_TYPES = { str: undefined, int: pythonInt, float: pythonFloat } as const;
+
+function addReferenceOption(target: ArgumentGroup, option: OptionSpec): void {
+  if (option.kind === 'flag') {
+    target.add_argument(option.flag, { dest: option.dest, action: 'store_true', help: option.help });
+    return;
+  }
+  const settings: Record<string, unknown> = {
+    dest: option.dest,
+    default: option.defaultValue === null ? undefined : option.defaultValue,
+    help: option.help,
+  };
+  const convert = KIND_TYPES[option.kind];
+  if (convert !== undefined) settings.type = convert;
+  if (option.nargs !== undefined) settings.nargs = option.nargs;
+  if (option.choices !== undefined) settings.choices = [...option.choices];
+  target.add_argument(option.flag, settings);
+}
+
+/**
+ * servebench's own options. Their names keep every abbreviation in use unique
+ * (`--num-prompt`, `--random-input`, `--max-con`, `--output-file`, `--profile`, `--warmup`).
+ */
+function addExtensionOptions(parser: ArgumentParser): void {
+  const group = parser.add_argument_group({ title: 'servebench options' });
+  group.add_argument('--sim', { dest: 'ext_sim', metavar: 'FLAGS', help: 'Start an in-process simulated SGLang server with these launch flags (e.g. "--model-path Qwen/Qwen2.5-7B --tp 2") and benchmark it.' });
+  group.add_argument('--workers', { dest: 'ext_workers', metavar: 'N', type: positiveInt, help: 'Load-generation worker threads (default: chosen from the core count).' });
+  group.add_argument('--label', { dest: 'ext_labels', metavar: 'KEY=VALUE', nargs: '+', action: 'extend', type: labelPair, help: 'Label stored with the run in the catalog (repeatable).' });
+  group.add_argument('--db', { dest: 'ext_db', metavar: 'PATH', help: 'Catalog database file (default: the standard location).' });
+  group.add_argument('--no-catalog', { dest: 'ext_no_catalog', action: 'store_true', help: 'Do not record the run in the catalog.' });
+  group.add_argument('--stream-idle-timeout', { dest: 'ext_stream_idle_timeout', metavar: 'SECONDS', type: positiveSeconds, default: 600, help: 'Fail a request as stalled after this many seconds without a byte (default 600).' });
+}
+
+function buildParser(): ArgumentParser {
+  const parser = new ArgumentParser({
+    prog: 'servebench bench',
+    description: 'Benchmark an LLM serving endpoint; a drop-in for `python -m sglang.bench_serving`.',
+  });
+  const groups = new Map<string, ArgumentGroup>();
+  for (const option of BENCH_OPTIONS) {
+    let target: ArgumentGroup = parser;
+    if (option.exclusiveGroup !== undefined) {
+      target = groups.get(option.exclusiveGroup) ?? parser.add_mutually_exclusive_group();
+      groups.set(option.exclusiveGroup, target);
+    }
+    addReferenceOption(target, option);
+  }
+  addExtensionOptions(parser);
+  parser.error = (error: string | Error) => {
+    const message = typeof error === 'string' ? error : error.message;
+    throw new UsageError(`${message} (run 'servebench bench --help' for the options)`);
+  };
+  parser.print_help = () => {
+    throw new HelpRequested(parser.format_help());
+  };
+  return parser;
+}
+
+/**
+ * `--sim` takes SGLang launch flags as one value; argparse would read a value such as
+ * `--model-path=x` as an option, so the pair is joined into `--sim=<value>` first.
+ */
+function joinSimValue(argv: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const token = argv[i] as string;
+    if (token === '--sim' && i + 1 < argv.length) {
+      joined.push(`--sim=${argv[i + 1] as string}`);
+      i += 1;
+    } else {
+      joined.push(token);
+    }
+  }
+  return joined;
+}
+
+/** Parses `servebench bench` arguments; throws UsageError (one line, exit 2) or HelpRequested. */
+export function parseBenchArgs(argv: readonly string[]): BenchArgs {
+  const namespace = buildParser().parse_args(joinSimValue(argv)) as Record<string, unknown>;
+  const args: Record<string, unknown> = {};
+  for (const option of BENCH_OPTIONS) args[option.dest] = namespace[option.dest] ?? null;
+  const extensions: BenchExtensions = {
+    sim: (namespace.ext_sim as string | undefined) ?? null,
+    workers: (namespace.ext_workers as number | undefined) ?? null,
+    labels: Object.fromEntries((namespace.ext_labels as Array<[string, string]> | undefined) ?? []),
+    db: (namespace.ext_db as string | undefined) ?? null,
+    noCatalog: namespace.ext_no_catalog === true,
+    streamIdleTimeout: namespace.ext_stream_idle_timeout as number,
+  };
+  args.extensions = extensions;
+  return args as unknown as BenchArgs;
+}

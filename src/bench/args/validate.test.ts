@@ -1,0 +1,53 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { UserError } from '../../core/errors.js';
+import { parseBenchArgs } from './parse.js';
+import { TRT_NEEDS_MODEL, validateBenchArgs } from './validate.js';
+
+function validationError(argv: string[]): UserError {
+  const args = parseBenchArgs(argv);
+  try {
+    validateBenchArgs(args);
+  } catch (error) {
+    if (error instanceof UserError) return error;
+    throw error;
+  }
+  assert.fail(`expected a UserError for ${argv.join(' ')}`);
+}
+
+describe('validateBenchArgs', () => {
+  test('accepts the defaults and --print-requests with any backend', () => {
+    validateBenchArgs(parseBenchArgs([]));
+    validateBenchArgs(parseBenchArgs(['--print-requests', '--backend', 'vllm']));
+  });
+  test('--tokenize-prompt needs the sglang backend', () => {
+    assert.match(validationError(['--tokenize-prompt', '--backend', 'vllm']).message, /--tokenize-prompt only works with --backend sglang/);
+    validateBenchArgs(parseBenchArgs(['--tokenize-prompt']));
+  });
+  test('trt needs --model (bench_serving message), gserver is refused', () => {
+    assert.equal(validationError(['--backend', 'trt']).message, TRT_NEEDS_MODEL);
+    validateBenchArgs(parseBenchArgs(['--backend', 'trt', '--model', 'm']));
+    assert.match(validationError(['--backend', 'gserver']).message, /gserver is not implemented/);
+  });
+  test('image and mmmu force the chat template and refuse token prompts', () => {
+    const args = parseBenchArgs(['--dataset-name', 'image']);
+    validateBenchArgs(args);
+    assert.equal(args.apply_chat_template, true);
+    assert.match(validationError(['--dataset-name', 'mmmu', '--tokenize-prompt']).message, /cannot be used with --dataset-name mmmu/);
+  });
+  test('distinct and skewed LoRA distributions need two adapters', () => {
+    assert.match(validationError(['--lora-request-distribution', 'skewed', '--lora-name', 'a']).message, /needs at least two adapters/);
+    validateBenchArgs(parseBenchArgs(['--lora-request-distribution', 'distinct', '--lora-name', 'a', 'b']));
+  });
+  test('the zipf alpha must exceed 1', () => {
+    assert.equal(validationError(['--lora-zipf-alpha', '1']).message, '--lora-zipf-alpha must be greater than 1 (got 1.0)');
+    assert.match(validationError(['--lora-zipf-alpha', 'nan']).message, /got nan/);
+  });
+  test('every error is one line with exit code 1', () => {
+    for (const argv of [['--backend', 'trt'], ['--backend', 'gserver'], ['--lora-zipf-alpha', '0.5']]) {
+      const error = validationError(argv);
+      assert.equal(error.exitCode, 1);
+      assert.ok(!error.message.includes('\n'));
+    }
+  });
+});

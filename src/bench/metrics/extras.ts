@@ -1,0 +1,74 @@
+/**
+ * servebench's figures beyond bench_serving's: failures by cause, client queueing behind
+ * `--max-concurrency`, the arrival rate actually achieved, and time to the first reasoning token.
+ */
+import { mean, median, percentile } from '../../core/stats.js';
+import type { FailureCause, RequestOutput } from '../types.js';
+import type { ExtrasInput, QueueTimeStats, ReasoningTtftStats, ServebenchExtras } from './types.js';
+
+/** Report order of failure causes (a Record so a new cause cannot be forgotten here). */
+const CAUSE_ORDER: Record<FailureCause, number> = {
+  http_status: 0,
+  connection: 1,
+  reset: 2,
+  malformed_chunk: 3,
+  stalled: 4,
+  timeout: 5,
+  aborted: 6,
+  other: 7,
+};
+
+function countFailures(outputs: readonly RequestOutput[]): Partial<Record<FailureCause, number>> {
+  const counts = new Map<FailureCause, number>();
+  for (const output of outputs) {
+    if (output.success) continue;
+    const cause = output.failureCause ?? 'other';
+    counts.set(cause, (counts.get(cause) ?? 0) + 1);
+  }
+  const ordered = [...counts].sort(([a], [b]) => CAUSE_ORDER[a] - CAUSE_ORDER[b]);
+  return Object.fromEntries(ordered);
+}
+
+function queueTimeStats(outputs: readonly RequestOutput[]): QueueTimeStats | null {
+  if (outputs.length === 0) return null;
+  const waits = outputs.map((output) => output.queueTime);
+  return { meanMs: mean(waits) * 1000, p99Ms: percentile(waits, 99) * 1000 };
+}
+
+/**
+ * Sends per second between the first and the last send. A send is `startTime − queueTime`
+ * (when the schedule released the request); outputs never started (`startTime` 0) are left out.
+ * Uses (sends − 1) / span: n sends delimit n − 1 intervals, so n / span would overstate short runs.
+ */
+export function achievedRequestRate(outputs: readonly RequestOutput[]): number | null {
+  const sendTimes = outputs.filter((output) => output.startTime !== 0).map((output) => output.startTime - output.queueTime);
+  if (sendTimes.length < 2) return null;
+  const span = sendTimes.reduce((a, b) => Math.max(a, b)) - sendTimes.reduce((a, b) => Math.min(a, b));
+  return span > 0 ? (sendTimes.length - 1) / span : Infinity;
+}
+
+function reasoningTtftStats(outputs: readonly RequestOutput[]): ReasoningTtftStats | null {
+  const ttfts = outputs
+    .filter((output) => output.success && output.firstReasoningTtft !== undefined)
+    .map((output) => output.firstReasoningTtft as number);
+  if (ttfts.length === 0) return null;
+  return {
+    count: ttfts.length,
+    meanMs: mean(ttfts) * 1000,
+    medianMs: median(ttfts) * 1000,
+    p99Ms: percentile(ttfts, 99) * 1000,
+  };
+}
+
+/** Computes servebench's extra figures of a run. */
+export function calculateExtras(input: ExtrasInput): ServebenchExtras {
+  const { outputs } = input;
+  return {
+    failed: outputs.filter((output) => !output.success).length,
+    failuresByCause: countFailures(outputs),
+    queueTime: input.maxConcurrency ? queueTimeStats(outputs) : null,
+    requestedRate: input.requestRate,
+    achievedRate: achievedRequestRate(outputs),
+    reasoningTtft: reasoningTtftStats(outputs),
+  };
+}

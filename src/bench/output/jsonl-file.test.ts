@@ -1,0 +1,46 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UserError } from '../../core/errors.js';
+import { pyFloat } from '../../core/pyformat.js';
+import { parseBenchArgs } from '../args/parse.js';
+import { appendJsonl, defaultOutputFileName } from './jsonl-file.js';
+
+const march7 = new Date(2026, 2, 7, 23, 59);
+
+describe('defaultOutputFileName', () => {
+  test('random datasets name their lengths', () => {
+    const args = parseBenchArgs(['--dataset-name', 'random-ids', '--num-prompts', '200', '--random-input', '64', '--random-output', '16']);
+    assert.equal(defaultOutputFileName(args, march7), 'sglang_0307_200_64_16.jsonl');
+  });
+  test('the image dataset adds count and resolution', () => {
+    const args = parseBenchArgs(['--dataset-name', 'image', '--backend', 'sglang-oai-chat', '--image-count', '2', '--image-resolution', '720p']);
+    assert.equal(defaultOutputFileName(args, march7), 'sglang-oai-chat_0307_1000_1024_1024_2imgs_720p.jsonl');
+  });
+  test('other datasets use their name', () => {
+    assert.equal(defaultOutputFileName(parseBenchArgs(['--backend', 'vllm']), new Date(2026, 10, 21)), 'vllm_1121_1000_sharegpt.jsonl');
+  });
+});
+
+describe('appendJsonl', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'servebench-jsonl-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('appends one json.dumps line per call', () => {
+    const path = join(dir, 'out.jsonl');
+    appendJsonl(path, { a: 1, b: pyFloat(2) });
+    appendJsonl(path, { c: 'é' });
+    assert.equal(readFileSync(path, 'utf8'), '{"a": 1, "b": 2.0}\n{"c": "\\u00e9"}\n');
+  });
+  test('an unwritable path is a one-line UserError naming the file', () => {
+    const path = join(dir, 'missing', 'out.jsonl');
+    assert.throws(() => appendJsonl(path, {}), (error: unknown) => {
+      assert.ok(error instanceof UserError);
+      assert.ok(error.message.includes(path));
+      assert.ok(!error.message.includes('\n'));
+      return true;
+    });
+  });
+});

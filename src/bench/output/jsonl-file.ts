@@ -1,0 +1,44 @@
+/**
+ * Where the JSONL record goes (spec §7.1) and the append itself: bench_serving always appends
+ * one line, to `--output-file` or to a default name in the working directory.
+ */
+import { appendFileSync } from 'node:fs';
+import { UserError } from '../../core/errors.js';
+import { pythonJsonDumps } from '../../core/pyjson.js';
+import type { PyValue } from '../../core/pyrepr.js';
+import type { BenchArgs } from '../args/types.js';
+
+type FileNameArgs = Pick<
+  BenchArgs,
+  'backend' | 'dataset_name' | 'num_prompts' | 'random_input_len' | 'random_output_len' | 'image_count' | 'image_resolution'
+>;
+
+/** `MMDD` of the local date, as `datetime.now().strftime("%m%d")`. */
+function monthDay(date: Date): string {
+  return `${String(date.getMonth() + 1).padStart(2, '0')}${String(date.getDate()).padStart(2, '0')}`;
+}
+
+/**
+ * bench_serving's default result file name: `{backend}_{MMDD}_{n}_{in}_{out}[_{k}imgs_{res}].jsonl`
+ * for the random and image datasets, `{backend}_{MMDD}_{n}_{dataset}.jsonl` otherwise.
+ */
+export function defaultOutputFileName(args: FileNameArgs, date: Date): string {
+  const prefix = `${args.backend}_${monthDay(date)}_${args.num_prompts}`;
+  const lengths = `${args.random_input_len}_${args.random_output_len}`;
+  if (args.dataset_name === 'image') {
+    return `${prefix}_${lengths}_${args.image_count}imgs_${args.image_resolution}.jsonl`;
+  }
+  if (args.dataset_name.startsWith('random')) return `${prefix}_${lengths}.jsonl`;
+  return `${prefix}_${args.dataset_name}.jsonl`;
+}
+
+/** Appends `record` as one `json.dumps` line; a write failure is a one-line UserError naming the file. */
+export function appendJsonl(path: string, record: PyValue): void {
+  const line = pythonJsonDumps(record) + '\n';
+  try {
+    appendFileSync(path, line, 'utf8');
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UserError(`cannot append the result to ${path} (${reason}); pass a writable --output-file`);
+  }
+}

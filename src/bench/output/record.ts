@@ -1,0 +1,130 @@
+/**
+ * The JSONL result record (spec §7.2): bench_serving's keys in its order and with its int/float
+ * types, the `--output-details` arrays, then servebench's own figures under one `servebench` key
+ * appended last so Python readers of the reference keys are unaffected.
+ */
+import { PyFloat, pyFloats } from '../../core/pyformat.js';
+import type { PyValue } from '../../core/pyrepr.js';
+import type { BenchArgs } from '../args/types.js';
+import type { BenchmarkMetrics, ServebenchExtras } from '../metrics/types.js';
+import type { RequestOutput } from '../types.js';
+
+/** The arguments a record carries. */
+export type RecordArgs = Pick<
+  BenchArgs,
+  | 'tag'
+  | 'backend'
+  | 'dataset_name'
+  | 'request_rate'
+  | 'use_trace_timestamps'
+  | 'max_concurrency'
+  | 'sharegpt_output_len'
+  | 'random_input_len'
+  | 'random_output_len'
+  | 'random_range_ratio'
+  | 'output_details'
+  | 'extensions'
+>;
+
+export interface ResultRecordInput {
+  args: RecordArgs;
+  metrics: BenchmarkMetrics;
+  /** The `/get_server_info` body (parse it with pythonJsonLoads to keep floats), or null. */
+  serverInfo: PyValue;
+  /** All outputs in dataset order; read only for `--output-details`. */
+  outputs: readonly RequestOutput[];
+  extras: ServebenchExtras;
+}
+
+/** An ordered JSON object ready for `pythonJsonDumps`. */
+export type JsonRecord = Record<string, PyValue>;
+
+const float = (value: number): PyFloat => new PyFloat(value);
+const floatOrNull = (value: number | null): PyFloat | null => (value === null ? null : new PyFloat(value));
+
+function detailKeys(outputs: readonly RequestOutput[]): JsonRecord {
+  return {
+    input_lens: outputs.map((output) => output.promptLen),
+    output_lens: outputs.map((output) => (output.success ? output.outputLen : 0)),
+    ttfts: pyFloats(outputs.map((output) => output.ttft)),
+    itls: outputs.map((output) => pyFloats(output.itl)),
+    generated_texts: outputs.map((output) => output.generatedText),
+    errors: outputs.map((output) => output.error),
+  };
+}
+
+function servebenchKey(input: ResultRecordInput): JsonRecord {
+  const { metrics, extras, args } = input;
+  const reasoning = extras.reasoningTtft;
+  return {
+    max_itl_ms: float(metrics.maxItlMs),
+    output_throughput_retokenized: float(metrics.outputThroughputRetokenized),
+    total_throughput_retokenized: float(metrics.totalThroughputRetokenized),
+    failed: extras.failed,
+    failures_by_cause: { ...extras.failuresByCause },
+    queue_time_ms: extras.queueTime && { mean: float(extras.queueTime.meanMs), p99: float(extras.queueTime.p99Ms) },
+    requested_request_rate: float(extras.requestedRate),
+    achieved_request_rate: floatOrNull(extras.achievedRate),
+    reasoning_ttft_ms: reasoning && {
+      count: reasoning.count,
+      mean: float(reasoning.meanMs),
+      median: float(reasoning.medianMs),
+      p99: float(reasoning.p99Ms),
+    },
+    labels: { ...args.extensions.labels },
+    sim: args.extensions.sim,
+  };
+}
+
+/** Builds the record bench_serving appends to the JSONL file, plus the `servebench` key. */
+export function buildResultRecord(input: ResultRecordInput): JsonRecord {
+  const { args, metrics: m } = input;
+  const record: JsonRecord = {
+    tag: args.tag,
+    backend: args.backend,
+    dataset_name: args.dataset_name,
+    request_rate: args.use_trace_timestamps ? 'trace' : float(args.request_rate),
+    max_concurrency: args.max_concurrency,
+    sharegpt_output_len: args.sharegpt_output_len,
+    random_input_len: args.random_input_len,
+    random_output_len: args.random_output_len,
+    random_range_ratio: float(args.random_range_ratio),
+    server_info: input.serverInfo,
+    duration: float(m.durationS),
+    completed: m.completed,
+    total_input_tokens: m.totalInput,
+    total_input_text_tokens: m.totalInputText,
+    total_input_vision_tokens: m.totalInputVision,
+    total_output_tokens: m.totalOutput,
+    total_output_tokens_retokenized: m.totalOutputRetokenized,
+    request_throughput: float(m.requestThroughput),
+    input_throughput: float(m.inputThroughput),
+    output_throughput: float(m.outputThroughput),
+    total_throughput: float(m.totalThroughput),
+    mean_e2e_latency_ms: float(m.meanE2eLatencyMs),
+    median_e2e_latency_ms: float(m.medianE2eLatencyMs),
+    std_e2e_latency_ms: float(m.stdE2eLatencyMs),
+    p90_e2e_latency_ms: float(m.p90E2eLatencyMs),
+    p99_e2e_latency_ms: float(m.p99E2eLatencyMs),
+    mean_ttft_ms: float(m.meanTtftMs),
+    median_ttft_ms: float(m.medianTtftMs),
+    std_ttft_ms: float(m.stdTtftMs),
+    p99_ttft_ms: float(m.p99TtftMs),
+    mean_tpot_ms: float(m.meanTpotMs),
+    median_tpot_ms: float(m.medianTpotMs),
+    std_tpot_ms: float(m.stdTpotMs),
+    p99_tpot_ms: float(m.p99TpotMs),
+    mean_itl_ms: float(m.meanItlMs),
+    median_itl_ms: float(m.medianItlMs),
+    std_itl_ms: float(m.stdItlMs),
+    p95_itl_ms: float(m.p95ItlMs),
+    p99_itl_ms: float(m.p99ItlMs),
+    concurrency: float(m.concurrency),
+    accept_length: floatOrNull(m.acceptLength),
+    max_output_tokens_per_s: float(m.maxOutputTokensPerS),
+    max_concurrent_requests: m.maxConcurrentRequests,
+  };
+  if (args.output_details) Object.assign(record, detailKeys(input.outputs));
+  record.servebench = servebenchKey(input);
+  return record;
+}
