@@ -1,0 +1,70 @@
+/**
+ * Command-line plumbing shared by the catalog commands (ingest, runs, show, compare, table):
+ * an argparse parser whose errors are `UsageError`s (never `process.exit`), `--db`, and
+ * `--label key=value` / `--since` readers.
+ */
+import { ArgumentParser } from 'argparse';
+import { UsageError } from '../../core/errors.js';
+
+/** A parser for `servebench <name>` with `-h/--help` and `--db`. */
+export function catalogParser(name: string, description: string): ArgumentParser {
+  const parser = new ArgumentParser({ prog: `servebench ${name}`, description, add_help: false, exit_on_error: false });
+  parser.add_argument('-h', '--help', { action: 'store_true', help: 'show this help and exit' });
+  parser.add_argument('--db', {
+    metavar: 'PATH',
+    help: 'catalog database (default: $SERVEBENCH_DB, else $XDG_DATA_HOME/servebench/catalog.db)',
+  });
+  const fail = (message: string): never => {
+    throw new UsageError(message);
+  };
+  Object.assign(parser, { error: fail, exit: (_status: number, message?: string) => fail(message ?? 'invalid arguments') });
+  return parser;
+}
+
+/**
+ * Parses argv; returns null after printing help for `-h/--help`.
+ * Unknown options are usage errors naming the option.
+ */
+export function parseOrHelp<T>(parser: ArgumentParser, argv: readonly string[]): T | null {
+  // Before parsing, so `ingest --help` is not refused for its missing FILE.
+  if (argv.includes('-h') || argv.includes('--help')) {
+    process.stdout.write(parser.format_help());
+    return null;
+  }
+  let parsed: Record<string, unknown>;
+  let extras: string[];
+  try {
+    [parsed, extras] = parser.parse_known_args([...argv]) as [Record<string, unknown>, string[]];
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    // argparse's ArgumentError ("argument --limit: invalid int value: 'x'") is a usage error.
+    throw new UsageError((error as Error).message);
+  }
+  if (extras.length) throw new UsageError(`unrecognized arguments: ${extras.join(' ')}`);
+  return { ...parsed } as T;
+}
+
+/** `--label k=v` values as a record; a value without `=` or with an empty key is a usage error. */
+export function parseLabels(pairs: readonly string[] | null | undefined): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const pair of pairs ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--label '${pair}' is not key=value (e.g. --label hardware=ascend-910c)`);
+    labels[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
+  }
+  return labels;
+}
+
+/** `--since`: an ISO date/time, or a look-back like `7d`, `12h`, `30m`; returns an ISO time. */
+export function parseSince(text: string, now: Date = new Date()): string {
+  const relative = /^(\d+(?:\.\d+)?)\s*([dhm])$/i.exec(text.trim());
+  if (relative) {
+    const unitMs = { d: 86_400_000, h: 3_600_000, m: 60_000 }[relative[2]!.toLowerCase() as 'd' | 'h' | 'm'];
+    return new Date(now.getTime() - Number(relative[1]) * unitMs).toISOString();
+  }
+  const date = new Date(text);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(date.getTime())) {
+    throw new UsageError(`--since '${text}' is not a date (2026-01-31, 2026-01-31T12:00Z) or a look-back (7d, 12h, 30m)`);
+  }
+  return date.toISOString();
+}

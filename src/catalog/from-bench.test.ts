@@ -1,0 +1,39 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pyFloat } from '../core/pyformat.js';
+import type { RequestOutput } from '../bench/types.js';
+import { runInputFromBench } from './from-bench.js';
+import { openCatalog } from './store/catalog.js';
+
+function output(startTime: number, success: boolean): RequestOutput {
+  return {
+    generatedText: 'x', success, latency: success ? 0.5 : 0, ttft: success ? 0.1 : 0, itl: success ? [0.2, 0.2] : [], textChunks: [],
+    promptLen: 10, error: success ? '' : 'HTTP 503', outputLen: success ? 3 : 0, startTime, queueTime: 0, failureCause: success ? null : 'http_status',
+  };
+}
+
+test('a bench run becomes a stored run with per-request records and redacted args', () => {
+  const input = runInputFromBench({
+    record: { tag: null, backend: 'sglang', request_rate: pyFloat(Infinity), max_concurrency: 2, server_info: { version: '0.5.8' }, duration: pyFloat(1.0), completed: 1, mean_ttft_ms: pyFloat(100.0) },
+    args: { model: 'Qwen/Qwen3-8B', header: ['Authorization=Bearer sk-1'] },
+    outputs: [output(100.0, true), output(100.25, false)],
+    startedAt: new Date('2026-01-02T03:04:05Z'),
+    toolVersion: 'servebench 0.1.0',
+    labels: { hardware: 'h100' },
+  });
+  assert.deepEqual(input.metrics, { backend: 'sglang', request_rate: Infinity, max_concurrency: 2, duration: 1, completed: 1, mean_ttft_ms: 100 });
+  assert.deepEqual(input.requests!.map((r) => [r.startTime, r.ttft, r.cause]), [[0, 0.1, null], [0.25, null, 'http_status']]);
+  const dir = mkdtempSync(join(tmpdir(), 'servebench-frombench-'));
+  const catalog = openCatalog(join(dir, 'c.db'));
+  const id = catalog.recordRun(input);
+  const run = catalog.getRun(id);
+  assert.equal(run.startedAt, '2026-01-02T03:04:05.000Z');
+  assert.deepEqual(run.serverInfo, { version: '0.5.8' });
+  assert.deepEqual(run.args!.header, ['Authorization=<redacted>']);
+  assert.equal(catalog.getRequests(id)[0]!.itl.length, 2);
+  catalog.close();
+  rmSync(dir, { recursive: true, force: true });
+});

@@ -1,0 +1,63 @@
+/**
+ * Builds the catalog record of a `servebench bench` run from what the bench pipeline already has:
+ * its JSONL result record, its resolved arguments and its request outputs.
+ */
+import { createHash } from 'node:crypto';
+import type { PyValue } from '../core/pyrepr.js';
+import type { RequestOutput } from '../bench/types.js';
+import { readJsonlRecord, toPlain } from './ingest/jsonl.js';
+import { encodeJson } from './store/json-codec.js';
+import type { RequestRecord, RunInput } from './types.js';
+
+export interface BenchRunParts {
+  /** The JSONL record as written (`buildResultRecord`), PyFloat values allowed. */
+  record: Record<string, PyValue>;
+  /** The resolved BenchArgs (snake_case + extensions); secrets are redacted when stored. */
+  args: Record<string, unknown>;
+  outputs: readonly RequestOutput[];
+  /** When the run started. */
+  startedAt: Date;
+  /** e.g. `servebench 0.1.0`. */
+  toolVersion: string;
+  /** The JSONL file the record was appended to, if any. */
+  outputFile?: string | null;
+  labels?: Record<string, string>;
+  warnings?: string[];
+}
+
+/** Per-request records from bench request outputs (seconds, relative to the first send). */
+export function requestRecordsFromOutputs(outputs: readonly RequestOutput[]): RequestRecord[] {
+  const sent = outputs.filter((o) => o.startTime > 0).map((o) => o.startTime);
+  const t0 = sent.length ? Math.min(...sent) : 0;
+  return outputs.map((o) => ({
+    startTime: o.startTime > 0 ? o.startTime - t0 : null,
+    ttft: o.success ? o.ttft : null,
+    latency: o.success ? o.latency : null,
+    itl: o.itl,
+    promptLen: o.promptLen,
+    outputLen: o.outputLen,
+    success: o.success,
+    error: o.error,
+    cause: o.failureCause,
+  }));
+}
+
+/** The `RunInput` for `catalog.recordRun` after a bench run. */
+export function runInputFromBench(parts: BenchRunParts): RunInput {
+  const plain = toPlain(parts.record) as Record<string, unknown>;
+  const { metrics, serverInfo, labels } = readJsonlRecord(plain);
+  const startedAt = parts.startedAt.toISOString();
+  const contentHash = createHash('sha256').update(`${startedAt}\n${encodeJson(plain)}`).digest('hex');
+  return {
+    source: { kind: 'bench', file: parts.outputFile ?? null, contentHash },
+    metrics,
+    args: parts.args,
+    model: typeof parts.args.model === 'string' ? parts.args.model : null,
+    startedAt,
+    toolVersion: parts.toolVersion,
+    serverInfo,
+    labels: { ...labels, ...(parts.labels ?? {}) },
+    warnings: parts.warnings ?? [],
+    requests: requestRecordsFromOutputs(parts.outputs),
+  };
+}

@@ -1,0 +1,27 @@
+/**
+ * The catalog's public API: open a catalog, record runs, query them.
+ * Plots, the dashboard and `servebench bench` import from here.
+ */
+export { openCatalog, Catalog, runIdFor } from './store/catalog.js';
+export type { OpenCatalogOptions } from './store/catalog.js';
+export { resolveCatalogPath } from './store/paths.js';
+export { runInputFromBench, requestRecordsFromOutputs } from './from-bench.js';
+export type { BenchRunParts } from './from-bench.js';
+export type {
+  DeploymentFlags,
+  DeploymentInstance,
+  MetricValue,
+  RecipeConfig,
+  RecordOutcome,
+  RequestRecord,
+  RunFilter,
+  RunInput,
+  RunRecord,
+  RunSource,
+} from './types.js';
+export { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName, formatLength } from './report/run-facts.js';
+export { bestPracticeRow, groupByLatencyClass, parseClasses, DEFAULT_CLASSES } from './report/best-practice.js';
+export type { BestPracticeRow, ClassGroup, LatencyClass } from './report/best-practice.js';
+export { compareMetrics, noiseChecks, requestTtftsMs, requestTpotsMs, welchInterval } from './report/compare.js';
+export type { MetricRow, NoiseCheck } from './report/compare.js';
+export { escapeHtml } from './report/escape.js';

@@ -1,0 +1,49 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractRuns } from './document.js';
+
+const BLOCK = (tpot: number): string =>
+  ['============ Serving Benchmark Result ============', 'Backend:  sglang', `Mean TPOT (ms):  ${tpot}`, '='.repeat(50)].join('\n');
+
+test('commands stay inside their recipe unless the heading says "same"', () => {
+  const runs = extractRuns(
+    [
+      '## H100 x1, Qwen3-8B, TP1',
+      'python -m sglang.launch_server --model-path Qwen/Qwen3-8B --tp 1',
+      'python -m sglang.bench_serving --dataset-name random --num-prompts 10',
+      BLOCK(5),
+      '## H100 x2, Qwen3-8B, TP2',
+      BLOCK(6),
+      '## H100 x2, same deployment and benchmark plus --max-concurrency 4',
+      BLOCK(7),
+    ].join('\n'),
+  );
+  assert.equal(runs.length, 3);
+  assert.equal(runs[0]!.recipe!.instances[0]!.config.tpSize, 1);
+  assert.deepEqual(runs[0]!.args, { dataset_name: 'random', num_prompts: 10 });
+  assert.equal(runs[1]!.recipe, null, 'no launch command in the second recipe');
+  assert.equal(runs[1]!.args, null);
+  assert.equal(runs[2]!.recipe, null);
+  assert.deepEqual(runs[2]!.args, null, 'the previous recipe had no bench command to reuse');
+  assert.ok(runs[2]!.warnings.includes('heading says "same deployment" but no earlier recipe has a launch command'));
+  assert.ok(runs[2]!.warnings.includes('heading says "same benchmark" but no earlier recipe has a bench command'));
+  assert.deepEqual(runs.map((r) => r.heading?.cards), [1, 2, 2]);
+});
+
+test('each block of a sweep log takes the Namespace printed before it; an unreadable one is a warning', () => {
+  const runs = extractRuns(
+    [
+      "Namespace(backend='sglang', request_rate=1.0, max_concurrency=None)",
+      BLOCK(5).replace('Backend:  sglang', 'Backend:  sglang\nTraffic request rate: 1.0'),
+      "Namespace(backend='sglang', request_rate=2.0, max_concurrency=None",
+      BLOCK(6),
+    ].join('\n'),
+  );
+  assert.equal(runs.length, 2);
+  assert.equal(runs[0]!.args!.request_rate, 1);
+  assert.equal(runs[0]!.argsOrigin, 'namespace');
+  assert.deepEqual(runs[0]!.warnings, []);
+  assert.equal(runs[1]!.args, null);
+  assert.match(runs[1]!.warnings[0]!, /^benchmark arguments line 7 unreadable: Namespace\( is not closed/);
+  assert.notEqual(runs[0]!.text, runs[1]!.text);
+});

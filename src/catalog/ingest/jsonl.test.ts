@@ -1,0 +1,50 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parsePythonJson, readJsonlRecord } from './jsonl.js';
+
+test('Python JSON tokens outside strings become numbers; inside strings they stay text', () => {
+  assert.deepEqual(parsePythonJson('{"a": Infinity, "b": -Infinity, "s": "NaN Infinity \\" x", "c": [NaN]}'), {
+    a: Infinity,
+    b: -Infinity,
+    s: 'NaN Infinity " x',
+    c: [NaN],
+  });
+});
+
+test('a details record splits into args, metrics, server info and requests', () => {
+  const run = readJsonlRecord(
+    parsePythonJson(
+      '{"tag": null, "backend": "sglang", "dataset_name": "random", "request_rate": Infinity, "max_concurrency": 4, ' +
+        '"sharegpt_output_len": null, "random_input_len": 64, "random_output_len": 16, "random_range_ratio": 0.0, ' +
+        '"server_info": {"version": "0.5.8"}, "duration": 1.5, "completed": 1, "mean_ttft_ms": 20.0, "accept_length": null, ' +
+        '"input_lens": [64, 60], "output_lens": [3, 0], "ttfts": [0.02, 0.0], "itls": [[0.01, 0.01], []], ' +
+        '"generated_texts": ["abc", ""], "errors": ["", "HTTP 500"]}',
+    ) as Record<string, unknown>,
+  );
+  assert.deepEqual(run.args, {
+    tag: null, backend: 'sglang', dataset_name: 'random', request_rate: Infinity, max_concurrency: 4,
+    sharegpt_output_len: null, random_input_len: 64, random_output_len: 16, random_range_ratio: 0,
+  });
+  assert.deepEqual(run.metrics, { backend: 'sglang', request_rate: Infinity, max_concurrency: 4, duration: 1.5, completed: 1, mean_ttft_ms: 20, accept_length: null });
+  assert.deepEqual(run.serverInfo, { version: '0.5.8' });
+  assert.equal(run.requests.length, 2);
+  assert.deepEqual(run.requests[1], { startTime: null, ttft: 0, latency: null, itl: [], promptLen: 60, outputLen: 0, success: false, error: 'HTTP 500', cause: null });
+  assert.deepEqual(run.warnings, []);
+});
+
+test('a servebench record: its own figures are flattened into metrics, its labels kept', () => {
+  const run = readJsonlRecord(
+    parsePythonJson(
+      '{"backend": "sglang", "duration": 2.0, "servebench": {"max_itl_ms": 40.5, "failed": 2, "failures_by_cause": {"timeout": 2}, ' +
+        '"queue_time_ms": {"mean": 3.5, "p99": 9.0}, "requested_request_rate": Infinity, "achieved_request_rate": null, ' +
+        '"reasoning_ttft_ms": null, "labels": {"cards": "8"}, "sim": "--model-path m --tp 8"}}',
+    ) as Record<string, unknown>,
+  );
+  assert.equal(run.fromServebench, true);
+  assert.deepEqual(run.metrics, {
+    backend: 'sglang', duration: 2, max_itl_ms: 40.5, failed: 2, failed_timeout: 2, mean_queue_time_ms: 3.5, p99_queue_time_ms: 9,
+    requested_request_rate: Infinity, achieved_request_rate: null, reasoning_ttft_ms: null,
+  });
+  assert.deepEqual(run.labels, { cards: '8' });
+  assert.equal(run.args.sim, '--model-path m --tp 8');
+});

@@ -1,0 +1,123 @@
+/**
+ * Reads bench_serving's JSONL result records (and servebench's, which add keys): Python's
+ * `json.dumps` writes `Infinity`/`NaN` tokens that `JSON.parse` rejects, so they are read here.
+ * With `--output-details` the record carries per-request arrays, which become request records.
+ */
+import { PyFloat } from '../../core/pyformat.js';
+import { pythonJsonLoads } from '../../core/pyjson.js';
+import type { PyValue } from '../../core/pyrepr.js';
+import type { MetricValue, RequestRecord } from '../types.js';
+
+/** Keys of the record that are bench arguments rather than results (spec §7.2). */
+const ARG_KEYS = ['tag', 'backend', 'dataset_name', 'request_rate', 'max_concurrency', 'sharegpt_output_len', 'random_input_len', 'random_output_len', 'random_range_ratio'];
+/** Per-request arrays (`--output-details`); `generated_texts` is not kept. */
+const DETAIL_KEYS = new Set(['input_lens', 'output_lens', 'ttfts', 'itls', 'generated_texts', 'errors', 'latencies', 'start_times', 'failure_causes']);
+
+/** Python floats (kept apart by `pythonJsonLoads` / the JSONL writer for exact output) as plain numbers. */
+export function toPlain(value: PyValue): unknown {
+  if (value instanceof PyFloat) return value.value;
+  if (Array.isArray(value)) return value.map(toPlain);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value as Record<string, PyValue>).map(([k, v]) => [k, toPlain(v)]));
+  }
+  return value;
+}
+
+/** Parses one JSON value that may contain Python's `Infinity`, `-Infinity` and `NaN` tokens. */
+export function parsePythonJson(text: string): unknown {
+  return toPlain(pythonJsonLoads(text.trim()));
+}
+
+/** What one JSONL record holds, split the way the catalog stores it. */
+export interface JsonlRun {
+  args: Record<string, unknown>;
+  metrics: Record<string, MetricValue>;
+  serverInfo: unknown;
+  requests: RequestRecord[];
+  /** Labels a servebench record carries (`servebench.labels`). */
+  labels: Record<string, string>;
+  /** True for a servebench record (it has the `servebench` key). */
+  fromServebench: boolean;
+  warnings: string[];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * Flattens servebench's own figures (the record's `servebench` key) into metrics:
+ * `queue_time_ms.mean` → `mean_queue_time_ms`, `failures_by_cause.timeout` → `failed_timeout`, ...
+ */
+function readServebenchKey(extra: Record<string, unknown>, metrics: Record<string, MetricValue>, labels: Record<string, string>, args: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(extra)) {
+    if (value === null || typeof value === 'number') {
+      if (key !== 'sim') metrics[key] = value;
+    } else if (key === 'labels' && isObject(value)) {
+      for (const [k, v] of Object.entries(value)) labels[k] = String(v);
+    } else if (key === 'sim' && typeof value === 'string') {
+      args.sim = value;
+    } else if (key === 'failures_by_cause' && isObject(value)) {
+      for (const [cause, count] of Object.entries(value)) if (typeof count === 'number') metrics[`failed_${cause}`] = count;
+    } else if (isObject(value)) {
+      const base = key.replace(/_ms$/, '');
+      const unit = key.endsWith('_ms') ? '_ms' : '';
+      for (const [stat, v] of Object.entries(value)) if (typeof v === 'number') metrics[`${stat}_${base}${unit}`] = v;
+    }
+  }
+}
+
+function numbers(value: unknown): (number | null)[] | null {
+  return Array.isArray(value) ? value.map((v) => (typeof v === 'number' ? v : null)) : null;
+}
+
+/** Per-request records from the detail arrays; null when the record has none. */
+function readDetails(record: Record<string, unknown>, warnings: string[]): RequestRecord[] {
+  const ttfts = numbers(record.ttfts);
+  if (!ttfts) return [];
+  const inputLens = numbers(record.input_lens) ?? [];
+  const outputLens = numbers(record.output_lens) ?? [];
+  const latencies = numbers(record.latencies) ?? [];
+  const startTimes = numbers(record.start_times) ?? [];
+  const itls = Array.isArray(record.itls) ? record.itls : [];
+  const errors = Array.isArray(record.errors) ? record.errors : [];
+  const causes = Array.isArray(record.failure_causes) ? record.failure_causes : [];
+  if ([inputLens, outputLens, itls, errors].some((a) => a.length !== ttfts.length)) {
+    warnings.push('per-request arrays have different lengths; missing entries left empty');
+  }
+  return ttfts.map((ttft, i) => {
+    const error = typeof errors[i] === 'string' ? (errors[i] as string) : '';
+    return {
+      startTime: startTimes[i] ?? null,
+      ttft,
+      latency: latencies[i] ?? null,
+      itl: numbers(itls[i])?.filter((x): x is number => x !== null) ?? [],
+      promptLen: inputLens[i] ?? null,
+      outputLen: outputLens[i] ?? null,
+      success: error === '',
+      error,
+      cause: typeof causes[i] === 'string' ? (causes[i] as string) : null,
+    };
+  });
+}
+
+/** Splits a parsed record into arguments, metrics, server info and per-request records. */
+export function readJsonlRecord(record: Record<string, unknown>): JsonlRun {
+  const warnings: string[] = [];
+  const args: Record<string, unknown> = {};
+  const metrics: Record<string, MetricValue> = {};
+  const labels: Record<string, string> = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (key === 'server_info' || DETAIL_KEYS.has(key)) continue;
+    if (key === 'servebench' && isObject(value)) {
+      readServebenchKey(value, metrics, labels, args);
+      continue;
+    }
+    if (key === 'args' && value && typeof value === 'object') Object.assign(args, value);
+    else if (ARG_KEYS.includes(key)) args[key] = value;
+    if (ARG_KEYS.includes(key) && key !== 'backend' && key !== 'request_rate' && key !== 'max_concurrency') continue;
+    if (value === null || typeof value === 'number' || typeof value === 'string') metrics[key] = value;
+  }
+  const fromServebench = isObject(record.servebench);
+  return { args, metrics, serverInfo: record.server_info ?? null, requests: readDetails(record, warnings), labels, fromServebench, warnings };
+}

@@ -1,0 +1,46 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseDeploymentInstance } from './launch-config.js';
+import { findCommands } from './shell-command.js';
+
+function parse(text: string) {
+  const warnings: string[] = [];
+  const [command] = findCommands(text.split('\n'));
+  return { instance: parseDeploymentInstance(command!, warnings), warnings };
+}
+
+test('structured fields from the 480B PD-mixed launch flags', () => {
+  const { instance, warnings } = parse(
+    'python3 -m sglang.launch_server --model-path /m/Qwen3-Coder-480B --tp 16 --dp-size 4 --enable-dp-attention --enable-dp-lm-head ' +
+      '--moe-a2a-backend deepep --max-running-requests 80 --chunked-prefill-size 28672 --context-length 8192 ' +
+      '--disable-radix-cache --quantization modelslim --api-key sk-123',
+  );
+  assert.deepEqual(warnings, []);
+  assert.equal(instance.role, 'mixed');
+  assert.deepEqual(instance.config, {
+    modelPath: '/m/Qwen3-Coder-480B',
+    tpSize: 16,
+    dpSize: 4,
+    enableDpAttention: true,
+    enableDpLmHead: true,
+    maxRunningRequests: 80,
+    chunkedPrefillSize: 28672,
+    contextLength: 8192,
+    disableRadixCache: true,
+    quantization: 'modelslim',
+    moeA2aBackend: 'deepep',
+  });
+  assert.equal(instance.flags['--api-key'], '<redacted>');
+});
+
+test('PD roles, shell variables and unreadable numbers', () => {
+  const decode = parse('python -m sglang.launch_server --disaggregation-mode decode --tp 32 --dp 8 --chunked-prefill-size -1');
+  assert.equal(decode.instance.role, 'decode');
+  assert.equal(decode.instance.config.chunkedPrefillSize, -1);
+  const variable = parse('sglang serve --model-path $MODEL --tp many');
+  assert.deepEqual(variable.warnings, [
+    '--model-path is the shell variable $MODEL; its value is unknown',
+    "--tp has an unreadable value 'many'",
+  ]);
+  assert.equal(parse('python -m sglang_router.launch_router --pd-disaggregation').instance.role, 'router');
+});

@@ -1,0 +1,146 @@
+/**
+ * Finds SGLang commands in pasted shell text: `python -m sglang.launch_server ...`, `sglang serve
+ * ...`, `X=$(echo serve ...)` wrappers, routers and `python -m sglang.bench_serving ...`, written
+ * over several lines with `\` continuations, with comments, quotes and `export` lines around them.
+ */
+
+import { REDACTED, isSecretName } from '../redact.js';
+
+export type CommandKind = 'launch' | 'router' | 'bench';
+
+/** A command found in the text, its arguments split like a shell would (variables left as written). */
+export interface FoundCommand {
+  kind: CommandKind;
+  /** The launcher as written, e.g. `python3 -m sglang.launch_server` or `sglang serve`. */
+  launcher: string;
+  args: string[];
+  /** 0-based line range the command spans (end exclusive). */
+  startLine: number;
+  endLine: number;
+}
+
+/** A logical line: physical lines joined where they end in a backslash. */
+export interface LogicalLine {
+  text: string;
+  startLine: number;
+  endLine: number;
+}
+
+/** Joins `\`-continued lines; a trailing backslash followed only by spaces still continues. */
+export function logicalLines(lines: readonly string[], from = 0, to = lines.length): LogicalLine[] {
+  const out: LogicalLine[] = [];
+  for (let i = from; i < to; i++) {
+    const start = i;
+    let text = lines[i]!;
+    while (/\\\s*$/.test(text) && i + 1 < to) text = text.replace(/\\\s*$/, ' ') + lines[++i]!;
+    out.push({ text: text.replace(/\\\s*$/, ''), startLine: start, endLine: i + 1 });
+  }
+  return out;
+}
+
+/** Splits a shell line into words: quotes group and are removed, `#` at a word start begins a comment. */
+export function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (ch === "'" || ch === '"') {
+      const end = line.indexOf(ch, i + 1);
+      const stop = end < 0 ? line.length : end;
+      word += line.slice(i + 1, stop);
+      inWord = true;
+      i = stop;
+    } else if (/\s/.test(ch)) {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else if (ch === '#' && !inWord) {
+      break;
+    } else if (ch === '\\' && i + 1 < line.length) {
+      word += line[++i];
+      inWord = true;
+    } else {
+      word += ch;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(word);
+  return words;
+}
+
+const PYTHON = /^(python[0-9.]*|.*\/python[0-9.]*)$/;
+const MODULES: Readonly<Record<string, CommandKind>> = {
+  'sglang.launch_server': 'launch',
+  'sglang_router.launch_router': 'router',
+  'sglang.bench_serving': 'bench',
+};
+
+/** Recognises the SGLang command in a list of words; null when the words hold none. */
+export function detectCommand(words: readonly string[]): { kind: CommandKind; launcher: string; args: string[] } | null {
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (PYTHON.test(w) && words[i + 1] === '-m' && words[i + 2]! in MODULES) {
+      return { kind: MODULES[words[i + 2]!]!, launcher: words.slice(i, i + 3).join(' '), args: words.slice(i + 3) };
+    }
+    const bare = w.replace(/^.*=\$\(/, '').replace(/^\$\(/, '');
+    if ((bare === 'sglang' || bare === 'echo') && words[i + 1] === 'serve') {
+      return { kind: 'launch', launcher: `sglang serve`, args: words.slice(i + 2).filter((a) => a !== ')') };
+    }
+    if (w === 'servebench' && words[i + 1] === 'bench') {
+      return { kind: 'bench', launcher: 'servebench bench', args: words.slice(i + 2) };
+    }
+  }
+  return null;
+}
+
+/** Every SGLang command in a range of lines, in order. */
+export function findCommands(lines: readonly string[], from = 0, to = lines.length): FoundCommand[] {
+  const found: FoundCommand[] = [];
+  for (const logical of logicalLines(lines, from, to)) {
+    if (!/sglang|servebench/.test(logical.text)) continue;
+    const command = detectCommand(shellWords(logical.text));
+    if (command) found.push({ ...command, startLine: logical.startLine, endLine: logical.endLine });
+  }
+  return found;
+}
+
+/** `export NAME=value` assignments in a range of lines; values of secret-looking names are redacted. */
+export function findExports(lines: readonly string[], from = 0, to = lines.length): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const logical of logicalLines(lines, from, to)) {
+    if (!/^\s*export\s/.test(logical.text)) continue;
+    const words = shellWords(logical.text);
+    for (const assignment of words.slice(1)) {
+      const eq = assignment.indexOf('=');
+      if (eq <= 0) continue;
+      const name = assignment.slice(0, eq);
+      env[name] = isSecretName(name) ? REDACTED : assignment.slice(eq + 1);
+    }
+  }
+  return env;
+}
+
+const FLAG = /^--?[A-Za-z]/;
+
+/** Splits `--flag value`, `--flag=value` and bare `--flag` (→ `true`); several values are joined by a space. */
+export function parseFlags(args: readonly string[]): { flags: Record<string, string | true>; positionals: string[] } {
+  const flags: Record<string, string | true> = {};
+  const positionals: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!FLAG.test(arg)) {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    if (eq > 0) {
+      flags[arg.slice(0, eq)] = arg.slice(eq + 1);
+      continue;
+    }
+    const values: string[] = [];
+    while (i + 1 < args.length && !FLAG.test(args[i + 1]!)) values.push(args[++i]!);
+    flags[arg] = values.length ? values.join(' ') : true;
+  }
+  return { flags, positionals };
+}

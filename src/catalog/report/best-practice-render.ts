@@ -1,0 +1,75 @@
+/** Renders best-practice table groups as Markdown, CSV or HTML. Everything from a log is escaped. */
+import type { BestPracticeRow, ClassGroup } from './best-practice.js';
+import { csvField, escapeHtml, escapeMarkdownCell } from './escape.js';
+import { formatNumber } from './text-table.js';
+
+export type TableFormat = 'md' | 'csv' | 'html';
+
+const HEADERS = ['Model', 'Hardware', 'Cards', 'Deploy mode', 'Dataset', 'Quantization', 'Mean TPOT (ms)', 'Output tok/s per card', 'Recipe'];
+
+function cells(row: BestPracticeRow): string[] {
+  return [
+    row.model ?? '-',
+    row.hardware ?? '-',
+    row.cards === null ? '-' : String(row.cards),
+    row.deployMode ?? '-',
+    row.dataset ?? '-',
+    row.quantization ?? '-',
+    formatNumber(row.meanTpotMs),
+    formatNumber(row.outputPerCard),
+  ];
+}
+
+function classTitle(group: ClassGroup): string {
+  const bound = group.latencyClass.maxTpotMs;
+  return bound === null ? group.latencyClass.name : `${group.latencyClass.name} (mean TPOT <= ${bound} ms)`;
+}
+
+function markdown(groups: readonly ClassGroup[]): string {
+  const out: string[] = [];
+  for (const group of groups) {
+    out.push(`### ${escapeMarkdownCell(classTitle(group))}`, '', `| ${HEADERS.join(' | ')} |`, `|${HEADERS.map(() => '---').join('|')}|`);
+    for (const row of group.rows) {
+      const recipe = escapeMarkdownCell(row.recipe).replace(/[[\]]/g, '\\$&');
+      const link = row.link ? `[${recipe}](<${row.link.replace(/[<>]/g, encodeURIComponent)}>) (run ${row.runId})` : `run ${row.runId}`;
+      out.push(`| ${[...cells(row).map(escapeMarkdownCell), link].join(' | ')} |`);
+    }
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+function csv(groups: readonly ClassGroup[]): string {
+  const header = ['latency_class', 'model', 'hardware', 'cards', 'deploy_mode', 'dataset', 'quantization', 'mean_tpot_ms', 'output_tok_s_per_card', 'recipe', 'source', 'run_id', 'cards_derivation'];
+  const lines = [header.join(',')];
+  for (const group of groups) {
+    for (const row of group.rows) {
+      const fields = [group.latencyClass.name, ...cells(row), row.recipe, row.link ?? '', row.runId, row.cardsHow ?? ''];
+      lines.push(fields.map((f) => csvField(f === '-' ? '' : f)).join(','));
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+function html(groups: readonly ClassGroup[]): string {
+  const out = ['<!DOCTYPE html>', '<html><head><meta charset="utf-8"><title>servebench best-practice table</title></head><body>'];
+  for (const group of groups) {
+    out.push(`<h3>${escapeHtml(classTitle(group))}</h3>`, '<table>', `<tr>${HEADERS.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>`);
+    for (const row of group.rows) {
+      const title = row.cardsHow ? ` title="${escapeHtml(row.cardsHow)}"` : '';
+      const tds = cells(row).map((c, i) => (i === 2 ? `<td${title}>${escapeHtml(c)}</td>` : `<td>${escapeHtml(c)}</td>`));
+      const recipe = row.link
+        ? `<a href="${escapeHtml(encodeURI(row.link))}">${escapeHtml(row.recipe)}</a> <code>${escapeHtml(row.runId)}</code>`
+        : `<code>${escapeHtml(row.runId)}</code>`;
+      out.push(`<tr>${tds.join('')}<td>${recipe}</td></tr>`);
+    }
+    out.push('</table>');
+  }
+  out.push('</body></html>');
+  return out.join('\n') + '\n';
+}
+
+/** The table in the requested format. */
+export function renderBestPractice(groups: readonly ClassGroup[], format: TableFormat): string {
+  return format === 'md' ? markdown(groups) : format === 'csv' ? csv(groups) : html(groups);
+}

@@ -1,0 +1,98 @@
+/**
+ * The best-practice table: one row per run (model, hardware, cards, deploy mode, dataset label,
+ * quantization, mean TPOT, output tok/s per card, link), grouped into latency classes by TPOT as
+ * the published SGLang best-practice pages do.
+ */
+import { UsageError } from '../../core/errors.js';
+import type { RunRecord } from '../types.js';
+import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName } from './run-facts.js';
+
+/** A latency class: runs whose mean TPOT is at most `maxTpotMs` (null = no bound: the catch-all class). */
+export interface LatencyClass {
+  name: string;
+  maxTpotMs: number | null;
+}
+
+export const DEFAULT_CLASSES = 'low-latency:<=20,balanced:<=50,high-throughput';
+
+export interface BestPracticeRow {
+  runId: string;
+  model: string | null;
+  hardware: string | null;
+  cards: number | null;
+  cardsHow: string | null;
+  deployMode: string | null;
+  dataset: string | null;
+  quantization: string | null;
+  meanTpotMs: number | null;
+  outputThroughput: number | null;
+  /** Output token throughput ÷ cards, rounded to 2 decimals; null without a card count. */
+  outputPerCard: number | null;
+  /** Recipe heading, else the source file name, else the run id. */
+  recipe: string;
+  /** The source file of the run, when it has one. */
+  link: string | null;
+}
+
+export interface ClassGroup {
+  latencyClass: LatencyClass;
+  rows: BestPracticeRow[];
+}
+
+/** Parses `name:<=20,name:<=50,name` (ascending bounds; an optional last class without a bound). */
+export function parseClasses(spec: string): LatencyClass[] {
+  const classes = spec.split(',').map((part, i, all): LatencyClass => {
+    const m = /^\s*([\w.-]+)\s*(?::\s*<=?\s*(\d+(?:\.\d+)?)\s*(?:ms)?)?\s*$/.exec(part);
+    if (!m) throw new UsageError(`--classes: cannot read '${part}'; write name:<=MS pairs, e.g. "${DEFAULT_CLASSES}"`);
+    if (m[2] === undefined && i !== all.length - 1) throw new UsageError(`--classes: only the last class may omit its '<=MS' bound ('${part}')`);
+    return { name: m[1]!, maxTpotMs: m[2] === undefined ? null : Number(m[2]) };
+  });
+  for (let i = 1; i < classes.length; i++) {
+    const prev = classes[i - 1]!.maxTpotMs;
+    const cur = classes[i]!.maxTpotMs;
+    if (prev !== null && cur !== null && cur <= prev) throw new UsageError(`--classes: bounds must increase ('${classes[i]!.name}' after '${classes[i - 1]!.name}')`);
+  }
+  return classes;
+}
+
+function num(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/** One table row for a run. */
+export function bestPracticeRow(run: RunRecord): BestPracticeRow {
+  const cards = deriveCards(run);
+  const output = num(run.metrics.output_throughput);
+  return {
+    runId: run.id,
+    model: shortModelName(run),
+    hardware: run.labels.hardware ?? null,
+    cards: cards?.value ?? null,
+    cardsHow: cards?.how ?? null,
+    deployMode: deriveDeployMode(run),
+    dataset: deriveDatasetLabel(run),
+    quantization: deriveQuantization(run)?.value ?? null,
+    meanTpotMs: num(run.metrics.mean_tpot_ms),
+    outputThroughput: output,
+    outputPerCard: output !== null && cards ? Math.round((output / cards.value) * 100) / 100 : null,
+    recipe: run.source.title ?? (run.source.file ? run.source.file.split('/').pop()! : run.id),
+    link: run.source.file,
+  };
+}
+
+/**
+ * Rows grouped by latency class (first class whose bound holds); rows without a TPOT form a final
+ * `unclassified` group. Within a class: by model, then the highest output per card first.
+ */
+export function groupByLatencyClass(runs: readonly RunRecord[], classes: readonly LatencyClass[]): ClassGroup[] {
+  const groups: ClassGroup[] = classes.map((latencyClass) => ({ latencyClass, rows: [] }));
+  const unclassified: ClassGroup = { latencyClass: { name: 'unclassified', maxTpotMs: null }, rows: [] };
+  for (const row of runs.map(bestPracticeRow)) {
+    const tpot = row.meanTpotMs;
+    const group = tpot === null ? unclassified : groups.find((g) => g.latencyClass.maxTpotMs === null || tpot <= g.latencyClass.maxTpotMs);
+    (group ?? unclassified).rows.push(row);
+  }
+  const byModelThenThroughput = (a: BestPracticeRow, b: BestPracticeRow): number =>
+    (a.model ?? '').localeCompare(b.model ?? '') || (b.outputPerCard ?? -1) - (a.outputPerCard ?? -1) || a.runId.localeCompare(b.runId);
+  return [...groups, unclassified].filter((g) => g.rows.length > 0).map((g) => ({ ...g, rows: g.rows.sort(byModelThenThroughput) }));
+}

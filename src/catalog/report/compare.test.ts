@@ -1,0 +1,48 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compareMetrics, noiseChecks, requestTpotsMs, tQuantile975, welchInterval } from './compare.js';
+import type { RequestRecord, RunRecord } from '../types.js';
+
+function run(id: string, metrics: RunRecord['metrics']): RunRecord {
+  return {
+    id, recordedAt: '', startedAt: null, model: null, toolVersion: null, source: { kind: 'bench', file: null, contentHash: id },
+    args: null, metrics, serverInfo: null, environment: {}, labels: {}, recipe: null, warnings: [], requestCount: 0,
+  };
+}
+
+function requests(ttftsMs: number[], tpotMs: number): RequestRecord[] {
+  return ttftsMs.map((t) => ({
+    startTime: 0, ttft: t / 1000, latency: t / 1000 + (tpotMs * 9) / 1000, itl: [], promptLen: 10, outputLen: 10, success: true, error: '', cause: null,
+  }));
+}
+
+test('relative change against the first run; strings and zero baselines have none', () => {
+  const rows = compareMetrics([run('a', { backend: 'sglang', mean_ttft_ms: 100, x: 0 }), run('b', { backend: 'vllm', mean_ttft_ms: 110, x: 5, y: 1 })]);
+  assert.deepEqual(rows.map((r) => r.key), ['backend', 'mean_ttft_ms', 'x', 'y']);
+  assert.ok(Math.abs(rows[1]!.change[1]! - 0.1) < 1e-12);
+  assert.deepEqual([rows[0]!.change[1], rows[2]!.change[1], rows[3]!.change[1]], [null, null, null]);
+  assert.equal(rows[3]!.values[0], undefined);
+});
+
+test('t quantile matches tables; Welch interval of a known case', () => {
+  assert.ok(Math.abs(tQuantile975(10) - 2.228) < 0.01);
+  assert.ok(Math.abs(tQuantile975(30) - 2.042) < 0.002);
+  const interval = welchInterval([1, 2, 3, 4, 5], [3, 4, 5, 6, 7])!;
+  assert.equal(interval.difference, 2);
+  // sd 1.5811 each, se = 1.0, df = 8, t = 2.306
+  assert.ok(Math.abs(interval.high - interval.low - 2 * 2.306) < 0.03);
+  assert.equal(welchInterval([1], [2, 3]), null);
+});
+
+test('noise: a shift larger than the spread is flagged, a jitter is not', () => {
+  const base = requests([100, 104, 96, 102, 98, 101, 99, 100], 20);
+  const shifted = requests([130, 134, 126, 132, 128, 131, 129, 130], 20.01);
+  const checks = noiseChecks([base, shifted]);
+  const ttft = checks.find((c) => c.metric === 'ttft_ms')!;
+  assert.equal(ttft.beyondNoise, true);
+  assert.ok(Math.abs(ttft.difference - 30) < 1e-9);
+  const same = noiseChecks([base, requests([101, 99, 103, 97, 100, 102, 98, 100], 20)]);
+  assert.equal(same.find((c) => c.metric === 'ttft_ms')!.beyondNoise, false);
+  assert.equal(requestTpotsMs(base).length, 8);
+  assert.ok(Math.abs(requestTpotsMs(base)[0]! - 20) < 1e-9);
+});

@@ -1,0 +1,105 @@
+/**
+ * Side-by-side comparison of runs: every metric with its relative change against the first run,
+ * and, where both runs kept per-request records, a Welch 95% interval on the difference of mean
+ * TTFT and mean TPOT, so a change is flagged only when it exceeds run-to-run noise.
+ */
+import { mean, std } from '../../core/stats.js';
+import type { MetricValue, RequestRecord, RunRecord } from '../types.js';
+
+export interface MetricRow {
+  key: string;
+  values: (MetricValue | undefined)[];
+  /** Change of each run against the first, as a fraction (0.1 = +10%); null when not computable. */
+  change: (number | null)[];
+}
+
+export interface NoiseCheck {
+  metric: 'ttft_ms' | 'tpot_ms';
+  /** Index of the run compared with run 0. */
+  run: number;
+  baselineMean: number;
+  otherMean: number;
+  difference: number;
+  low: number;
+  high: number;
+  /** True when the 95% interval of the difference excludes zero. */
+  beyondNoise: boolean;
+  samples: [number, number];
+}
+
+/** Metric rows over the union of the runs' metrics, in the order they first appear. */
+export function compareMetrics(runs: readonly RunRecord[]): MetricRow[] {
+  const keys: string[] = [];
+  for (const run of runs) for (const key of Object.keys(run.metrics)) if (!keys.includes(key)) keys.push(key);
+  return keys.map((key) => {
+    const values = runs.map((r) => r.metrics[key]);
+    const base = values[0];
+    const change = values.map((v, i) =>
+      i === 0 || typeof v !== 'number' || typeof base !== 'number' || base === 0 || !Number.isFinite(base) || !Number.isFinite(v) ? null : (v - base) / Math.abs(base),
+    );
+    return { key, values, change };
+  });
+}
+
+/** Per-request TTFT (ms) of successful requests. */
+export function requestTtftsMs(requests: readonly RequestRecord[]): number[] {
+  return requests.filter((r) => r.success && r.ttft !== null).map((r) => r.ttft! * 1000);
+}
+
+/** Per-request TPOT (ms) as bench_serving defines it: (latency − ttft) / (output_len − 1) for output_len > 1. */
+export function requestTpotsMs(requests: readonly RequestRecord[]): number[] {
+  const out: number[] = [];
+  for (const r of requests) {
+    if (!r.success || r.ttft === null || r.outputLen === null || r.outputLen <= 1) continue;
+    const decode = r.latency !== null ? r.latency - r.ttft : r.itl.length ? r.itl.reduce((a, b) => a + b, 0) : null;
+    if (decode !== null) out.push((decode / (r.outputLen - 1)) * 1000);
+  }
+  return out;
+}
+
+/** Two-sided 97.5% quantile of Student's t (Cornish-Fisher expansion around the normal; exact enough for df ≥ 3). */
+export function tQuantile975(df: number): number {
+  const z = 1.959963984540054;
+  if (!Number.isFinite(df)) return z;
+  const z3 = z ** 3, z5 = z ** 5, z7 = z ** 7;
+  return z + (z3 + z) / (4 * df) + (5 * z5 + 16 * z3 + 3 * z) / (96 * df ** 2) + (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * df ** 3);
+}
+
+/** Welch's 95% interval for mean(b) − mean(a); null when either side has fewer than 2 samples. */
+export function welchInterval(a: readonly number[], b: readonly number[]): { difference: number; low: number; high: number } | null {
+  if (a.length < 2 || b.length < 2) return null;
+  const va = (std(a) ** 2 * a.length) / (a.length - 1);
+  const vb = (std(b) ** 2 * b.length) / (b.length - 1);
+  const sa = va / a.length;
+  const sb = vb / b.length;
+  const difference = mean(b) - mean(a);
+  const se = Math.sqrt(sa + sb);
+  if (se === 0) return { difference, low: difference, high: difference };
+  const df = (sa + sb) ** 2 / ((sa * sa) / (a.length - 1) + (sb * sb) / (b.length - 1));
+  const half = tQuantile975(df) * se;
+  return { difference, low: difference - half, high: difference + half };
+}
+
+/** Noise checks of each run against run 0, for TTFT and TPOT, where both have per-request records. */
+export function noiseChecks(requestsPerRun: readonly (readonly RequestRecord[])[]): NoiseCheck[] {
+  const checks: NoiseCheck[] = [];
+  const extractors = [['ttft_ms', requestTtftsMs], ['tpot_ms', requestTpotsMs]] as const;
+  for (const [metric, extract] of extractors) {
+    const baseline = extract(requestsPerRun[0] ?? []);
+    for (let run = 1; run < requestsPerRun.length; run++) {
+      const other = extract(requestsPerRun[run]!);
+      const interval = welchInterval(baseline, other);
+      if (!interval) continue;
+      checks.push({
+        metric,
+        run,
+        baselineMean: mean(baseline),
+        otherMean: mean(other),
+        ...interval,
+        beyondNoise: interval.low > 0 || interval.high < 0,
+        samples: [baseline.length, other.length],
+      });
+    }
+  }
+  return checks;
+}

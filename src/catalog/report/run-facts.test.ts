@@ -1,0 +1,62 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { RunRecord } from '../types.js';
+import { groupByLatencyClass, parseClasses } from './best-practice.js';
+import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, formatLength } from './run-facts.js';
+
+function run(partial: Partial<RunRecord>): RunRecord {
+  return {
+    id: 'abcdef012345', recordedAt: '', startedAt: null, model: null, toolVersion: null,
+    source: { kind: 'ingest', file: null, contentHash: 'h' }, args: null, metrics: {}, serverInfo: null, environment: {},
+    labels: {}, recipe: null, warnings: [], requestCount: 0, ...partial,
+  };
+}
+
+const instance = (role: 'mixed' | 'prefill' | 'decode' | 'router', config: Record<string, unknown>) => ({ role, launcher: 'sglang serve', config, flags: {} });
+
+test('lengths and dataset labels', () => {
+  assert.deepEqual([3500, 1500, 1024, 65536, 64000, 3000, 64, 2048].map(formatLength), ['3.5K', '1.5K', '1K', '64K', '64K', '3K', '64', '2K']);
+  assert.equal(deriveDatasetLabel(run({ args: { dataset_name: 'random', random_input_len: 3500, random_output_len: 1500 } })), '3.5K-1.5K');
+  assert.equal(deriveDatasetLabel(run({ args: { dataset_name: 'sharegpt', random_input_len: 1024, random_output_len: 1024 } })), 'sharegpt');
+  assert.equal(deriveDatasetLabel(run({ labels: { dataset: '3.5K-1.5K' }, args: { random_input_len: 1, random_output_len: 1 } })), '3.5K-1.5K');
+});
+
+test('cards: label first, else recipe devices, Ascend A3 counting two dies per card', () => {
+  assert.deepEqual(deriveCards(run({ labels: { cards: '16' } })), { value: 16, how: 'label cards=16' });
+  const pd = { instances: [instance('prefill', { tpSize: 32 }), instance('decode', { tpSize: 32, dpSize: 8, enableDpAttention: true }), instance('router', {})], env: {}, origin: 'file' };
+  assert.equal(deriveCards(run({ recipe: pd, labels: { hardware: 'ascend-a3' } }))!.value, 32);
+  assert.equal(deriveCards(run({ recipe: pd, labels: { hardware: 'H800' } }))!.value, 64);
+  const replicas = { instances: [instance('mixed', { tpSize: 2, dpSize: 4 })], env: {}, origin: 'file' };
+  assert.equal(deriveCards(run({ recipe: replicas }))!.value, 8, 'dp without dp-attention replicates tp');
+  assert.equal(deriveCards(run({})), null);
+  assert.equal(deriveDeployMode(run({ recipe: pd })), 'PD separation');
+  assert.equal(deriveDeployMode(run({ recipe: replicas })), 'PD mixed');
+  assert.equal(deriveDeployMode(run({})), null);
+});
+
+test('quantization: label, model-name format, then launch flag', () => {
+  assert.equal(deriveQuantization(run({ labels: { quantization: 'W4A8' }, model: 'x-w8a8' }))!.value, 'W4A8');
+  assert.deepEqual(deriveQuantization(run({ model: '/m/Qwen3-Coder-480B-A35B-Instruct-w8a8-QuaRot' })), { value: 'W8A8', how: 'model name' });
+  const fp8 = { instances: [instance('mixed', { quantization: 'fp8' })], env: {}, origin: 'file' };
+  assert.deepEqual(deriveQuantization(run({ model: 'Qwen3-8B', recipe: fp8 })), { value: 'fp8', how: 'launch --quantization' });
+  assert.equal(deriveQuantization(run({ model: 'DeepSeek-V3.2-Exp' })), null);
+});
+
+test('latency classes: parsing, bounds, grouping and ordering', () => {
+  assert.deepEqual(parseClasses('low-latency:<=20,balanced:<=50ms,high-throughput'), [
+    { name: 'low-latency', maxTpotMs: 20 }, { name: 'balanced', maxTpotMs: 50 }, { name: 'high-throughput', maxTpotMs: null },
+  ]);
+  assert.throws(() => parseClasses('a,b:<=3'), /only the last class/);
+  assert.throws(() => parseClasses('a:>5'), /cannot read/);
+  const runs = [
+    run({ id: 'a1', model: 'M', metrics: { mean_tpot_ms: 10, output_throughput: 100 }, labels: { cards: '4' } }),
+    run({ id: 'a2', model: 'M', metrics: { mean_tpot_ms: 15, output_throughput: 400 }, labels: { cards: '4' } }),
+    run({ id: 'a3', model: 'M', metrics: { mean_tpot_ms: 80, output_throughput: 1 } }),
+    run({ id: 'a4', model: 'M', metrics: {} }),
+  ];
+  const groups = groupByLatencyClass(runs, parseClasses('fast:<=20'));
+  assert.deepEqual(groups.map((g) => [g.latencyClass.name, g.rows.map((r) => [r.runId, r.outputPerCard])]), [
+    ['fast', [['a2', 100], ['a1', 25]]],
+    ['unclassified', [['a3', null], ['a4', null]]],
+  ]);
+});

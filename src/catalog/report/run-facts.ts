@@ -1,0 +1,85 @@
+/**
+ * Facts a best-practice table needs about a run, each derived from what the run states and
+ * labelled with how it was derived: card count, dataset label, deploy mode, quantization.
+ */
+import { basename } from 'node:path';
+import type { DeploymentInstance, RunRecord } from '../types.js';
+
+/** A derived value and the reason it holds. */
+export interface Derived<T> {
+  value: T;
+  how: string;
+}
+
+/** Hardware whose SGLang "device" is one of two dies on a card (Atlas 800I/T A3, Ascend 910C). */
+const TWO_DIES_PER_CARD = /(^|[^a-z0-9])(a3|910c)([^a-z0-9]|$)|atlas\s*800[it]?\s*a3/i;
+
+/** Devices (GPUs or NPU dies) one SGLang instance occupies: tp spans dp-attention ranks; dp without it replicates tp. */
+function devicesOf(instance: DeploymentInstance): number {
+  const { tpSize = 1, dpSize = 1, ppSize = 1, enableDpAttention = false } = instance.config;
+  return tpSize * (enableDpAttention ? 1 : dpSize) * ppSize;
+}
+
+/** Card count: the `cards` label, else the recipe's devices (2 dies per card on Ascend A3); null when neither says. */
+export function deriveCards(run: RunRecord): Derived<number> | null {
+  const label = Number(run.labels.cards);
+  if (run.labels.cards !== undefined && Number.isFinite(label) && label > 0) return { value: label, how: `label cards=${run.labels.cards}` };
+  const servers = run.recipe?.instances.filter((i) => i.role !== 'router') ?? [];
+  if (servers.length === 0) return null;
+  const devices = servers.reduce((sum, i) => sum + devicesOf(i), 0);
+  const perInstance = servers.map((i) => `${i.role} ${devicesOf(i)}`).join(' + ');
+  const hardware = run.labels.hardware ?? '';
+  if (TWO_DIES_PER_CARD.test(hardware)) {
+    return { value: devices / 2, how: `recipe: ${perInstance} dies = ${devices / 2} ${hardware} cards (2 dies per card)` };
+  }
+  return { value: devices, how: `recipe: ${perInstance} devices` };
+}
+
+/** `3500` → `3.5K`, `1024` → `1K`, `65536` → `64K`, `16` → `16`. */
+export function formatLength(tokens: number): string {
+  if (tokens < 1000) return String(tokens);
+  const thousands = tokens % 1024 === 0 ? tokens / 1024 : Math.round(tokens / 100) / 10;
+  return `${thousands}K`;
+}
+
+const RANDOM_DATASETS = new Set(['random', 'random-ids', 'image']);
+
+/** Workload label: the `dataset` label (a recipe heading's), else `in-out` from random lengths, else the dataset name. */
+export function deriveDatasetLabel(run: RunRecord): string | null {
+  if (run.labels.dataset) return run.labels.dataset;
+  const args = run.args ?? {};
+  const name = typeof args.dataset_name === 'string' ? args.dataset_name : null;
+  const input = args.random_input_len;
+  const output = args.random_output_len;
+  const random = name === null ? input !== undefined : RANDOM_DATASETS.has(name);
+  if (random && typeof input === 'number' && typeof output === 'number') return `${formatLength(input)}-${formatLength(output)}`;
+  return name;
+}
+
+/** `PD separation` when the recipe has prefill/decode instances or the label says so, `PD mixed` for a single server. */
+export function deriveDeployMode(run: RunRecord): string | null {
+  const label = run.labels.deploy;
+  if (label) return /sep|disagg/i.test(label) ? 'PD separation' : /mix|colo/i.test(label) ? 'PD mixed' : label;
+  const roles = run.recipe?.instances.map((i) => i.role) ?? [];
+  if (roles.includes('prefill') || roles.includes('decode')) return 'PD separation';
+  return roles.length ? 'PD mixed' : null;
+}
+
+const QUANT_IN_NAME = /(?:^|[-_./])(w8a8|w4a8|w4a16|w8a16|fp8|nvfp4|mxfp4|fp4|int8|int4|awq|gptq)(?=$|[-_./])/i;
+
+/**
+ * Quantization: the label (a summary table's), else a format token in the model name (`-w8a8-`),
+ * else the launch `--quantization` (which may name a loader such as `modelslim` rather than a format).
+ */
+export function deriveQuantization(run: RunRecord): Derived<string> | null {
+  if (run.labels.quantization) return { value: run.labels.quantization, how: 'label' };
+  const inName = run.model ? QUANT_IN_NAME.exec(run.model) : null;
+  if (inName) return { value: inName[1]!.toUpperCase(), how: 'model name' };
+  const flag = run.recipe?.instances.find((i) => i.config.quantization)?.config.quantization;
+  return flag ? { value: flag, how: 'launch --quantization' } : null;
+}
+
+/** The model's short name: the last path part (`/root/models/Qwen3-8B` → `Qwen3-8B`). */
+export function shortModelName(run: RunRecord): string | null {
+  return run.model ? basename(run.model.replace(/\/+$/, '')) : null;
+}

@@ -1,0 +1,113 @@
+/** Terminal views of stored runs: the `runs` list, `show` details and the `compare` table. Pure. */
+import type { RunRecord } from '../types.js';
+import type { MetricRow, NoiseCheck } from './compare.js';
+import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName } from './run-facts.js';
+import { sanitizeTerminal } from './escape.js';
+import { formatNumber, formatTextTable } from './text-table.js';
+
+/** A metric value as text: numbers with 2 decimals unless integral, `inf`, `not set` for null. */
+export function formatMetric(value: unknown): string {
+  if (value === undefined) return '-';
+  if (value === null) return 'not set';
+  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : formatNumber(value);
+  return String(value);
+}
+
+/** The `runs` table, one line per run. */
+export function formatRunList(runs: readonly RunRecord[]): string {
+  const rows = runs.map((run) => [
+    run.id,
+    (run.startedAt ?? run.recordedAt).slice(0, 16).replace('T', ' '),
+    shortModelName(run) ?? '-',
+    run.labels.hardware ?? '-',
+    deriveCards(run)?.value.toString() ?? '-',
+    deriveDatasetLabel(run) ?? '-',
+    formatMetric(run.metrics.max_concurrency ?? run.args?.max_concurrency),
+    formatNumber(run.metrics.output_throughput),
+    formatNumber(run.metrics.mean_tpot_ms),
+    formatNumber(run.metrics.mean_ttft_ms),
+    String(run.warnings.length),
+    run.source.title ?? run.source.file ?? run.source.kind,
+  ]);
+  const headers = ['ID', 'WHEN', 'MODEL', 'HARDWARE', 'CARDS', 'DATASET', 'CONC', 'OUT TOK/S', 'TPOT MS', 'TTFT MS', 'WARN', 'SOURCE'];
+  return sanitizeTerminal(formatTextTable(headers, rows, new Set([4, 6, 7, 8, 9, 10])));
+}
+
+function section(title: string, lines: string[]): string[] {
+  return lines.length ? ['', `${title}:`, ...lines.map((l) => `  ${l}`)] : [];
+}
+
+function formatArg(value: unknown): string {
+  if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** Everything stored about a run (`servebench show`). */
+export function formatRunDetails(run: RunRecord): string {
+  const cards = deriveCards(run);
+  const quantization = deriveQuantization(run);
+  const lines = [
+    `run ${run.id}`,
+    `  source:      ${run.source.kind}${run.source.file ? ` ${run.source.file}` : ''}${run.source.title ? ` — ${run.source.title}` : ''}`,
+    `  recorded:    ${run.recordedAt}${run.startedAt ? `   started: ${run.startedAt}` : ''}`,
+    `  model:       ${run.model ?? '-'}`,
+    `  tool:        ${run.toolVersion ?? '-'}`,
+    `  cards:       ${cards ? `${cards.value} (${cards.how})` : '-'}`,
+    `  deploy mode: ${deriveDeployMode(run) ?? '-'}`,
+    `  dataset:     ${deriveDatasetLabel(run) ?? '-'}`,
+    `  quantization: ${quantization ? `${quantization.value} (${quantization.how})` : '-'}`,
+    `  requests:    ${run.requestCount} per-request records`,
+    `  content:     sha256 ${run.source.contentHash}`,
+  ];
+  const labelLines = Object.entries(run.labels).map(([k, v]) => `${k}=${v}`);
+  const metricLines = formatTextTable(['METRIC', 'VALUE'], Object.entries(run.metrics).map(([k, v]) => [k, formatMetric(v)]), new Set([1])).split('\n');
+  const argLines = Object.entries(run.args ?? {}).map(([k, v]) => `${k}=${formatArg(v)}`);
+  const recipeLines: string[] = [];
+  if (run.recipe) {
+    recipeLines.push(`origin: ${run.recipe.origin}`);
+    for (const [name, value] of Object.entries(run.recipe.env)) recipeLines.push(`export ${name}=${value}`);
+    for (const instance of run.recipe.instances) {
+      const config = Object.entries(instance.config).map(([k, v]) => `${k}=${formatArg(v)}`).join(' ');
+      recipeLines.push(`${instance.role} (${instance.launcher}): ${config || '(no performance flags)'}`);
+      const flags = Object.entries(instance.flags).map(([k, v]) => (v === true ? k : `${k} ${v}`)).join(' ');
+      recipeLines.push(`  flags: ${flags}`);
+    }
+  }
+  const envLines = Object.entries(run.environment).map(([k, v]) => `${k}: ${v}`);
+  const text = [
+    ...lines,
+    ...section('labels', labelLines),
+    ...section('metrics', metricLines),
+    ...section('arguments', argLines),
+    ...section('recipe', recipeLines),
+    ...section('environment', envLines),
+    ...section('warnings', run.warnings),
+  ].join('\n');
+  return sanitizeTerminal(text);
+}
+
+function formatChange(change: number | null): string {
+  if (change === null) return '';
+  const pct = change * 100;
+  return ` (${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%)`;
+}
+
+/** The `compare` view: metrics side by side with change against the first run, then the noise verdicts. */
+export function formatComparison(runs: readonly RunRecord[], rows: readonly MetricRow[], checks: readonly NoiseCheck[]): string {
+  const headers = ['METRIC', ...runs.map((r, i) => (i === 0 ? `${r.id} (base)` : r.id))];
+  const body = rows.map((row) => [row.key, ...row.values.map((v, i) => `${formatMetric(v)}${formatChange(row.change[i] ?? null)}`)]);
+  const out = [formatTextTable(headers, body), ''];
+  const names = { ttft_ms: 'mean TTFT', tpot_ms: 'mean TPOT' } as const;
+  if (checks.length === 0) {
+    out.push('noise: no per-request records on both sides; changes cannot be told apart from run-to-run noise');
+  }
+  for (const c of checks) {
+    const sign = c.difference >= 0 ? '+' : '';
+    const verdict = c.beyondNoise ? 'CHANGED beyond run-to-run noise' : 'within run-to-run noise';
+    out.push(
+      `${names[c.metric]} ${runs[c.run]!.id} vs ${runs[0]!.id}: ${sign}${c.difference.toFixed(2)} ms ` +
+        `(95% Welch interval ${c.low.toFixed(2)} .. ${c.high.toFixed(2)} ms, n=${c.samples[0]}/${c.samples[1]}): ${verdict}`,
+    );
+  }
+  return sanitizeTerminal(out.join('\n'));
+}

@@ -1,0 +1,156 @@
+/**
+ * Contracts of the run catalog: what a writer hands to `recordRun` and what readers get back.
+ * Metric names are bench_serving's JSONL keys (`mean_ttft_ms`, `output_throughput`, ...).
+ */
+import type { LaunchConfig } from '../sim/types.js';
+
+/** A metric value as bench_serving reports it: a number (Infinity for `inf`), a string (`backend`, `trace`) or null (`not set`). */
+export type MetricValue = number | string | null;
+
+/** One request of a run (bench_serving's per-request output). Times are seconds. */
+export interface RequestRecord {
+  /** Seconds from the run's first send; null when the source does not say (bench_serving details arrays). */
+  startTime: number | null;
+  ttft: number | null;
+  /** End-to-end latency; null when the source does not say. */
+  latency: number | null;
+  /** Inter-token latencies in seconds, in order. */
+  itl: number[];
+  promptLen: number | null;
+  outputLen: number | null;
+  success: boolean;
+  /** Error text of a failed request ('' for a success). */
+  error: string;
+  /** servebench's failure cause (`http_status`, `timeout`, ...), null for a success or when unknown. */
+  cause: string | null;
+}
+
+/** Where a run came from. The content hash makes recording idempotent: the same run is stored once. */
+export interface RunSource {
+  kind: 'bench' | 'ingest';
+  /** The file a run was ingested from (as given on the command line), or the bench output file. */
+  file: string | null;
+  /** sha256 (hex) of the text the run was read from, or of the bench record; unique in the catalog. */
+  contentHash: string;
+  /** Recipe heading or other short title the source gives the run. */
+  title?: string | null;
+}
+
+/** Launch flags that shape performance, as given on the command line; absent = not given. */
+export type DeploymentFlags = Partial<
+  Pick<
+    LaunchConfig,
+    | 'modelPath'
+    | 'servedModelName'
+    | 'tpSize'
+    | 'dpSize'
+    | 'epSize'
+    | 'enableDpAttention'
+    | 'enableDpLmHead'
+    | 'maxRunningRequests'
+    | 'maxTotalTokens'
+    | 'chunkedPrefillSize'
+    | 'maxPrefillTokens'
+    | 'contextLength'
+    | 'memFractionStatic'
+    | 'kvCacheDtype'
+    | 'quantization'
+    | 'dtype'
+    | 'pageSize'
+    | 'disableRadixCache'
+    | 'speculativeAlgorithm'
+    | 'speculativeNumSteps'
+    | 'speculativeEagleTopk'
+    | 'speculativeNumDraftTokens'
+    | 'disaggregationMode'
+    | 'nnodes'
+  >
+> & {
+  ppSize?: number;
+  moeA2aBackend?: string;
+  deepepMode?: string;
+};
+
+/** One server process of a deployment (a PD-separated recipe has a prefill, a decode and a router). */
+export interface DeploymentInstance {
+  role: 'mixed' | 'prefill' | 'decode' | 'router';
+  /** The launcher as written: `python -m sglang.launch_server`, `sglang serve`, ... */
+  launcher: string;
+  /** Structured view of the flags that matter for performance. */
+  config: DeploymentFlags;
+  /** Every flag as given (`--tp` → `"8"`, boolean flags → `true`), secrets redacted. */
+  flags: Record<string, string | true>;
+}
+
+/** The deployment a run was measured on: its launch commands and environment variables. */
+export interface RecipeConfig {
+  instances: DeploymentInstance[];
+  /** `export NAME=value` lines of the recipe (secrets redacted). */
+  env: Record<string, string>;
+  /** Where the recipe came from: `file`, `previous recipe` ("same deployment"), `command line`. */
+  origin: string;
+}
+
+/** Everything `recordRun` stores about one benchmark run. Only `source` and `metrics` are required. */
+export interface RunInput {
+  source: RunSource;
+  /** Result metrics, keyed like the JSONL record (`duration`, `completed`, `mean_ttft_ms`, ...). */
+  metrics: Record<string, MetricValue>;
+  /** Resolved bench arguments (BenchArgs in snake_case, or what a log states); secrets are redacted on write. */
+  args?: Record<string, unknown> | null;
+  /** Model name; default: `args.model`, else the recipe's model path. */
+  model?: string | null;
+  /** ISO-8601 time the run started, when known. */
+  startedAt?: string | null;
+  /** `servebench 0.1.0`, `sglang 0.5.6.post2`, ... when known. */
+  toolVersion?: string | null;
+  /** The server's `/get_server_info` body, when known. */
+  serverInfo?: unknown;
+  /** Package versions, container image and similar facts a log states. */
+  environment?: Record<string, string>;
+  /** User labels (`hardware=ascend-910c`, `cards=16`, `deploy=pd-separation`). */
+  labels?: Record<string, string>;
+  recipe?: RecipeConfig | null;
+  /** What could not be read or does not add up, one line each. */
+  warnings?: string[];
+  requests?: RequestRecord[];
+}
+
+/** A stored run as readers see it (per-request records are fetched separately). */
+export interface RunRecord {
+  id: string;
+  /** ISO time the run entered the catalog. */
+  recordedAt: string;
+  startedAt: string | null;
+  model: string | null;
+  toolVersion: string | null;
+  source: RunSource;
+  args: Record<string, unknown> | null;
+  metrics: Record<string, MetricValue>;
+  serverInfo: unknown;
+  environment: Record<string, string>;
+  labels: Record<string, string>;
+  recipe: RecipeConfig | null;
+  warnings: string[];
+  requestCount: number;
+}
+
+/** Filters of `listRuns`; every given filter must hold. */
+export interface RunFilter {
+  /** Case-insensitive substring of the model name. */
+  model?: string;
+  /** Case-insensitive substring of the `hardware` label. */
+  hardware?: string;
+  /** Exact label values. */
+  labels?: Record<string, string>;
+  /** Only runs recorded (or started) at or after this ISO time. */
+  since?: string;
+  /** Newest first, at most this many. */
+  limit?: number;
+}
+
+/** Outcome of recording one run: its id and whether it was new. */
+export interface RecordOutcome {
+  id: string;
+  created: boolean;
+}
