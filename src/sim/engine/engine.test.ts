@@ -1,0 +1,209 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseLaunchArgs } from '../flags/launch-flags.js';
+import type { Engine, SimRequest, TokenEmission } from '../types.js';
+import { kvTransferSeconds } from '../model/kv-transfer.js';
+import { resolveDeployment } from '../model/deployment.js';
+import { createDisaggregatedEngine, createEngine } from './index.js';
+
+const launch = (...args: string[]) => parseLaunchArgs(['--model-path', 'qwen2.5-0.5b', '--hardware', 'h100', ...args]).launch;
+
+function request(id: string, promptTokens: number, outputTokens: number, arrivalTime = 0, promptTokenIds?: number[]): SimRequest {
+  return { id, promptTokens, outputTokens, finishReason: 'length', arrivalTime, promptTokenIds };
+}
+
+/** Runs the engine until idle; returns every emission in time order. */
+function drain(engine: Engine, horizon = 1e6): TokenEmission[] {
+  const out: TokenEmission[] = [];
+  for (let t = engine.nextEventTime(); t !== undefined && t <= horizon; t = engine.nextEventTime()) out.push(...engine.advanceTo(t));
+  return out;
+}
+
+const byRequest = (emissions: TokenEmission[], id: string) => emissions.filter((e) => e.requestId === id);
+
+describe('engine basics', () => {
+  test('a request streams exactly its output tokens, then finishes with its reason', () => {
+    const engine = createEngine(launch());
+    engine.submit(request('a', 100, 5));
+    const emitted = drain(engine);
+    assert.equal(emitted.length, 5);
+    assert.deepEqual(emitted.map((e) => e.completionTokens), [1, 2, 3, 4, 5]);
+    assert.equal(emitted.at(-1)!.finished, true);
+    assert.equal(emitted.at(-1)!.finishReason, 'length');
+    for (let i = 1; i < emitted.length; i++) assert.ok(emitted[i]!.time > emitted[i - 1]!.time);
+    assert.equal(engine.nextEventTime(), undefined);
+    const stats = engine.stats();
+    assert.deepEqual([stats.requestsFinished, stats.generationTokensTotal, stats.promptTokensTotal, stats.numRunning], [1, 5, 100, 0]);
+    assert.equal(stats.avgSpecAcceptLength, null);
+  });
+
+  test('advanceTo only runs steps that end by the given time', () => {
+    const engine = createEngine(launch());
+    engine.submit(request('a', 100, 50));
+    const first = engine.nextEventTime()!;
+    assert.deepEqual(engine.advanceTo(first - 1e-9), []);
+    const partial = engine.advanceTo(first + 0.02);
+    assert.ok(partial.length > 0 && partial.length < 50);
+    assert.equal(partial.length + drain(engine).length, 50);
+  });
+
+  test('same seed, same emissions', () => {
+    const run = () => {
+      const engine = createEngine(launch('--speculative-algorithm', 'EAGLE', '--sim-model', 'qwen3-32b', '--tp', '2'), { seed: 7 });
+      for (let i = 0; i < 20; i++) engine.submit(request(`r${i}`, 200 + i, 40, i * 0.01));
+      return drain(engine).map((e) => `${e.requestId}:${e.tokens}:${e.time.toFixed(9)}`);
+    };
+    assert.deepEqual(run(), run());
+  });
+});
+
+describe('scheduler rules', () => {
+  test('max running requests holds the rest in the queue', () => {
+    const engine = createEngine(launch('--max-running-requests', '4'));
+    for (let i = 0; i < 10; i++) engine.submit(request(`r${i}`, 50, 20));
+    engine.advanceTo(engine.nextEventTime()!);
+    engine.advanceTo(engine.nextEventTime()!);
+    const stats = engine.stats();
+    assert.equal(stats.numRunning, 4);
+    assert.equal(stats.numWaiting, 6);
+    assert.equal(drain(engine).filter((e) => e.finished).length, 10);
+  });
+
+  test('a prompt longer than the chunk is prefilled over several steps, its first token after the last chunk', () => {
+    const chunked = createEngine(launch('--chunked-prefill-size', '1024'));
+    chunked.submit(request('long', 5000, 2));
+    const emitted = drain(chunked);
+    assert.equal(emitted.length, 2);
+    // 5 extend steps + 1 decode step.
+    assert.equal(chunked.stats().stepCount, 6);
+    const whole = createEngine(launch());
+    whole.submit(request('long', 5000, 2));
+    drain(whole);
+    assert.equal(whole.stats().stepCount, 2);
+  });
+
+  /** Largest gap between request a's chunks when b (a long prompt) arrives mid-decode. */
+  function largestGapWithNewcomer(...flags: string[]): { largest: number; typical: number } {
+    const engine = createEngine(launch(...flags));
+    engine.submit(request('a', 100, 60));
+    const early = drain(engine, 0.03);
+    engine.submit(request('b', 4000, 5, 0.03));
+    const a = byRequest([...early, ...drain(engine)], 'a');
+    const gaps = a.slice(1).map((e, i) => e.time - a[i]!.time).sort((x, y) => x - y);
+    return { largest: gaps.at(-1)!, typical: gaps[Math.floor(gaps.length / 2)]! };
+  }
+
+  test('prefill has priority: a newcomer stalls running decodes for one extend step', () => {
+    const { largest, typical } = largestGapWithNewcomer();
+    assert.ok(largest > 1.5 * typical, 'one decode gap includes the extend step');
+  });
+
+  test('--enable-mixed-chunk lets decodes ride along the extend step', () => {
+    assert.ok(largestGapWithNewcomer('--enable-mixed-chunk').largest < largestGapWithNewcomer().largest);
+  });
+
+  test('the radix cache serves a repeated prompt; --disable-radix-cache does not', () => {
+    const ids = Array.from({ length: 300 }, (_, i) => i + 10);
+    for (const [flags, expected] of [[[], 299], [['--disable-radix-cache'], 0]] as const) {
+      const engine = createEngine(launch(...flags));
+      engine.submit(request('first', 300, 3, 0, ids));
+      drain(engine);
+      engine.submit(request('second', 300, 3, 1, ids));
+      const second = drain(engine);
+      assert.equal(second[0]!.cachedTokens, expected);
+      assert.equal(engine.stats().cachedTokensTotal, expected);
+    }
+  });
+
+  test('running out of KV retracts requests, which later finish all the same', () => {
+    const engine = createEngine(launch('--max-total-tokens', '3000'));
+    for (let i = 0; i < 8; i++) engine.submit(request(`r${i}`, 200, 300));
+    const emitted = drain(engine);
+    assert.equal(emitted.filter((e) => e.finished).length, 8);
+    for (let i = 0; i < 8; i++) assert.equal(byRequest(emitted, `r${i}`).at(-1)!.completionTokens, 300);
+    assert.ok(engine.stats().kvUsage <= 1);
+  });
+
+  test('abort frees the slot and KV at once; flush_cache refuses while requests run', () => {
+    const engine = createEngine(launch());
+    engine.submit(request('a', 1000, 1000));
+    engine.advanceTo(engine.nextEventTime()!);
+    assert.ok(engine.stats().kvUsage > 0);
+    assert.equal(engine.flushCache(), false);
+    engine.abort('a', engine.nextEventTime()!);
+    drain(engine);
+    const stats = engine.stats();
+    assert.deepEqual([stats.numRunning, stats.numWaiting, stats.kvUsage], [0, 0, 0]);
+    assert.equal(engine.flushCache(), true);
+  });
+
+  test('DP attention spreads requests over the ranks round-robin and steps them together', () => {
+    const dp = createEngine(
+      parseLaunchArgs(['--model-path', 'deepseek-ai/DeepSeek-V3', '--hardware', 'h200', '--tp', '8', '--dp', '4', '--enable-dp-attention', '--ep', '8']).launch,
+    );
+    for (let i = 0; i < 8; i++) dp.submit(request(`r${i}`, 500, 10));
+    const emitted = drain(dp);
+    assert.equal(emitted.filter((e) => e.finished).length, 8);
+    // All ranks prefill in the same extend step: every first token comes from one step.
+    const firstTokens = emitted.filter((e) => e.completionTokens === 1).map((e) => e.time);
+    assert.ok(Math.max(...firstTokens) - Math.min(...firstTokens) < 0.001);
+  });
+
+  test('--dp without DP attention runs independent replicas', () => {
+    const engine = createEngine(launch('--dp', '2', '--sim-model', 'qwen2.5-7b'));
+    for (let i = 0; i < 4; i++) engine.submit(request(`r${i}`, 100, 10));
+    assert.equal(drain(engine).filter((e) => e.finished).length, 4);
+    assert.equal(engine.stats().kvCapacityTokens, 2 * engine.deployment.kvCapacityPerRank);
+  });
+});
+
+describe('speculative decoding', () => {
+  const spec = () =>
+    createEngine(
+      parseLaunchArgs([
+        '--model-path', 'deepseek-ai/DeepSeek-V3.2-Exp', '--hardware', 'b200', '--tp', '8', '--speculative-algorithm', 'EAGLE',
+        '--speculative-num-steps', '3', '--speculative-num-draft-tokens', '4',
+      ]).launch,
+      { seed: 1 },
+    );
+
+  test('chunks carry several tokens; the accept length is accepted tokens per verify pass', () => {
+    const engine = spec();
+    for (let i = 0; i < 16; i++) engine.submit(request(`r${i}`, 300, 400));
+    const emitted = drain(engine);
+    const decodeChunks = emitted.filter((e) => e.specVerifyCount > 0);
+    assert.ok(decodeChunks.some((e) => e.tokens > 1) && decodeChunks.every((e) => e.tokens <= 4));
+    const accept = engine.stats().avgSpecAcceptLength!;
+    assert.ok(accept > 2.2 && accept < 2.7, String(accept));
+    const last = emitted.filter((e) => e.finished);
+    assert.ok(last.every((e) => e.completionTokens === 400));
+    assert.equal(engine.flushCache(), true);
+    assert.equal(engine.stats().avgSpecAcceptLength, 0);
+  });
+});
+
+describe('PD disaggregation', () => {
+  const instance = (role: string) =>
+    parseLaunchArgs(['--model-path', 'qwen3-32b', '--hardware', 'h100', '--tp', '2', '--disaggregation-mode', role]).launch;
+
+  test('prefill instances hand KV to decode instances, which stream every token after the transfer', () => {
+    const engine = createDisaggregatedEngine([instance('prefill')], [instance('decode')]);
+    for (let i = 0; i < 6; i++) engine.submit(request(`r${i}`, 4000, 20, i * 0.001));
+    const emitted = drain(engine);
+    assert.equal(emitted.filter((e) => e.finished).length, 6);
+    for (let i = 0; i < 6; i++) {
+      const chunks = byRequest(emitted, `r${i}`);
+      assert.deepEqual(chunks.map((e) => e.completionTokens), Array.from({ length: 20 }, (_, k) => k + 1));
+    }
+    const transfer = kvTransferSeconds(resolveDeployment(instance('prefill')), 4000);
+    assert.ok(emitted[0]!.time > transfer, 'the first token waits for prefill plus the KV transfer');
+    const stats = engine.stats();
+    assert.deepEqual([stats.requestsFinished, stats.generationTokensTotal, stats.numRunning, stats.kvUsage], [6, 120, 0, 0]);
+  });
+
+  test('a lone instance launched with --disaggregation-mode serves whole requests', () => {
+    const engine = createEngine(instance('prefill'));
+    engine.submit(request('a', 100, 5));
+    assert.equal(drain(engine).filter((e) => e.finished).length, 1);
+  });
+});

@@ -1,0 +1,244 @@
+/**
+ * The simulated SGLang engine: front end → router → scheduler instances, each stepping in engine
+ * time with the performance model. PD mixed: the instances are data-parallel replicas of one server.
+ * PD disaggregated: prefill instances hand each request's KV to decode instances over the network.
+ * Pure and clock-free: the HTTP server drives it in wall time and `predict` in virtual time,
+ * through the Engine contract of src/sim/types.ts.
+ */
+import { resolveDeployment, type Deployment } from '../model/deployment.js';
+import { kvTransferSeconds } from '../model/kv-transfer.js';
+import { seededUniform } from '../text/seeded-random.js';
+import { TimeHeap } from '../truth/time-heap.js';
+import type { Engine, EngineStats, LaunchConfig, SimRequest, TokenEmission } from '../types.js';
+import { FrontEnd } from './front-end.js';
+import type { LiveRequest } from './live-request.js';
+import { Scheduler, type InstanceRole, type StepOutput } from './scheduler.js';
+import { drawAcceptRate } from './speculative.js';
+
+export interface EngineOptions {
+  /** Seed of the engine's draws (accept lengths); defaults to the launch's `simSeed`. */
+  seed?: number;
+  /** A deployment resolved beforehand (what-if studies); defaults to resolving `launch`. */
+  deployment?: Deployment;
+  /**
+   * PrefillDelayer max delay passes for DP attention (SGLANG_PREFILL_DELAYER_MAX_DELAY_PASSES); 0 = off.
+   * Defaults to the efficiency profile's value.
+   */
+  prefillDelayerPasses?: number;
+}
+
+/** An Engine that also exposes the deployment whose instances stream the tokens. */
+export interface SimEngine extends Engine {
+  readonly deployment: Deployment;
+}
+
+function schedulerFor(deployment: Deployment, role: InstanceRole, options: EngineOptions): Scheduler {
+  const prefillDelayerPasses = options.prefillDelayerPasses ?? deployment.efficiency.features.dpAttention.prefillDelayerPasses;
+  return new Scheduler(deployment, { role, prefillDelayerPasses });
+}
+
+/**
+ * Creates the simulated engine of one server (SGLang flags + sim hardware/model): its `--dp`
+ * replicas behind one front end. A lone instance serves whole requests even when launched with
+ * `--disaggregation-mode` (compose PD with {@link createDisaggregatedEngine}).
+ */
+export function createEngine(launch: LaunchConfig, options: EngineOptions = {}): SimEngine {
+  const deployment = options.deployment ?? resolveDeployment(launch);
+  const replicas = Array.from({ length: deployment.replicas }, () => schedulerFor(deployment, 'mixed', options));
+  return new ModelEngine(replicas, [], options.seed ?? launch.simSeed);
+}
+
+/**
+ * Creates a PD-disaggregated engine: requests are prefilled on the prefill instances (round-robin),
+ * their KV moves to a decode instance (round-robin) in `kvTransferSeconds`, and the decode instance
+ * streams every token, the first one included, once it admits the request.
+ */
+export function createDisaggregatedEngine(prefill: LaunchConfig[], decode: LaunchConfig[], options: Omit<EngineOptions, 'deployment'> = {}): SimEngine {
+  const build = (launches: LaunchConfig[], role: InstanceRole) =>
+    launches.flatMap((launch) => {
+      const deployment = resolveDeployment(launch);
+      return Array.from({ length: deployment.replicas }, () => schedulerFor(deployment, role, options));
+    });
+  const seed = options.seed ?? decode[0]?.simSeed ?? 0;
+  return new ModelEngine(build(prefill, 'prefill'), build(decode, 'decode'), seed);
+}
+
+class ModelEngine implements SimEngine {
+  private readonly frontEnd: FrontEnd<LiveRequest>;
+  /** Entry instances first (replicas or prefill instances), then decode instances. */
+  private readonly schedulers: Scheduler[];
+  private readonly transfers = new TimeHeap<LiveRequest>();
+  private readonly live = new Map<string, LiveRequest>();
+  private nextEntry = 0;
+  private nextDecode = 0;
+  private submitted = 0;
+  private clock = 0;
+  private readonly totals = { prompt: 0, generated: 0, cached: 0, finished: 0 };
+  private spec = { verifies: 0, accepted: 0 };
+  readonly deployment: Deployment;
+
+  constructor(
+    private readonly entry: Scheduler[],
+    private readonly decode: Scheduler[],
+    private readonly seed: number,
+  ) {
+    if (entry.length === 0) throw new Error('an engine needs at least one instance');
+    this.schedulers = [...entry, ...decode];
+    this.deployment = (decode[0] ?? entry[0]!).deployment;
+    this.frontEnd = new FrontEnd(this.deployment.efficiency.frontEnd);
+  }
+
+  submit(request: SimRequest): void {
+    const random = seededUniform(this.seed, this.submitted++);
+    const spec = this.deployment.speculative;
+    const live: LiveRequest = {
+      request,
+      instance: 0,
+      rank: 0,
+      phase: 'frontend',
+      inputTokens: request.promptTokens,
+      prefilled: 0,
+      cachedTokens: 0,
+      prefix: null,
+      ownedKv: 0,
+      generated: 0,
+      verifyCount: 0,
+      acceptRate: spec ? drawAcceptRate(random, spec.acceptRate, this.deployment.efficiency.features.speculative.acceptSpread) : 0,
+      random,
+      firstEmitted: false,
+    };
+    this.live.set(request.id, live);
+    this.totals.prompt += request.promptTokens;
+    this.frontEnd.ingest(live, Math.max(request.arrivalTime, this.clock));
+  }
+
+  abort(requestId: string): void {
+    const live = this.live.get(requestId);
+    if (!live) return;
+    this.live.delete(requestId);
+    if (live.phase === 'frontend') {
+      this.frontEnd.drop((item) => item === live);
+    } else if (live.phase !== 'transfer') {
+      const rank = this.schedulers[live.instance]!.ranks[live.rank]!;
+      rank.remove(live);
+      rank.releaseKv(live, false, this.clock);
+    }
+    live.phase = 'aborted';
+  }
+
+  nextEventTime(): number | undefined {
+    let next = this.frontEnd.nextRelease();
+    const transfer = this.transfers.peekTime();
+    if (transfer !== undefined && (next === undefined || transfer < next)) next = transfer;
+    for (const scheduler of this.schedulers) {
+      const end = scheduler.stepEnd;
+      if (end !== undefined && (next === undefined || end < next)) next = end;
+    }
+    return next;
+  }
+
+  /** Hands a request to the next instance of a pool, round-robin. */
+  private route(live: LiveRequest, pool: 'entry' | 'decode'): void {
+    if (pool === 'entry') {
+      live.instance = this.nextEntry;
+      this.nextEntry = (this.nextEntry + 1) % this.entry.length;
+    } else {
+      live.instance = this.entry.length + this.nextDecode;
+      this.nextDecode = (this.nextDecode + 1) % this.decode.length;
+    }
+    this.schedulers[live.instance]!.enqueue(live);
+  }
+
+  advanceTo(until: number): TokenEmission[] {
+    const emissions: TokenEmission[] = [];
+    for (let t = this.nextEventTime(); t !== undefined && t <= until; t = this.nextEventTime()) {
+      this.clock = Math.max(this.clock, t);
+      for (const live of this.frontEnd.release(t)) if (live.phase !== 'aborted') this.route(live, 'entry');
+      while ((this.transfers.peekTime() ?? Infinity) <= t) {
+        const live = this.transfers.pop()!;
+        if (live.phase !== 'aborted') this.route(live, 'decode');
+      }
+      for (const scheduler of this.schedulers) {
+        if (scheduler.stepEnd !== undefined && scheduler.stepEnd <= t) {
+          const { end, timing, outputs } = scheduler.finishStep();
+          // The overlapped host pass of the next step processes these results: visible after it.
+          const ready = end + timing.cpu;
+          for (const output of outputs) {
+            if (output.handoff) this.transfers.push(end + kvTransferSeconds(scheduler.deployment, output.live.inputTokens), output.live);
+            else emissions.push(this.emit(output, ready));
+          }
+        }
+        if (!scheduler.busy) {
+          scheduler.startStep(t);
+          for (const live of scheduler.takeAdmitted()) {
+            emissions.push(this.emit({ live, tokens: live.generated, finished: false, verified: false, handoff: false }, t));
+          }
+        }
+      }
+    }
+    return emissions;
+  }
+
+  private emit(output: StepOutput, ready: number): TokenEmission {
+    const { live, tokens, finished, verified } = output;
+    if (!live.firstEmitted) {
+      live.firstEmitted = true;
+      this.totals.cached += live.cachedTokens;
+    }
+    this.totals.generated += tokens;
+    if (verified) {
+      this.spec.verifies++;
+      this.spec.accepted += tokens;
+    }
+    if (finished) {
+      this.totals.finished++;
+      this.live.delete(live.request.id);
+    }
+    return {
+      requestId: live.request.id,
+      time: this.frontEnd.scheduleChunk(ready),
+      tokens,
+      completionTokens: live.generated,
+      cachedTokens: live.cachedTokens,
+      specVerifyCount: live.verifyCount,
+      finished,
+      finishReason: finished ? live.request.finishReason : null,
+    };
+  }
+
+  flushCache(): boolean {
+    if (this.live.size > 0) return false;
+    for (const scheduler of this.schedulers) for (const rank of scheduler.ranks) rank.cache.reset();
+    this.spec = { verifies: 0, accepted: 0 };
+    return true;
+  }
+
+  stats(): EngineStats {
+    let running = 0;
+    let waiting = this.frontEnd.pending + this.transfers.size;
+    let used = 0;
+    let capacity = 0;
+    let steps = 0;
+    for (const scheduler of this.schedulers) {
+      steps += scheduler.stepCount;
+      for (const rank of scheduler.ranks) {
+        running += rank.active;
+        waiting += rank.waiting.length;
+        used += rank.used + rank.cache.size;
+        capacity += rank.capacity;
+      }
+    }
+    return {
+      numRunning: running,
+      numWaiting: waiting,
+      kvUsage: capacity > 0 ? used / capacity : 0,
+      kvCapacityTokens: capacity,
+      avgSpecAcceptLength: this.deployment.speculative ? (this.spec.verifies > 0 ? this.spec.accepted / this.spec.verifies : 0) : null,
+      promptTokensTotal: this.totals.prompt,
+      generationTokensTotal: this.totals.generated,
+      cachedTokensTotal: this.totals.cached,
+      requestsFinished: this.totals.finished,
+      stepCount: steps,
+    };
+  }
+}

@@ -1,0 +1,34 @@
+/** A request's state inside the scheduler. */
+import type { SimRequest } from '../types.js';
+import type { UniformSource } from '../text/seeded-random.js';
+import type { PrefixMatch } from './radix-cache.js';
+
+export type LivePhase = 'frontend' | 'waiting' | 'running' | 'transfer' | 'finished' | 'aborted';
+
+export interface LiveRequest {
+  request: SimRequest;
+  /** Instance (index into the engine's schedulers) and DP-attention rank holding the request. */
+  instance: number;
+  rank: number;
+  phase: LivePhase;
+  /** Tokens to prefill: the prompt, plus the output so far after a retraction. */
+  inputTokens: number;
+  /** Of `inputTokens`, how many are in KV (cache hit included). */
+  prefilled: number;
+  /** Prefix-cache hit of the current admission. */
+  cachedTokens: number;
+  /** Locked radix path while running. */
+  prefix: PrefixMatch | null;
+  /** KV slots this request owns (not shared with the cache). */
+  ownedKv: number;
+  generated: number;
+  verifyCount: number;
+  acceptRate: number;
+  random: UniformSource;
+  firstEmitted: boolean;
+}
+
+/** Output tokens the request still has to produce. */
+export function remainingOutput(live: LiveRequest): number {
+  return live.request.outputTokens - live.generated;
+}

@@ -1,0 +1,138 @@
+/**
+ * The hardware and model catalogs, shipped as data (hardware.json, models.json next to this file).
+ * They are loaded with JSON import attributes, which both tsx and Node ≥ 20.10 understand, and which
+ * make tsc copy the JSON into dist/ beside the compiled module — so one code path works from src and dist.
+ */
+import hardwareData from './hardware.json' with { type: 'json' };
+import modelData from './models.json' with { type: 'json' };
+import { UserError } from '../../core/errors.js';
+
+export type HardwareFamily = 'nvidia' | 'amd' | 'ascend';
+
+/** One device as SGLang counts it (an Ascend 910C die is one device). */
+export interface HardwareProfile {
+  key: string;
+  name: string;
+  family: HardwareFamily;
+  /** Kernel generation (hopper, blackwell, cdna3, ascend-a2, ascend-a3): kernel maturity differs by it. */
+  arch: string;
+  /** Devices in one server's scale-up domain; tensor parallelism beyond it crosses the NIC. */
+  devicesPerNode: number;
+  bf16Tflops: number;
+  /** 0 when the device has no FP8 units (Ascend): 8-bit math then uses the INT8 peak. */
+  fp8Tflops: number;
+  int8Tops: number;
+  fp4Tflops: number;
+  hbmGB: number;
+  hbmTBs: number;
+  /** Scale-up link bandwidth per device, one direction. */
+  scaleUpGBs: number;
+  /** Scale-out NIC bandwidth per device, used when tensor parallelism spans nodes. */
+  interNodeGBs: number;
+  allReduceUs: number;
+  allToAllUs: number;
+  /** Smallest cost of one kernel inside a captured graph. */
+  kernelFloorUs: number;
+  source: string;
+}
+
+export interface MlaConfig {
+  qLoraRank: number;
+  kvLoraRank: number;
+  ropeHeadDim: number;
+  nopeHeadDim: number;
+  vHeadDim: number;
+}
+
+export interface DsaConfig {
+  topK: number;
+  indexHeads: number;
+  indexHeadDim: number;
+}
+
+export interface LinearAttentionConfig {
+  fullAttentionLayers: number;
+  keyHeads: number;
+  valueHeads: number;
+  keyHeadDim: number;
+  valueHeadDim: number;
+  stateBytes: number;
+}
+
+/** Architecture facts of one model (whole model, no parallel split). */
+export interface ModelSpec {
+  key: string;
+  name: string;
+  aliases: string[];
+  layers: number;
+  hidden: number;
+  heads: number;
+  kvHeads: number;
+  headDim: number;
+  /** Dense MLP intermediate size (0 when every layer is MoE). */
+  intermediate: number;
+  /** Layers with a dense MLP (MoE models: the first-k-dense layers). */
+  denseLayers: number;
+  experts?: number;
+  expertsPerToken?: number;
+  moeIntermediate?: number;
+  sharedIntermediate?: number;
+  vocab: number;
+  tiedEmbeddings: boolean;
+  maxContext: number;
+  nativeQuant: string;
+  mla?: MlaConfig;
+  dsa?: DsaConfig;
+  linearAttention?: LinearAttentionConfig;
+  mtpLayers?: number;
+  speculative?: { acceptRate: number; acceptSource: string };
+  source: string;
+}
+
+/** Catalog entries by key; `$`-keys are comments and `extends` copies an earlier entry's fields. */
+function entries<T>(data: Record<string, unknown>): Map<string, T> {
+  const map = new Map<string, T>();
+  for (const [key, value] of Object.entries(data)) {
+    if (key.startsWith('$')) continue;
+    const { extends: base, ...own } = value as { extends?: string };
+    const inherited = base === undefined ? {} : map.get(base);
+    if (inherited === undefined) throw new Error(`catalog entry '${key}' extends unknown entry '${base}'`);
+    map.set(key, { ...inherited, ...own, key } as T);
+  }
+  return map;
+}
+
+const HARDWARE = entries<HardwareProfile>(hardwareData as Record<string, unknown>);
+const MODELS = entries<ModelSpec>(modelData as Record<string, unknown>);
+
+/** Names of the hardware profiles, in catalog order. */
+export function hardwareNames(): string[] {
+  return [...HARDWARE.keys()];
+}
+
+/** Names of the catalogued models, in catalog order. */
+export function modelNames(): string[] {
+  return [...MODELS.keys()];
+}
+
+/** The hardware profile `name` (case-insensitive; `910c`/`910b` also accepted); unknown ⇒ UserError. */
+export function getHardware(name: string): HardwareProfile {
+  const wanted = name.trim().toLowerCase();
+  const found = HARDWARE.get(wanted) ?? HARDWARE.get(`ascend-${wanted}`);
+  if (!found) {
+    throw new UserError(
+      `unknown hardware '${name}': pass --sim-hardware with one of ${hardwareNames().join(', ')}`,
+    );
+  }
+  return found;
+}
+
+/** The catalog entry stored under `key`, or undefined. */
+export function getModel(key: string): ModelSpec | undefined {
+  return MODELS.get(key);
+}
+
+/** Every catalog entry (for alias matching). */
+export function allModels(): ModelSpec[] {
+  return [...MODELS.values()];
+}

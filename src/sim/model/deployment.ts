@@ -1,0 +1,264 @@
+/**
+ * SGLang launch flags → a resolved deployment: parallel layout, SGLang's derived defaults
+ * (spec §2 "Derived limits"), weights and KV pool per device, speculative decoding and efficiency.
+ */
+import { UsageError, UserError } from '../../core/errors.js';
+import type { LaunchConfig } from '../types.js';
+import { getHardware, type HardwareProfile, type ModelSpec } from './catalog.js';
+import { efficiencyFor, type EfficiencyProfile } from './efficiency.js';
+import { identifyModel } from './identify.js';
+import {
+  kvBytesPerTokenPerDevice,
+  linearStateBytesPerRequest,
+  meanAttentionParams,
+  meanLayerParams,
+  totalParams,
+} from './params.js';
+import { kvElementBytes, resolveQuant, type QuantFormat } from './quantization.js';
+
+const GB = 1e9;
+const MB = 1e6;
+
+export interface SpeculativeConfig {
+  algorithm: string;
+  /** Draft steps per iteration (`--speculative-num-steps`). */
+  steps: number;
+  /** Tokens verified per request per iteration (`--speculative-num-draft-tokens`). */
+  draftTokens: number;
+  /** Mean per-draft-token chain acceptance probability. */
+  acceptRate: number;
+  /** Weights of the draft model per device (bytes). */
+  draftBytesPerDevice: number;
+}
+
+/** The new-token ratio SGLang reserves for running requests' future output (schedule_policy). */
+export interface NewTokenRatio {
+  initial: number;
+  minimum: number;
+  decayPerStep: number;
+}
+
+export interface Deployment {
+  hardware: HardwareProfile;
+  model: ModelSpec;
+  quant: QuantFormat;
+  kvElementBytes: number;
+  /** Devices of one instance (tensor-parallel size). */
+  tp: number;
+  /** Independent replicas (`--dp` without DP attention); each has `tp` devices. */
+  replicas: number;
+  /** Attention data-parallel ranks inside one instance (`--dp` with `--enable-dp-attention`), else 1. */
+  attentionDp: number;
+  /** Tensor-parallel size of attention: tp / attentionDp. */
+  attentionTp: number;
+  ep: number;
+  /** Tensor-parallel size inside one expert: tp / ep. */
+  expertTp: number;
+  /** Split of the LM head: attention TP with `--enable-dp-lm-head`, else TP. */
+  lmHeadTp: number;
+  /** Split of dense MLP layers (`--moe-dense-tp-size`), else attention TP. */
+  denseTp: number;
+  nnodes: number;
+  /** True when the tensor-parallel group spans servers (its collectives cross the NIC). */
+  crossNode: boolean;
+  pageSize: number;
+  /** Chunked-prefill budget per scheduler rank (after the DP-attention division); Infinity when disabled. */
+  chunkedPrefillPerRank: number;
+  /** Prefill-batch token budget per rank (max(max_prefill_tokens, context length)). */
+  maxPrefillTokens: number;
+  maxRunningPerRank: number;
+  contextLength: number;
+  memFractionStatic: number;
+  cudaGraph: boolean;
+  cudaGraphMaxBs: number;
+  mixedChunk: boolean;
+  radixCache: boolean;
+  newTokenRatio: NewTokenRatio;
+  weightBytesPerDevice: number;
+  kvBytesPerTokenPerDevice: number;
+  /** Fixed recurrent state per request (linear attention), bytes per device. */
+  stateBytesPerRequest: number;
+  /** KV pool per scheduler rank, in tokens. */
+  kvCapacityPerRank: number;
+  speculative: SpeculativeConfig | null;
+  disaggregation: LaunchConfig['disaggregationMode'];
+  efficiency: EfficiencyProfile;
+}
+
+/**
+ * The value of a flag the LaunchConfig does not model (it is kept only in `rawArgs`), or null.
+ * Accepts `--flag value` and `--flag=value`.
+ */
+function rawFlagValue(rawArgs: readonly string[], name: string): string | null {
+  for (let i = 0; i < rawArgs.length; i++) {
+    const arg = rawArgs[i]!;
+    if (arg === `--${name}`) return rawArgs[i + 1] ?? null;
+    if (arg.startsWith(`--${name}=`)) return arg.slice(name.length + 3);
+  }
+  return null;
+}
+
+/** Default chunked-prefill size by device memory (`_handle_gpu_memory_settings`). */
+function defaultChunkedPrefill(hw: HardwareProfile): number {
+  if (hw.family === 'ascend') return 32768;
+  if (hw.hbmGB < 35) return 2048;
+  if (hw.hbmGB < 60) return 4096;
+  if (hw.hbmGB < 160) return 8192;
+  return 16384;
+}
+
+function defaultCudaGraphMaxBs(hw: HardwareProfile, tp: number): number {
+  if (hw.hbmGB < 35) return 24;
+  if (hw.hbmGB < 60) return 160;
+  return tp < 4 ? 256 : 512;
+}
+
+/** Memory SGLang keeps out of the static pool: activations, graphs, communication buffers. */
+function reservedBytes(hw: HardwareProfile, chunk: number, graphBs: number, tp: number, speculative: boolean): number {
+  let reserved = 512 * MB + 1.5 * MB * Math.max(chunk, 2048) + 2 * MB * graphBs + (tp / 8) * 1024 * MB;
+  if (speculative) reserved += 2 * GB;
+  if (hw.hbmGB > 60) reserved = Math.max(reserved, 10 * GB);
+  return reserved;
+}
+
+/**
+ * SGLang's default `--mem-fraction-static`: what the reserve leaves of HBM. Ascend's 32K default
+ * chunk would reserve most of a 64 GB die by the GPU formula; NPU recipes run at 0.6–0.8, hence the floor.
+ */
+function defaultMemFraction(hw: HardwareProfile, chunk: number, graphBs: number, tp: number, speculative: boolean): number {
+  const fraction = (hw.hbmGB * GB - reservedBytes(hw, chunk, graphBs, tp, speculative)) / (hw.hbmGB * GB);
+  return Math.round(Math.max(0.6, fraction) * 1000) / 1000;
+}
+
+function positiveOr(value: number | null, fallback: number, flag: string): number {
+  if (value === null) return fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new UsageError(`${flag} must be a positive number, got ${value}`);
+  return value;
+}
+
+function resolveSpeculative(launch: LaunchConfig, model: ModelSpec, quant: QuantFormat, tp: number, efficiency: EfficiencyProfile): SpeculativeConfig | null {
+  const algorithm = launch.speculativeAlgorithm?.toUpperCase() ?? null;
+  if (algorithm === null) return null;
+  const known = ['EAGLE', 'EAGLE3', 'NEXTN', 'MTP', 'STANDALONE'];
+  if (!known.includes(algorithm)) {
+    throw new UsageError(`unsupported --speculative-algorithm '${launch.speculativeAlgorithm}': use one of ${known.join(', ')}`);
+  }
+  const steps = positiveOr(launch.speculativeNumSteps, 3, '--speculative-num-steps');
+  const draftTokens = positiveOr(launch.speculativeNumDraftTokens, steps + 1, '--speculative-num-draft-tokens');
+  // MTP/NEXTN and EAGLE on DeepSeek reuse one extra decoder layer in the checkpoint's format;
+  // EAGLE3 heads ship in BF16 (one layer plus an fc over three hidden states).
+  const layerParams = meanLayerParams(model) + (algorithm === 'EAGLE3' ? 3 * model.hidden * model.hidden : 0);
+  const bytesPerWeight = algorithm === 'EAGLE3' ? 2 : quant.weightBytes;
+  return {
+    algorithm,
+    steps,
+    draftTokens,
+    acceptRate: model.speculative?.acceptRate ?? efficiency.features.speculative.defaultAcceptRate,
+    draftBytesPerDevice: (layerParams * bytesPerWeight) / tp,
+  };
+}
+
+/**
+ * Resolves a launch configuration the way SGLang would: derived defaults for everything the flags
+ * leave unset, the per-device memory budget and the KV pool. Bad combinations ⇒ UsageError;
+ * a model that does not fit ⇒ UserError.
+ */
+export function resolveDeployment(launch: LaunchConfig): Deployment {
+  const hardware = getHardware(launch.hardware);
+  const model = identifyModel(launch.modelPath, launch.simModel);
+  const quant = resolveQuant(launch.quantization, launch.modelPath, model.nativeQuant);
+  const kvBytes = kvElementBytes(launch.kvCacheDtype);
+  const efficiency = efficiencyFor(hardware.family);
+
+  const tp = positiveOr(launch.tpSize, 1, '--tp-size');
+  const dp = positiveOr(launch.dpSize, 1, '--dp-size');
+  const attentionDp = launch.enableDpAttention ? dp : 1;
+  if (tp % attentionDp !== 0) throw new UsageError(`--tp-size ${tp} must be a multiple of --dp-size ${dp} with --enable-dp-attention`);
+  const attentionTp = tp / attentionDp;
+  // An all-to-all MoE backend (DeepEP, Mooncake, Ascend FuseEP) makes SGLang set ep_size = tp_size.
+  const a2aBackend = rawFlagValue(launch.rawArgs, 'moe-a2a-backend');
+  const ep = a2aBackend !== null && a2aBackend !== 'none' ? tp : positiveOr(launch.epSize, 1, '--ep-size');
+  if (tp % ep !== 0) throw new UsageError(`--tp-size ${tp} must be a multiple of --ep-size ${ep}`);
+  const nnodes = positiveOr(launch.nnodes, 1, '--nnodes');
+  const nodesNeeded = Math.ceil((tp * (launch.enableDpAttention ? 1 : dp)) / hardware.devicesPerNode);
+  if (nodesNeeded > nnodes) {
+    throw new UsageError(
+      `--tp-size ${tp} needs ${nodesNeeded} nodes of ${hardware.devicesPerNode} ${hardware.key} devices: add --nnodes ${nodesNeeded}`,
+    );
+  }
+
+  const contextLength = launch.contextLength ?? model.maxContext;
+  const pageSize = launch.pageSize ?? (model.mla && hardware.family === 'nvidia' ? 64 : 1);
+  const chunkFlag = launch.chunkedPrefillSize ?? defaultChunkedPrefill(hardware);
+  const chunkedTotal = chunkFlag <= 0 ? Number.POSITIVE_INFINITY : chunkFlag;
+  const chunkedPrefillPerRank = attentionDp > 1 ? Math.floor(chunkedTotal / attentionDp) : chunkedTotal;
+  const cudaGraphMaxBs = launch.cudaGraphMaxBs ?? defaultCudaGraphMaxBs(hardware, tp);
+  const speculative = resolveSpeculative(launch, model, quant, tp, efficiency);
+
+  const reserveChunk = Number.isFinite(chunkedPrefillPerRank) ? chunkedPrefillPerRank : 16384;
+  const memFractionStatic =
+    launch.memFractionStatic ?? defaultMemFraction(hardware, reserveChunk, cudaGraphMaxBs, tp, speculative !== null);
+
+  // Attention is replicated over the DP-attention ranks: each device holds 1/attentionTp of it.
+  const attentionWeights = model.layers * meanAttentionParams(model);
+  const weightParamsPerDevice = (totalParams(model) - attentionWeights) / tp + attentionWeights / attentionTp;
+  const weightBytesPerDevice = weightParamsPerDevice * quant.weightBytes;
+  const draftBytes = speculative?.draftBytesPerDevice ?? 0;
+  const kvPerToken = kvBytesPerTokenPerDevice(model, kvBytes, attentionTp);
+  const runtimeBytes = 1 * GB;
+  const pool = hardware.hbmGB * GB * memFractionStatic - weightBytesPerDevice - draftBytes - runtimeBytes;
+  if (pool <= 0) {
+    throw new UserError(
+      `${model.name} (${quant.name}) needs ${(weightBytesPerDevice / GB).toFixed(1)} GB per device, more than ` +
+        `${(hardware.hbmGB * memFractionStatic).toFixed(1)} GB of ${hardware.key} at --mem-fraction-static ${memFractionStatic}: raise --tp-size`,
+    );
+  }
+  const stateBytesPerRequest = linearStateBytesPerRequest(model, attentionTp);
+  const kvCapacityPerRank = Math.floor(
+    Math.min(pool / kvPerToken, launch.maxTotalTokens !== null ? launch.maxTotalTokens / attentionDp : Infinity),
+  );
+  // SGLang: max_running_requests defaults to the req_to_token pool, about capacity / context · 512, clamped to [2048, 4096],
+  // and never more than half the KV pool in tokens; DP attention divides it over the ranks.
+  const poolRequests = Math.min(4096, Math.max(2048, Math.floor((kvCapacityPerRank / contextLength) * 512)));
+  const maxRunningTotal = launch.maxRunningRequests ?? Math.min(poolRequests, Math.floor(kvCapacityPerRank / 2)) * attentionDp;
+  const maxRunningPerRank = Math.max(1, Math.floor(maxRunningTotal / attentionDp));
+
+  const conservativeness = attentionDp > 1 ? 0.3 : 1.0;
+  const initial = Math.min(0.7 * conservativeness, 1);
+  const minimum = Math.min(initial * 0.14, 1);
+
+  return {
+    hardware,
+    model,
+    quant,
+    kvElementBytes: kvBytes,
+    tp,
+    replicas: launch.enableDpAttention ? 1 : dp,
+    attentionDp,
+    attentionTp,
+    ep,
+    expertTp: tp / ep,
+    lmHeadTp: launch.enableDpLmHead ? attentionTp : tp,
+    denseTp: launch.moeDenseTpSize ?? attentionTp,
+    nnodes,
+    crossNode: tp > hardware.devicesPerNode,
+    pageSize,
+    chunkedPrefillPerRank,
+    maxPrefillTokens: Math.max(launch.maxPrefillTokens ?? 16384, contextLength),
+    maxRunningPerRank,
+    contextLength,
+    memFractionStatic,
+    cudaGraph: !launch.disableCudaGraph,
+    cudaGraphMaxBs,
+    mixedChunk: launch.enableMixedChunk,
+    radixCache: !launch.disableRadixCache,
+    newTokenRatio: { initial, minimum, decayPerStep: (initial - minimum) / 600 },
+    weightBytesPerDevice,
+    kvBytesPerTokenPerDevice: kvPerToken,
+    stateBytesPerRequest,
+    kvCapacityPerRank,
+    speculative,
+    disaggregation: launch.disaggregationMode,
+    efficiency,
+  };
+}

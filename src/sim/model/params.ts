@@ -1,0 +1,124 @@
+/**
+ * Parameter and KV-cache sizes derived from a model's architecture (spec §3.2, §5).
+ * Weights only (norms and biases are negligible); whole model, no parallel split.
+ */
+import type { ModelSpec } from './catalog.js';
+
+/** Weights of one attention block (Q/K/V/O projections; MLA low-rank projections and DSA indexer). */
+export function attentionParamsPerLayer(m: ModelSpec): number {
+  const h = m.hidden;
+  if (m.mla) {
+    const { qLoraRank: rq, kvLoraRank: rkv, ropeHeadDim: dr, nopeHeadDim: dn, vHeadDim: dv } = m.mla;
+    let p = h * rq + rq * m.heads * (dn + dr) + h * (rkv + dr) + rkv * m.heads * (dn + dv) + m.heads * dv * h;
+    if (m.dsa) p += rq * m.dsa.indexHeads * m.dsa.indexHeadDim + h * m.dsa.indexHeadDim + h * m.dsa.indexHeads;
+    return p;
+  }
+  return h * m.heads * m.headDim + 2 * h * m.kvHeads * m.headDim + m.heads * m.headDim * h;
+}
+
+/** Weights of one linear-attention (Gated DeltaNet) block: q/k projections, v/gate/out projections. */
+export function linearAttentionParamsPerLayer(m: ModelSpec): number {
+  const la = m.linearAttention;
+  if (!la) return 0;
+  return 2 * m.hidden * la.keyHeads * la.keyHeadDim + 3 * m.hidden * la.valueHeads * la.valueHeadDim;
+}
+
+/** Layers with softmax attention (and therefore a KV cache). */
+export function attentionLayers(m: ModelSpec): number {
+  return m.linearAttention ? m.linearAttention.fullAttentionLayers : m.layers;
+}
+
+/** Layers with linear attention (fixed per-request state, no KV growth). */
+export function linearAttentionLayers(m: ModelSpec): number {
+  return m.layers - attentionLayers(m);
+}
+
+/** Mean attention-block weights per layer, mixing softmax and linear layers. */
+export function meanAttentionParams(m: ModelSpec): number {
+  const full = attentionLayers(m) * attentionParamsPerLayer(m);
+  const linear = linearAttentionLayers(m) * linearAttentionParamsPerLayer(m);
+  return (full + linear) / m.layers;
+}
+
+/** Weights of one routed expert (SwiGLU: gate, up, down). */
+export function expertParams(m: ModelSpec): number {
+  return 3 * m.hidden * (m.moeIntermediate ?? 0);
+}
+
+/** Weights of the shared expert of one MoE layer (0 when none). */
+export function sharedExpertParams(m: ModelSpec): number {
+  return 3 * m.hidden * (m.sharedIntermediate ?? 0);
+}
+
+/** Weights of one dense MLP. */
+export function denseMlpParams(m: ModelSpec): number {
+  return 3 * m.hidden * m.intermediate;
+}
+
+/** Layers whose MLP is a mixture of experts. */
+export function moeLayers(m: ModelSpec): number {
+  return m.experts ? m.layers - m.denseLayers : 0;
+}
+
+/** Layers whose MLP is dense. */
+export function denseLayers(m: ModelSpec): number {
+  return m.experts ? m.denseLayers : m.layers;
+}
+
+/** Embedding plus LM head weights. */
+export function embeddingParams(m: ModelSpec): number {
+  return m.vocab * m.hidden * (m.tiedEmbeddings ? 1 : 2);
+}
+
+/** Every weight of the model (without the MTP module). */
+export function totalParams(m: ModelSpec): number {
+  return (
+    m.layers * meanAttentionParams(m) +
+    denseLayers(m) * denseMlpParams(m) +
+    moeLayers(m) * ((m.experts ?? 0) * expertParams(m) + sharedExpertParams(m)) +
+    embeddingParams(m)
+  );
+}
+
+/** Weights a single token touches (top-k experts, shared expert, LM head). */
+export function activeParams(m: ModelSpec): number {
+  return (
+    m.layers * meanAttentionParams(m) +
+    denseLayers(m) * denseMlpParams(m) +
+    moeLayers(m) * ((m.expertsPerToken ?? 0) * expertParams(m) + sharedExpertParams(m)) +
+    m.vocab * m.hidden
+  );
+}
+
+/** Weights of one whole decoder layer of the average kind (used to size MTP / draft layers). */
+export function meanLayerParams(m: ModelSpec): number {
+  const mlp = m.experts
+    ? (m.experts * expertParams(m) + sharedExpertParams(m))
+    : denseMlpParams(m);
+  return meanAttentionParams(m) + mlp;
+}
+
+/**
+ * KV-cache bytes per token on one device. MLA keeps one latent per token that TP does not split;
+ * GQA splits KV heads over the attention-TP group (replicated when the group exceeds the head count).
+ * DSA adds the 8-bit indexer key plus a 4-byte scale per layer. FP8 MLA uses FlashMLA's
+ * 656-byte layout (512 FP8 latent + scales + 64 BF16 RoPE dims).
+ */
+export function kvBytesPerTokenPerDevice(m: ModelSpec, kvElementBytes: number, attentionTp: number): number {
+  const layers = attentionLayers(m);
+  if (m.mla) {
+    const latent = m.mla.kvLoraRank + m.mla.ropeHeadDim;
+    let perLayer = kvElementBytes < 2 ? 656 : latent * kvElementBytes;
+    if (m.dsa) perLayer += m.dsa.indexHeadDim + 4;
+    return perLayer * layers;
+  }
+  const headsPerDevice = Math.max(1, m.kvHeads / attentionTp);
+  return 2 * layers * headsPerDevice * m.headDim * kvElementBytes;
+}
+
+/** Linear-attention recurrent state per request on one device (Qwen3-Next), split over attention TP. */
+export function linearStateBytesPerRequest(m: ModelSpec, attentionTp: number): number {
+  const la = m.linearAttention;
+  if (!la) return 0;
+  return (linearAttentionLayers(m) * la.valueHeads * la.keyHeadDim * la.valueHeadDim * la.stateBytes) / attentionTp;
+}

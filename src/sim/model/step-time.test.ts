@@ -1,0 +1,91 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseLaunchArgs } from '../flags/launch-flags.js';
+import { resolveDeployment } from './deployment.js';
+import { expectedActiveExperts, stepTime, type RequestWork } from './step-time.js';
+
+const deploy = (...args: string[]) => resolveDeployment(parseLaunchArgs(args).launch);
+const decode = (batch: number, context: number): RequestWork[] =>
+  Array.from({ length: batch }, () => ({ newTokens: 1, context, prefill: false }));
+const seconds = (d: ReturnType<typeof deploy>, ranks: RequestWork[][]) => stepTime(d, ranks).duration;
+
+describe('expectedActiveExperts', () => {
+  test('one token touches k experts; many tokens touch every local expert', () => {
+    assert.ok(Math.abs(expectedActiveExperts(256, 8, 1, 1) - 8) < 1e-9);
+    assert.ok(Math.abs(expectedActiveExperts(256, 8, 8, 1) - 1) < 1e-9);
+    assert.ok(expectedActiveExperts(256, 8, 8, 10_000) > 31.99);
+    assert.equal(expectedActiveExperts(256, 8, 1, 0), 0);
+  });
+
+  test('grows monotonically and saturates', () => {
+    let previous = 0;
+    for (const n of [1, 2, 4, 16, 64, 256]) {
+      const active = expectedActiveExperts(128, 8, 1, n);
+      assert.ok(active > previous && active <= 128);
+      previous = active;
+    }
+  });
+});
+
+describe('stepTime', () => {
+  const dense = deploy('--model-path', 'qwen3-32b', '--hardware', 'h100', '--tp', '2');
+  const moe = deploy('--model-path', 'deepseek-ai/DeepSeek-V3', '--hardware', 'h200', '--tp', '8');
+
+  test('decode time grows with batch and with context', () => {
+    for (const d of [dense, moe]) {
+      let previous = 0;
+      for (const batch of [1, 8, 64, 256]) {
+        const t = seconds(d, [decode(batch, 2000)]);
+        assert.ok(t >= previous, `batch ${batch}`);
+        previous = t;
+      }
+      previous = 0;
+      for (const context of [100, 1000, 10_000, 60_000]) {
+        const t = seconds(d, [decode(64, context)]);
+        assert.ok(t > previous, `context ${context}`);
+        previous = t;
+      }
+    }
+  });
+
+  test('prefill of a long prompt is compute-bound and far slower than a decode step', () => {
+    const prefill = seconds(dense, [[{ newTokens: 8192, context: 0, prefill: true }]]);
+    assert.ok(prefill > 10 * seconds(dense, [decode(1, 8192)]));
+    const twice = seconds(dense, [[{ newTokens: 16384, context: 0, prefill: true }]]);
+    assert.ok(twice > 1.8 * prefill);
+  });
+
+  test('small dense decode is host-bound: t_0 + t_req·B', () => {
+    const tiny = deploy('--model-path', 'qwen2.5-0.5b', '--hardware', 'h100');
+    const t200 = stepTime(tiny, [decode(200, 40)]);
+    assert.equal(t200.duration, t200.cpu);
+    assert.ok(Math.abs(t200.cpu - (1000 + 14 * 200) * 1e-6) < 1e-12);
+  });
+
+  test('without CUDA graphs a decode step cannot beat the launch floor', () => {
+    const graph = deploy('--model-path', 'qwen2.5-0.5b', '--hardware', 'h100');
+    const eager = deploy('--model-path', 'qwen2.5-0.5b', '--hardware', 'h100', '--disable-cuda-graph');
+    // 24 layers × 14 kernels × 12 µs of host launches.
+    assert.ok(seconds(eager, [decode(1, 100)]) >= 24 * 14 * 12e-6);
+    assert.ok(seconds(eager, [decode(1, 100)]) > 2 * seconds(graph, [decode(1, 100)]));
+  });
+
+  test('quantized weights read fewer bytes', () => {
+    const fp8 = deploy('--model-path', 'Qwen3-32B-FP8', '--hardware', 'h100', '--tp', '2');
+    assert.ok(seconds(fp8, [decode(32, 1000)]) < seconds(dense, [decode(32, 1000)]));
+  });
+
+  test('a speculative iteration costs more than one plain decode step', () => {
+    const args = ['--model-path', 'deepseek-ai/DeepSeek-V3', '--hardware', 'h200', '--tp', '8'];
+    const spec = deploy(...args, '--speculative-algorithm', 'NEXTN', '--speculative-num-steps', '3', '--speculative-num-draft-tokens', '4');
+    assert.ok(seconds(spec, [decode(4, 1000)]) > seconds(moe, [decode(4, 1000)]));
+  });
+
+  test('DP-attention ranks step together: the slowest rank sets the time', () => {
+    const dp = deploy('--model-path', 'deepseek-ai/DeepSeek-V3', '--hardware', 'h200', '--tp', '8', '--dp', '8', '--enable-dp-attention', '--ep', '8');
+    const balanced = seconds(dp, Array.from({ length: 8 }, () => decode(8, 1000)));
+    const skewed = seconds(dp, [decode(64, 1000), ...Array.from({ length: 7 }, () => [])]);
+    assert.ok(skewed > balanced);
+    assert.equal(stepTime(dp, Array.from({ length: 8 }, () => [])).gpu, 0);
+  });
+});

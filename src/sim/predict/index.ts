@@ -1,0 +1,2 @@
+/** Virtual-time bench client: predicts a bench_serving run against the simulated engine. */
+export { predictRun, rowsFromLengths, type PredictOptions, type PredictResult } from './virtual-client.js';
