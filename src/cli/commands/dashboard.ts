@@ -1,0 +1,41 @@
+/** `servebench dashboard`: serves the catalog as a local web app until interrupted. */
+import type { Command } from '../main.js';
+import { UsageError } from '../../core/errors.js';
+import { openCatalog } from '../../catalog/index.js';
+import { catalogParser, parseOrHelp } from '../../catalog/cli/options.js';
+import { isLoopbackHost, startDashboard } from '../../dashboard/server.js';
+
+interface DashboardArgs {
+  db: string | null;
+  host: string;
+  port: number;
+}
+
+export const command: Command = {
+  summary: 'serve a local web dashboard of the catalog: runs, run details with plots, comparison, best-practice table',
+  async run(argv) {
+    const parser = catalogParser('dashboard', 'Serve the run catalog as a local web app (read-only).');
+    parser.add_argument('--host', { default: '127.0.0.1', help: 'address to listen on (default 127.0.0.1: this machine only)' });
+    parser.add_argument('--port', { type: 'int', default: 8040, help: 'port to listen on (default 8040; 0 picks a free one)' });
+    const args = parseOrHelp<DashboardArgs>(parser, argv);
+    if (!args) return 0;
+    if (!(args.port >= 0 && args.port <= 65535)) throw new UsageError(`--port ${args.port} is not a port number (0..65535)`);
+    const catalog = openCatalog(args.db, { mustExist: true });
+    try {
+      const dashboard = await startDashboard({ catalog, host: args.host, port: args.port });
+      process.stdout.write(`servebench dashboard: ${dashboard.url}/  (catalog ${catalog.path}, ${catalog.countRuns()} runs; Ctrl-C stops)\n`);
+      if (!isLoopbackHost(args.host)) {
+        process.stderr.write(`servebench dashboard: warning: listening on ${args.host}: anyone who can reach this address can read the catalog\n`);
+      }
+      await new Promise<void>((resolve) => {
+        const stop = (): void => resolve();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      await dashboard.close();
+    } finally {
+      catalog.close();
+    }
+    return 0;
+  },
+};

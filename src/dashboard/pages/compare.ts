@@ -1,0 +1,82 @@
+/**
+ * Comparison of selected runs: their placement on throughput vs. TPOT, every metric side by side
+ * with its change against the first run (coloured by whether it got better), and the noise check.
+ */
+import { compareMetrics, noiseChecks, shortModelName } from '../../catalog/index.js';
+import type { MetricRow, NoiseCheck, RequestRecord, RunRecord } from '../../catalog/index.js';
+import { formatMetric } from '../../catalog/report/run-views.js';
+import { throughputPoints } from '../../plots/charts.js';
+import { throughputVsTpotOption } from '../../plots/options.js';
+import { html, type SafeHtml } from '../html.js';
+import { chartFigure, missingChart } from '../inline-chart.js';
+import { page } from '../layout.js';
+import { runPickerForm } from './runs.js';
+
+/** +1 when a larger value is better, −1 when smaller is better, 0 when neither. */
+export function metricDirection(key: string): 1 | -1 | 0 {
+  if (key.endsWith('_ms')) return -1;
+  if (/throughput|tokens_per_s|^completed$/.test(key)) return 1;
+  return 0;
+}
+
+/** `+12.3%` with a class saying whether the change is an improvement. */
+function changeCell(key: string, change: number | null): SafeHtml {
+  if (change === null) return html``;
+  const pct = change * 100;
+  const direction = metricDirection(key) * Math.sign(change);
+  const verdict = Math.abs(pct) < 0.05 || direction === 0 ? '' : direction > 0 ? 'better' : 'worse';
+  return html` <span class="change ${verdict}">(${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%)</span>`;
+}
+
+function metricsTable(runs: readonly RunRecord[], rows: readonly MetricRow[]): SafeHtml {
+  return html`<table id="comparison">
+<thead><tr><th>Metric</th>${runs.map((r, i) => html`<th class="num"><a href="/runs/${r.id}"><code>${r.id}</code></a>${i === 0 ? ' (base)' : ''}<br><small>${shortModelName(r) ?? ''}</small></th>`)}</tr></thead>
+<tbody>${rows.map(
+    (row) => html`<tr data-metric="${row.key}"><th>${row.key}</th>${row.values.map(
+      (v, i) => html`<td class="num">${formatMetric(v)}${changeCell(row.key, row.change[i] ?? null)}</td>`,
+    )}</tr>`,
+  )}</tbody></table>`;
+}
+
+function noiseSection(runs: readonly RunRecord[], checks: readonly NoiseCheck[]): SafeHtml {
+  if (checks.length === 0) {
+    return html`<p class="sub">No per-request records on both sides: changes cannot be told apart from run-to-run noise.</p>`;
+  }
+  const names = { ttft_ms: 'Mean TTFT', tpot_ms: 'Mean TPOT' } as const;
+  return html`<table id="noise"><thead><tr><th>Metric</th><th>Run vs. base</th><th class="num">Difference (ms)</th><th class="num">95% Welch interval (ms)</th><th class="num">Samples</th><th>Verdict</th></tr></thead>
+<tbody>${checks.map(
+    (c) => html`<tr><td>${names[c.metric]}</td><td><code>${runs[c.run]!.id}</code></td><td class="num">${c.difference >= 0 ? '+' : ''}${c.difference.toFixed(2)}</td>
+<td class="num">${c.low.toFixed(2)} … ${c.high.toFixed(2)}</td><td class="num">${c.samples[0]} / ${c.samples[1]}</td>
+<td class="${c.beyondNoise ? 'worse' : ''}">${c.beyondNoise ? 'changed beyond noise' : 'within noise'}</td></tr>`,
+  )}</tbody></table>`;
+}
+
+/**
+ * The comparison page. With fewer than two runs it offers every catalog run (`allRuns`) to pick
+ * from, keeping the one already chosen ticked.
+ */
+export function renderComparePage(
+  runs: readonly RunRecord[],
+  requestsPerRun: readonly (readonly RequestRecord[])[],
+  allRuns: readonly RunRecord[],
+): string {
+  if (runs.length < 2) {
+    const body = html`<h1>Compare runs</h1>
+<div class="notice">Pick at least two runs: tick them below and press <em>Compare selected</em>.</div>
+${runPickerForm(allRuns, runs.map((r) => r.id))}`;
+    return page('Compare', 'compare', body);
+  }
+  const { points, skipped } = throughputPoints(runs, false);
+  const chart = points.length
+    ? chartFigure('tput-vs-tpot', 'Output throughput vs. mean TPOT', throughputVsTpotOption(points, 'Output tok/s'), skipped.join('; '), true)
+    : missingChart('tput-vs-tpot', 'Output throughput vs. mean TPOT', skipped.join('; '));
+  const body = html`<h1>Compare ${runs.length} runs</h1>
+<p class="sub">Changes are against the first run. Green is better, red is worse.</p>
+${chart}
+<h2>Metrics</h2>
+${metricsTable(runs, compareMetrics(runs))}
+<h2>Run-to-run noise</h2>
+${noiseSection(runs, noiseChecks(requestsPerRun))}
+<p><a href="/api/compare${runs.length ? `?${runs.map((r) => `run=${r.id}`).join('&')}` : ''}">This comparison as JSON</a></p>`;
+  return page('Compare', 'compare', body);
+}

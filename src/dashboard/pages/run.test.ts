@@ -1,0 +1,32 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { RequestRecord, RunRecord } from '../../catalog/index.js';
+import { renderRunPage } from './run.js';
+
+const run: RunRecord = {
+  id: 'abcd00001111', recordedAt: '2026-11-20T10:00:00.000Z', startedAt: null, model: 'org/Model-<i>X', toolVersion: null,
+  source: { kind: 'ingest', file: 'r.jsonl', contentHash: 'h' }, args: null, metrics: { output_throughput: 12.5 },
+  serverInfo: null, environment: {}, labels: {}, recipe: null, warnings: [], requestCount: 2,
+};
+
+/** What JSONL `--output-details` gives: TTFT and ITL per request, no start time or latency. */
+const details: RequestRecord[] = [0.1, 0.2].map((ttft) => ({
+  startTime: null, ttft, latency: null, itl: [0.01, 0.012], promptLen: 8, outputLen: 3, success: true, error: '', cause: null,
+}));
+
+describe('run page', () => {
+  test('draws the plots the records allow and says why the others are missing', () => {
+    const page = renderRunPage(run, details);
+    assert.match(page, /<figure class="chart" data-chart="ttft"[^>]*><svg/);
+    assert.match(page, /<figure class="chart" data-chart="itl"[^>]*><svg/);
+    assert.equal((page.match(/class="chart missing-chart"/g) ?? []).length, 2);
+    assert.match(page, /no successful request has a start time and latency/);
+  });
+
+  test('the model name is escaped in the heading and the facts', () => {
+    const page = renderRunPage(run, []);
+    assert.match(page, /<h1>Model-&lt;i&gt;X<\/h1>/);
+    assert.match(page, /<dd>org\/Model-&lt;i&gt;X<\/dd>/);
+    assert.ok(!page.includes('<i>'));
+  });
+});

@@ -1,0 +1,112 @@
+/** One run: headline figures, facts, warnings, the four plots, every metric, and its configuration. */
+import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName } from '../../catalog/index.js';
+import type { RequestRecord, RunRecord } from '../../catalog/index.js';
+import { formatMetric } from '../../catalog/report/run-views.js';
+import { formatNumber } from '../../catalog/report/text-table.js';
+import { RUN_PLOT_KINDS, runChartAvailability, runChartOption, type RunPlotKind } from '../../plots/charts.js';
+import { html, type HtmlValue, type SafeHtml } from '../html.js';
+import { chartFigure, missingChart } from '../inline-chart.js';
+import { page } from '../layout.js';
+
+const PLOT_TITLES: Record<RunPlotKind, string> = {
+  throughput: 'Output tokens per second',
+  concurrency: 'Concurrent requests',
+  ttft: 'TTFT distribution',
+  itl: 'ITL distribution',
+};
+
+/** A value as text for a table cell: JSON for objects, `inf` for Infinity. */
+function cellText(value: unknown): string {
+  if (typeof value === 'number' || value === null || value === undefined || typeof value === 'string') return formatMetric(value);
+  return JSON.stringify(value);
+}
+
+function headline(run: RunRecord): SafeHtml {
+  const card = (key: string, label: string, value: string): SafeHtml =>
+    html`<div class="card" data-metric="${key}"><div class="v">${value}</div><div class="k">${label}</div></div>`;
+  return html`<div class="cards">
+${card('output_throughput', 'Output tok/s', formatNumber(run.metrics.output_throughput))}
+${card('mean_tpot_ms', 'Mean TPOT (ms)', formatNumber(run.metrics.mean_tpot_ms))}
+${card('mean_ttft_ms', 'Mean TTFT (ms)', formatNumber(run.metrics.mean_ttft_ms))}
+${card('max_output_tokens_per_s', 'Peak output tok/s', formatNumber(run.metrics.max_output_tokens_per_s))}
+${card('completed', 'Successful requests', formatMetric(run.metrics.completed))}
+${card('duration', 'Duration (s)', formatNumber(run.metrics.duration))}
+</div>`;
+}
+
+function facts(run: RunRecord): SafeHtml {
+  const cards = deriveCards(run);
+  const quantization = deriveQuantization(run);
+  const entry = (term: string, value: HtmlValue): SafeHtml => html`<dt>${term}</dt><dd>${value === null || value === undefined || value === '' ? '-' : value}</dd>`;
+  return html`<dl class="facts">
+${entry('Model', run.model)}
+${entry('Hardware', run.labels.hardware)}
+${entry('Cards', cards ? `${cards.value} (${cards.how})` : null)}
+${entry('Deploy mode', deriveDeployMode(run))}
+${entry('Dataset', deriveDatasetLabel(run))}
+${entry('Quantization', quantization ? `${quantization.value} (${quantization.how})` : null)}
+${entry('Source', `${run.source.kind}${run.source.file ? ` ${run.source.file}` : ''}`)}
+${entry('Recorded', run.recordedAt)}
+${entry('Started', run.startedAt)}
+${entry('Tool', run.toolVersion)}
+${entry('Per-request records', String(run.requestCount))}
+${entry('Labels', Object.keys(run.labels).length ? html`<span class="chips">${Object.entries(run.labels).map(([k, v]) => html`<span>${k}=${v}</span>`)}</span>` : null)}
+</dl>`;
+}
+
+function plots(run: RunRecord, requests: readonly RequestRecord[]): SafeHtml {
+  const reasons = RUN_PLOT_KINDS.map((kind) => runChartAvailability(kind, requests));
+  // One reason for all four (typically: a console log has no per-request records) is said once.
+  if (reasons[0] && reasons.every((r) => r === reasons[0])) return html`<div class="notice" id="no-plots">No plots: ${reasons[0]}.</div>`;
+  const figures = RUN_PLOT_KINDS.map((kind, i) => {
+    const reason = reasons[i];
+    if (reason) return missingChart(kind, PLOT_TITLES[kind], reason);
+    const caption = html`<a href="/runs/${run.id}/plots/${kind}.svg">SVG</a> · <a href="/runs/${run.id}/plots/${kind}.png">PNG</a>`;
+    return chartFigure(kind, PLOT_TITLES[kind], runChartOption(kind, run, requests), caption);
+  });
+  return html`<div class="plots">${figures}</div>`;
+}
+
+function keyValueTable(id: string, rows: readonly [string, unknown][], emptyText: string): SafeHtml {
+  if (rows.length === 0) return html`<p class="sub">${emptyText}</p>`;
+  return html`<table id="${id}"><tbody>${rows.map(([k, v]) => html`<tr><th>${k}</th><td class="${typeof v === 'number' ? 'num' : ''}">${cellText(v)}</td></tr>`)}</tbody></table>`;
+}
+
+function recipe(run: RunRecord): SafeHtml {
+  if (!run.recipe) return html`<p class="sub">No launch command was recorded with this run.</p>`;
+  const env = Object.entries(run.recipe.env);
+  return html`<p class="sub">origin: ${run.recipe.origin}</p>
+${env.length ? html`<pre>${env.map(([k, v]) => `export ${k}=${v}\n`)}</pre>` : ''}
+${run.recipe.instances.map(
+  (instance) => html`<h3>${instance.role} <small class="sub">${instance.launcher}</small></h3>
+<pre>${Object.entries(instance.flags).map(([k, v]) => (v === true ? `${k}\n` : `${k} ${v}\n`))}</pre>`,
+)}`;
+}
+
+/** The run detail page. */
+export function renderRunPage(run: RunRecord, requests: readonly RequestRecord[]): string {
+  const body = html`<h1>${shortModelName(run) ?? 'unknown model'}</h1>
+<p class="sub">run <code>${run.id}</code>${run.source.title ? ` · ${run.source.title}` : ''}</p>
+${headline(run)}
+${
+  run.warnings.length
+    ? html`<div class="warnings" id="warnings"><strong>Warnings</strong><ul>${run.warnings.map((w) => html`<li>${w}</li>`)}</ul></div>`
+    : ''
+}
+<h2>Plots</h2>
+${plots(run, requests)}
+<div class="cols">
+<section><h2>Metrics</h2>${keyValueTable('metrics', Object.entries(run.metrics), 'No metrics.')}</section>
+<section><h2>Facts</h2>${facts(run)}
+<h2>Benchmark arguments</h2>${
+  run.args
+    ? html`<details><summary>${Object.keys(run.args).length} arguments</summary>${keyValueTable('args', Object.entries(run.args), '')}</details>`
+    : html`<p class="sub">The source did not state the arguments.</p>`
+}</section>
+</div>
+<h2>Deployment</h2>
+${recipe(run)}
+${Object.keys(run.environment).length ? html`<h2>Environment</h2>${keyValueTable('environment', Object.entries(run.environment), '')}` : ''}
+<p><a href="/api/runs/${run.id}">This run as JSON</a></p>`;
+  return page(`Run ${run.id}`, 'runs', body);
+}

@@ -1,0 +1,171 @@
+/**
+ * What each dashboard address answers, as a plain reply value (status, type, body): HTML pages,
+ * chart images and the JSON API. The HTTP server (`server.ts`) only transports these replies.
+ */
+import { DEFAULT_CLASSES, compareMetrics, groupByLatencyClass, noiseChecks, parseClasses } from '../catalog/index.js';
+import type { Catalog, ClassGroup, LatencyClass, RunRecord } from '../catalog/index.js';
+import { encodeJson } from '../catalog/store/json-codec.js';
+import { UsageError, UserError } from '../core/errors.js';
+import { RUN_PLOT_KINDS, runChartOption, throughputPoints, type RunPlotKind } from '../plots/charts.js';
+import { encodeChart } from '../plots/export.js';
+import { perSecondTimeline } from '../plots/timeline.js';
+import { renderComparePage } from './pages/compare.js';
+import { renderErrorPage } from './pages/error.js';
+import { renderRunPage } from './pages/run.js';
+import { renderRunsPage } from './pages/runs.js';
+import { renderTablePage } from './pages/table.js';
+import { matchesText, readRunQuery, toRunFilter } from './run-query.js';
+
+export interface Reply {
+  status: number;
+  contentType: string;
+  body: string | Buffer;
+}
+
+const HTML = 'text/html; charset=utf-8';
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+const htmlReply = (body: string, status = 200): Reply => ({ status, contentType: HTML, body });
+const jsonReply = (value: unknown, status = 200): Reply => ({ status, contentType: JSON_TYPE, body: `${encodeJson(value)}\n` });
+
+/** A request the dashboard refuses, with the status and one line saying why. */
+class HttpError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+function decodePathPart(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw new HttpError(400, `malformed address part '${part}'`);
+  }
+}
+
+function findRun(catalog: Catalog, id: string): RunRecord {
+  let run: RunRecord | null;
+  try {
+    run = catalog.findRun(id);
+  } catch (error) {
+    if (error instanceof UserError) throw new HttpError(404, error.message);
+    throw error;
+  }
+  if (!run) throw new HttpError(404, `no run '${id}' in the catalog; pick one from the runs list`);
+  return run;
+}
+
+function filteredRuns(catalog: Catalog, params: URLSearchParams): { runs: RunRecord[]; error: string | null } {
+  const query = readRunQuery(params);
+  const { filter, error } = toRunFilter(query);
+  if (error) return { runs: [], error };
+  return { runs: catalog.listRuns(filter).filter((run) => matchesText(run, query.text)), error: null };
+}
+
+function comparedRuns(catalog: Catalog, params: URLSearchParams): RunRecord[] {
+  const ids = [...new Set(params.getAll('run').map((id) => id.trim()).filter((id) => id !== ''))];
+  return ids.map((id) => findRun(catalog, id));
+}
+
+interface BestPractice {
+  classes: string;
+  groups: ClassGroup[];
+  runs: RunRecord[];
+  error: string | null;
+}
+
+function bestPractice(catalog: Catalog, params: URLSearchParams): BestPractice {
+  const classes = (params.get('classes') ?? '').trim() || DEFAULT_CLASSES;
+  let error: string | null = null;
+  let parsed: LatencyClass[];
+  try {
+    parsed = parseClasses(classes);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    error = `${e.message.replace(/^--classes: /, 'latency classes: ')}; showing the default classes`;
+    parsed = parseClasses(DEFAULT_CLASSES);
+  }
+  // Oldest first, as `servebench table` orders them before grouping.
+  const runs = catalog.listRuns().reverse();
+  return { classes, groups: groupByLatencyClass(runs, parsed), runs, error };
+}
+
+function plotReply(catalog: Catalog, id: string, file: string): Reply {
+  const m = /^([a-z-]+)\.(svg|png)$/.exec(file);
+  if (!m || !(RUN_PLOT_KINDS as readonly string[]).includes(m[1]!)) {
+    throw new HttpError(404, `no plot '${file}'; plots are ${RUN_PLOT_KINDS.map((k) => `${k}.svg`).join(', ')} (or .png)`);
+  }
+  const run = findRun(catalog, id);
+  const format = m[2] as 'svg' | 'png';
+  let option;
+  try {
+    option = runChartOption(m[1] as RunPlotKind, run, catalog.getRequests(run.id));
+  } catch (error) {
+    if (error instanceof UserError) throw new HttpError(404, error.message);
+    throw error;
+  }
+  return { status: 200, contentType: format === 'svg' ? 'image/svg+xml' : 'image/png', body: encodeChart(option, format) };
+}
+
+function apiReply(catalog: Catalog, parts: string[], params: URLSearchParams): Reply {
+  const [resource, id, sub] = parts;
+  if (resource === 'runs' && id === undefined) {
+    const { runs, error } = filteredRuns(catalog, params);
+    if (error) throw new HttpError(400, error);
+    return jsonReply({ runs });
+  }
+  if (resource === 'runs' && id !== undefined && parts.length <= 3) {
+    const run = findRun(catalog, id);
+    if (sub === undefined) return jsonReply({ run });
+    if (sub === 'requests') return jsonReply({ runId: run.id, requests: catalog.getRequests(run.id) });
+    if (sub === 'timeline') return jsonReply({ runId: run.id, bucketSeconds: 1, ...perSecondTimeline(catalog.getRequests(run.id)) });
+  }
+  if (resource === 'compare' && parts.length === 1) {
+    const runs = comparedRuns(catalog, params);
+    if (runs.length < 2) throw new HttpError(400, 'give at least two runs: /api/compare?run=ID&run=ID');
+    return jsonReply({ runs: runs.map((r) => r.id), metrics: compareMetrics(runs), noise: noiseChecks(runs.map((r) => catalog.getRequests(r.id))) });
+  }
+  if (resource === 'table' && parts.length === 1) {
+    const { classes, groups, error } = bestPractice(catalog, params);
+    if (error) throw new HttpError(400, error);
+    return jsonReply({ classes, groups });
+  }
+  throw new HttpError(404, `no API endpoint /api/${parts.join('/')}; see /api/runs, /api/runs/ID, /api/runs/ID/requests, /api/runs/ID/timeline, /api/compare, /api/table`);
+}
+
+function pageReply(catalog: Catalog, parts: string[], params: URLSearchParams): Reply {
+  if (parts.length === 0 || (parts.length === 1 && parts[0] === 'runs')) {
+    const query = readRunQuery(params);
+    const { runs, error } = filteredRuns(catalog, params);
+    return htmlReply(renderRunsPage({ runs, allRuns: catalog.listRuns(), query, error }), error ? 400 : 200);
+  }
+  if (parts[0] === 'runs' && parts.length === 2) {
+    const run = findRun(catalog, parts[1]!);
+    return htmlReply(renderRunPage(run, catalog.getRequests(run.id)));
+  }
+  if (parts[0] === 'runs' && parts.length === 4 && parts[2] === 'plots') return plotReply(catalog, parts[1]!, parts[3]!);
+  if (parts[0] === 'compare' && parts.length === 1) {
+    const runs = comparedRuns(catalog, params);
+    const allRuns = runs.length < 2 ? catalog.listRuns() : [];
+    return htmlReply(renderComparePage(runs, runs.map((r) => catalog.getRequests(r.id)), allRuns));
+  }
+  if (parts[0] === 'table' && parts.length === 1) {
+    const { classes, groups, runs, error } = bestPractice(catalog, params);
+    return htmlReply(renderTablePage(groups, throughputPoints(runs, true).points, classes, error), error ? 400 : 200);
+  }
+  throw new HttpError(404, `nothing at /${parts.join('/')}`);
+}
+
+/** The reply to `GET path?query`; every failure becomes an error page or JSON error, never a crash. */
+export function route(catalog: Catalog, url: URL): Reply {
+  const isApi = url.pathname === '/api' || url.pathname.startsWith('/api/');
+  try {
+    if (url.pathname === '/favicon.ico') return { status: 204, contentType: 'text/plain', body: '' };
+    const parts = url.pathname.split('/').filter((p) => p !== '').map(decodePathPart);
+    return isApi ? apiReply(catalog, parts.slice(1), url.searchParams) : pageReply(catalog, parts, url.searchParams);
+  } catch (error) {
+    const status = error instanceof HttpError ? error.status : 500;
+    const message = error instanceof HttpError || error instanceof UserError ? error.message : `internal error: ${(error as Error).message}`;
+    return isApi ? jsonReply({ error: message }, status) : htmlReply(renderErrorPage(status, message), status);
+  }
+}
