@@ -4,12 +4,12 @@
  * Run: npx tsx bench/sim-predict.ts
  */
 import { performance } from 'node:perf_hooks';
-import { CALIBRATION_CASES, predictCalibrationCase } from '../src/sim/predict/calibration-cases.js';
+import { CALIBRATION_CASES, PD_CALIBRATION_CASES, predictCalibrationCase } from '../src/sim/predict/calibration-cases.js';
 
 const REPEATS = 3;
 
 console.log(`${'case'.padEnd(48)}${'wall ms (best of 3)'.padStart(22)}${'simulated s'.padStart(14)}${'sim/wall'.padStart(12)}${'out tok/wall s'.padStart(16)}`);
-for (const c of CALIBRATION_CASES) {
+for (const c of [...CALIBRATION_CASES, ...PD_CALIBRATION_CASES]) {
   let best = Infinity;
   let simulated = 0;
   let outputTokens = 0;

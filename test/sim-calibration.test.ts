@@ -1,6 +1,6 @@
 /**
- * Calibration of the simulated engine against every published bench_serving run served by a single
- * instance (shared/reference/logs): recipe launch flags + hardware + bench workload → predicted block
+ * Calibration of the simulated engine against every published bench_serving run (shared/reference/logs),
+ * single-instance and PD-separated: recipe launch flags + hardware + bench workload → predicted block
  * metrics vs published ones. Factors live per hardware family / engine feature (src/sim/model/efficiency.ts),
  * never per case. Bounds: mean TPOT and output throughput ±15%, mean TTFT ±30%.
  */
@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   CALIBRATION_CASES,
+  PD_CALIBRATION_CASES,
   predictCalibrationCase,
   type Predicted,
   type Published,
@@ -35,7 +36,7 @@ function cell(predicted: number | null | undefined, published: number | undefine
 const FILTER = process.env.SIM_CALIBRATION_CASE;
 
 describe('simulator calibration against published runs', () => {
-  for (const c of CALIBRATION_CASES) {
+  for (const c of [...CALIBRATION_CASES, ...PD_CALIBRATION_CASES]) {
     if (FILTER && !c.name.includes(FILTER)) continue;
     test(c.name, () => {
       const p: Predicted = predictCalibrationCase(c);

@@ -7,13 +7,13 @@
  */
 import { resolveDeployment, type Deployment } from '../model/deployment.js';
 import { kvTransferSeconds } from '../model/kv-transfer.js';
-import { seededUniform } from '../text/seeded-random.js';
+import { seededUniform, type UniformSource } from '../text/seeded-random.js';
 import { TimeHeap } from '../truth/time-heap.js';
 import type { Engine, EngineStats, LaunchConfig, SimRequest, TokenEmission } from '../types.js';
 import { FrontEnd } from './front-end.js';
 import type { LiveRequest } from './live-request.js';
 import { Scheduler, type InstanceRole, type StepOutput } from './scheduler.js';
-import { drawAcceptRate } from './speculative.js';
+import { bodyRateForPopulation, drawAcceptRate, inTail, rateForLength, type TailRate } from './speculative.js';
 
 export interface EngineOptions {
   /** Seed of the engine's draws (accept lengths); defaults to the launch's `simSeed`. */
@@ -25,6 +25,13 @@ export interface EngineOptions {
    * Defaults to the efficiency profile's value.
    */
   prefillDelayerPasses?: number;
+  /**
+   * The workload's accept length (accepted tokens per verify pass, as bench_serving reports it), when
+   * known. Acceptance depends on model × draft × dataset (spec §3.6), while the model catalog holds one
+   * rate per model; given this, the body of the acceptance distribution is set so that, with the stack's
+   * low tail, the whole workload averages it. Defaults to the catalog's rate for the body.
+   */
+  acceptLength?: number;
 }
 
 /** An Engine that also exposes the deployment whose instances stream the tokens. */
@@ -45,7 +52,7 @@ function schedulerFor(deployment: Deployment, role: InstanceRole, options: Engin
 export function createEngine(launch: LaunchConfig, options: EngineOptions = {}): SimEngine {
   const deployment = options.deployment ?? resolveDeployment(launch);
   const replicas = Array.from({ length: deployment.replicas }, () => schedulerFor(deployment, 'mixed', options));
-  return new ModelEngine(replicas, [], options.seed ?? launch.simSeed);
+  return new ModelEngine(replicas, [], options.seed ?? launch.simSeed, options.acceptLength);
 }
 
 /**
@@ -60,7 +67,26 @@ export function createDisaggregatedEngine(prefill: LaunchConfig[], decode: Launc
       return Array.from({ length: deployment.replicas }, () => schedulerFor(deployment, role, options));
     });
   const seed = options.seed ?? decode[0]?.simSeed ?? 0;
-  return new ModelEngine(build(prefill, 'prefill'), build(decode, 'decode'), seed);
+  return new ModelEngine(build(prefill, 'prefill'), build(decode, 'decode'), seed, options.acceptLength);
+}
+
+/** Acceptance distribution of speculative decoding: the body's mean rate, and the low tail with its seeded phase. */
+interface Acceptance {
+  bodyRate: number;
+  tail: (TailRate & { phase: number }) | null;
+}
+
+/** The acceptance distribution of a deployment's speculative decoding (null without it). */
+function acceptanceOf(d: Deployment, acceptLength: number | undefined, seed: number): Acceptance | null {
+  const spec = d.speculative;
+  if (!spec) return null;
+  const lowTail = d.efficiency.features.speculative.lowAcceptTailByArch[d.hardware.arch] ?? null;
+  // The phase draws from a stream no request uses (requests use streams 0, 1, 2, ...).
+  const tail = lowTail
+    ? { fraction: lowTail.fraction, rate: rateForLength(lowTail.acceptLength, spec.draftTokens), phase: seededUniform(seed, -1)() }
+    : null;
+  const bodyRate = acceptLength === undefined ? spec.acceptRate : bodyRateForPopulation(acceptLength, spec.draftTokens, lowTail);
+  return { bodyRate, tail };
 }
 
 class ModelEngine implements SimEngine {
@@ -76,21 +102,24 @@ class ModelEngine implements SimEngine {
   private readonly totals = { prompt: 0, generated: 0, cached: 0, finished: 0 };
   private spec = { verifies: 0, accepted: 0 };
   readonly deployment: Deployment;
+  /** Acceptance distribution of the instance that verifies drafts: body mean and low tail. */
+  private readonly acceptance: Acceptance | null;
 
   constructor(
     private readonly entry: Scheduler[],
     private readonly decode: Scheduler[],
     private readonly seed: number,
+    acceptLength: number | undefined,
   ) {
     if (entry.length === 0) throw new Error('an engine needs at least one instance');
     this.schedulers = [...entry, ...decode];
     this.deployment = (decode[0] ?? entry[0]!).deployment;
     this.frontEnd = new FrontEnd(this.deployment.efficiency.frontEnd);
+    this.acceptance = acceptanceOf(this.deployment, acceptLength, seed);
   }
 
   submit(request: SimRequest): void {
     const random = seededUniform(this.seed, this.submitted++);
-    const spec = this.deployment.speculative;
     const live: LiveRequest = {
       request,
       instance: 0,
@@ -103,13 +132,22 @@ class ModelEngine implements SimEngine {
       ownedKv: 0,
       generated: 0,
       verifyCount: 0,
-      acceptRate: spec ? drawAcceptRate(random, spec.acceptRate, this.deployment.efficiency.features.speculative.acceptSpread) : 0,
+      acceptRate: this.acceptRate(random, this.submitted - 1),
       random,
       firstEmitted: false,
     };
     this.live.set(request.id, live);
     this.totals.prompt += request.promptTokens;
     this.frontEnd.ingest(live, Math.max(request.arrivalTime, this.clock));
+  }
+
+  /** The `index`-th submitted request's own acceptance rate (0 without speculative decoding). */
+  private acceptRate(random: UniformSource, index: number): number {
+    const acceptance = this.acceptance;
+    if (acceptance === null) return 0;
+    const { tail } = acceptance;
+    if (tail !== null && inTail(index, tail.fraction, tail.phase)) return tail.rate;
+    return drawAcceptRate(random, acceptance.bodyRate, this.deployment.efficiency.features.speculative.acceptSpread);
   }
 
   abort(requestId: string): void {
@@ -164,7 +202,7 @@ class ModelEngine implements SimEngine {
           // The overlapped host pass of the next step processes these results: visible after it.
           const ready = end + timing.cpu;
           for (const output of outputs) {
-            if (output.handoff) this.transfers.push(end + kvTransferSeconds(scheduler.deployment, output.live.inputTokens), output.live);
+            if (output.handoff) this.transfers.push(end + kvTransferSeconds(scheduler.deployment, this.deployment, output.live.inputTokens), output.live);
             else emissions.push(this.emit(output, ready));
           }
         }

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { seededUniform } from '../text/seeded-random.js';
-import { drawAcceptRate, drawAcceptedTokens, expectedAcceptLength } from './speculative.js';
+import { bodyRateForPopulation, drawAcceptRate, drawAcceptedTokens, expectedAcceptLength, inTail, rateForLength } from './speculative.js';
 
 describe('speculative acceptance', () => {
   test('expected accept length of a chain', () => {
@@ -29,5 +29,27 @@ describe('speculative acceptance', () => {
     assert.ok(Math.abs(mean - 0.7) < 0.01);
     assert.ok(Math.min(...rates) >= 0.02 && Math.max(...rates) <= 0.98);
     assert.ok(new Set(rates).size > 1900);
+  });
+
+  test('rateForLength inverts the chain expectation', () => {
+    for (const rate of [0.05, 0.5, 0.8]) assert.ok(Math.abs(rateForLength(expectedAcceptLength(rate, 4), 4) - rate) < 1e-9);
+    assert.ok(rateForLength(1.05, 4) < 0.05);
+  });
+
+  test('the low tail takes exactly its share of requests, placed by the seeded phase', () => {
+    for (const phase of [0, 0.37, 0.99]) {
+      const tail = Array.from({ length: 100 }, (_, i) => inTail(i, 0.06, phase)).filter(Boolean).length;
+      assert.ok(tail === 6 || tail === 7, `phase ${phase}: ${tail}`);
+    }
+    const at = (phase: number) => Array.from({ length: 64 }, (_, i) => i).filter((i) => inTail(i, 0.06, phase));
+    assert.notDeepEqual(at(0.1), at(0.6));
+  });
+
+  test('the body rate makes the whole workload average the given accept length, tail included', () => {
+    const tail = { fraction: 0.06, acceptLength: 1.05 };
+    const body = expectedAcceptLength(bodyRateForPopulation(2.67, 4, tail), 4);
+    // bench's accept length weighs requests by verify passes: 1/L = (1 − f)/body + f/tail.
+    assert.ok(Math.abs(1 / (0.94 / body + 0.06 / 1.05) - 2.67) < 1e-6);
+    assert.ok(Math.abs(expectedAcceptLength(bodyRateForPopulation(2.46, 4, null), 4) - 2.46) < 1e-6);
   });
 });

@@ -8,6 +8,8 @@ import { getHardware, type HardwareProfile, type ModelSpec } from './catalog.js'
 import { efficiencyFor, type EfficiencyProfile } from './efficiency.js';
 import { identifyModel } from './identify.js';
 import {
+  denseLayers,
+  denseMlpParams,
   kvBytesPerTokenPerDevice,
   linearStateBytesPerRequest,
   meanAttentionParams,
@@ -58,6 +60,11 @@ export interface Deployment {
   lmHeadTp: number;
   /** Split of dense MLP layers (`--moe-dense-tp-size`), else attention TP. */
   denseTp: number;
+  /**
+   * Context-parallel group of extend passes (`--enable-nsa-prefill-context-parallel` on a DSA model):
+   * the prompt is split over tp/dp ranks that each run attention and the indexer with every head; 1 = off.
+   */
+  prefillContextParallel: number;
   nnodes: number;
   /** True when the tensor-parallel group spans servers (its collectives cross the NIC). */
   crossNode: boolean;
@@ -96,6 +103,11 @@ function rawFlagValue(rawArgs: readonly string[], name: string): string | null {
     if (arg.startsWith(`--${name}=`)) return arg.slice(name.length + 3);
   }
   return null;
+}
+
+/** Whether a boolean flag the LaunchConfig does not model is present in `rawArgs`. */
+function rawFlagPresent(rawArgs: readonly string[], name: string): boolean {
+  return rawArgs.includes(`--${name}`);
 }
 
 /** Default chunked-prefill size by device memory (`_handle_gpu_memory_settings`). */
@@ -187,6 +199,16 @@ export function resolveDeployment(launch: LaunchConfig): Deployment {
     );
   }
 
+  // NSA prefill context parallel (SGLang `_handle_model_specific_adjustments`): only DSA models honour it;
+  // it turns DP attention on with attn_cp_size = tp/dp and moe_dense_tp_size = 1, so attention and the
+  // dense MLP are replicated on every rank (SGLang's CUDA path; the NPU path is taken to match). The
+  // flag is not modelled by the LaunchConfig: read from rawArgs.
+  const contextParallelFlag =
+    rawFlagPresent(launch.rawArgs, 'enable-nsa-prefill-context-parallel') || rawFlagPresent(launch.rawArgs, 'enable-dsa-prefill-context-parallel');
+  const prefillContextParallel = contextParallelFlag && model.dsa ? tp / attentionDp : 1;
+  const weightAttentionTp = prefillContextParallel > 1 ? 1 : attentionTp;
+  const denseTp = prefillContextParallel > 1 ? 1 : (launch.moeDenseTpSize ?? attentionTp);
+
   const contextLength = launch.contextLength ?? model.maxContext;
   const pageSize = launch.pageSize ?? (model.mla && hardware.family === 'nvidia' ? 64 : 1);
   const chunkFlag = launch.chunkedPrefillSize ?? defaultChunkedPrefill(hardware);
@@ -200,8 +222,11 @@ export function resolveDeployment(launch: LaunchConfig): Deployment {
     launch.memFractionStatic ?? defaultMemFraction(hardware, reserveChunk, cudaGraphMaxBs, tp, speculative !== null);
 
   // Attention is replicated over the DP-attention ranks: each device holds 1/attentionTp of it.
+  // Context parallel replicates attention and the dense MLP layers on every rank.
   const attentionWeights = model.layers * meanAttentionParams(model);
-  const weightParamsPerDevice = (totalParams(model) - attentionWeights) / tp + attentionWeights / attentionTp;
+  const replicatedDense = prefillContextParallel > 1 ? denseLayers(model) * denseMlpParams(model) : 0;
+  const weightParamsPerDevice =
+    (totalParams(model) - attentionWeights - replicatedDense) / tp + attentionWeights / weightAttentionTp + replicatedDense;
   const weightBytesPerDevice = weightParamsPerDevice * quant.weightBytes;
   const draftBytes = speculative?.draftBytesPerDevice ?? 0;
   const kvPerToken = kvBytesPerTokenPerDevice(model, kvBytes, attentionTp);
@@ -239,7 +264,8 @@ export function resolveDeployment(launch: LaunchConfig): Deployment {
     ep,
     expertTp: tp / ep,
     lmHeadTp: launch.enableDpLmHead ? attentionTp : tp,
-    denseTp: launch.moeDenseTpSize ?? attentionTp,
+    denseTp,
+    prefillContextParallel,
     nnodes,
     crossNode: tp > hardware.devicesPerNode,
     pageSize,

@@ -31,15 +31,22 @@ export interface FamilyEfficiency {
   decodeScale: number;
 }
 
+/** A low-acceptance tail of speculative decoding: `fraction` of requests verify about `acceptLength` tokens per pass. */
+export interface AcceptTail {
+  fraction: number;
+  acceptLength: number;
+}
+
 /** Extra multipliers and costs switched on by an engine feature or model-kernel feature. */
 export interface FeatureEfficiency {
   /**
    * DeepSeek sparse attention (V3.2): the lightning indexer, top-k selection and FP8 quantisation add
-   * kernels to every layer — `graphKernelsPerLayer` in captured decode graphs, `eagerKernelsPerLayer`
+   * kernels to every layer — `graphKernelsPerLayerByFamily` in captured decode graphs, `eagerKernelsPerLayer`
    * more again in the eager prefill path, whose host launches then set a floor.
    */
   dsa: {
-    graphKernelsPerLayer: number;
+    /** Extra kernels per layer in a captured decode graph, by hardware family (its DSA kernel library). */
+    graphKernelsPerLayerByFamily: Record<HardwareFamily, number>;
     eagerKernelsPerLayer: number;
     /**
      * Serial cost per prefilled token in pure-TP mode (no DP attention), by kernel generation, where
@@ -48,13 +55,25 @@ export interface FeatureEfficiency {
     pureTpPrefillUsPerTokenByArch: Record<string, number>;
   };
   /** Speculative decoding (EAGLE/EAGLE3/NEXTN/MTP) iteration costs. */
-  speculative: { draftStepUs: number; specCpuUs: number; acceptSpread: number; defaultAcceptRate: number };
+  speculative: {
+    draftStepUs: number;
+    specCpuUs: number;
+    acceptSpread: number;
+    defaultAcceptRate: number;
+    /** Low-acceptance tail of requests, by kernel generation, where a stack's runs show one (absent: none). */
+    lowAcceptTailByArch: Record<string, AcceptTail>;
+  };
   /**
    * Data-parallel attention: how many scheduler passes a rank's prefill waits for the other ranks to
    * have prefill work too (SGLang's PrefillDelayer behaviour), so extends run together instead of each
    * one stalling every rank's decode.
    */
   dpAttention: { prefillDelayerPasses: number };
+  /**
+   * NSA prefill context parallel: multiplier on extend passes run by the context-parallel group (SGLang
+   * marks the feature experimental; its split, gathers and index bookkeeping are not in the roofline).
+   */
+  contextParallel: { prefillScale: number };
   /** Expert parallelism (DeepEP-style all-to-all): normal-mode dispatch/combine in extend passes. */
   expertParallel: { prefillScale: number };
   /** PD disaggregation: fixed cost of one KV transfer (handshake, bootstrap, polling). */
@@ -129,7 +148,12 @@ const FEATURES: FeatureEfficiency = {
   // median TTFT 191 ms vs ~30 ms a priori, for ~200-token prompts (launch-bound, not FLOP-bound).
   // The H800 DP2 MTP runs (c1 TPOT 11 ms, TTFT 200 ms) agree without further factors.
   dsa: {
-    graphKernelsPerLayer: 68,
+    // NVIDIA: the B200 TP8 run above. Ascend: DeepSeek-V3.2-Exp W8A8 PD on 32 A3 cards (decode TP32 DP8
+    // EP32, MTP 3/4): its one-token iteration is ≈72 ms (P95 ITL 71.6, P99 TPOT 71.6, median ITL 23.5 ≈
+    // a third of it) at a typical 16-24 running requests; NVIDIA's 68 at the A3's 8 µs kernel floor would
+    // make it ≈90 ms. 33 fits: Ascend's DSA path runs the lightning indexer and the sparse attention as
+    // fused NPU ops rather than chains of small kernels. AMD has no DSA anchor: NVIDIA's count.
+    graphKernelsPerLayerByFamily: { nvidia: 68, amd: 68, ascend: 33 },
     eagerKernelsPerLayer: 132,
     // DeepSeek-V3.2-Exp on 8xB200 TP8 c1: mean TTFT 318 ms vs median 191 ms, P99 741 ms, i.e. TTFT grows
     // steeply with prompt length. SGLang's V3.2 docs call the pure-TP path "still under development";
@@ -138,12 +162,31 @@ const FEATURES: FeatureEfficiency = {
   },
   // SGLang 0.5.x without spec-v2 overlap: ~0.3 ms per draft step, ~1.5 ms of verify bookkeeping (a priori).
   // Per-request acceptance spread 0.08 around the model's rate; 0.7 when the catalog has no rate.
-  speculative: { draftStepUs: 300, specCpuUs: 1500, acceptSpread: 0.08, defaultAcceptRate: 0.7 },
+  speculative: {
+    draftStepUs: 300,
+    specCpuUs: 1500,
+    acceptSpread: 0.08,
+    defaultAcceptRate: 0.7,
+    // DeepSeek-V3.2-Exp W8A8 PD on 32 A3 cards, MTP 3/4, 64 random 64K prompts: median TPOT 24.2 ms but
+    // P99 TPOT 71.6 ms ≈ the one-token iteration, i.e. a few requests accept almost nothing; with the
+    // published accept length 2.67 (verify-weighted) and mean TPOT 27.3 ms, 1/2.67 = 0.94/a + 0.06/1.05 and
+    // 27.3 ≈ 0.94·24.5 + 0.06·71.6 both give ~6% of requests near 1.05 tokens per pass (spec §6c fitted
+    // 10% with a constant body). 5.2% of its output tokens do not survive
+    // retokenization, unlike every NVIDIA run (< 0.3%), whose P99 TPOT stays within 1.3x the median
+    // (no tail). Whether the A3 stack (W8A8 MTP layer on NPU) or its random 64K prompts cause it is
+    // not separable with one run; it is keyed by kernel generation until another run tells.
+    lowAcceptTailByArch: { 'ascend-a3': { fraction: 0.06, acceptLength: 1.05 } },
+  },
   // DeepSeek-V3.2-Exp on 8xB200 DP8 c100: TTFT (median 444 ms) is about two prefill steps, yet TPOT
   // (106 ms vs 42 ms median ITL) shows prefills stalling decodes only ~60% of the time: extends batch
   // across ranks. Two passes reproduce both; recipes that set SGLANG_PREFILL_DELAYER_MAX_DELAY_PASSES
   // (e.g. 200) override it through the engine options.
   dpAttention: { prefillDelayerPasses: 2 },
+  // DeepSeek-V3.2-Exp W8A8 PD on 32 A3 cards: the prefill instance (TP32 = CP32 over 2 nodes, one 64K
+  // prompt at a time) sets P99 TTFT 103 s ≈ 32 queued prefills of ≈3.2 s and mean TTFT 43.4 s, against
+  // ≈1.7 s a priori (INT8 compute, indexer, and hierarchical gathers over HCCS and 200 Gb/s RoCE): 3.4 s
+  // per prompt. The same 2x extend passes show under EP on A3 (below); the two share no run yet.
+  contextParallel: { prefillScale: 2.0 },
   // Qwen3-Coder-480B on 16 A3 dies (EP16, TTFT 6.4 s) and DeepSeek-V3.2-Exp on 8xB200 (EP8, TTFT 530 ms
   // at c100): extend passes run 2x the roofline once experts are spread over the EP group.
   expertParallel: { prefillScale: 2.0 },

@@ -2,11 +2,15 @@
 import type { Deployment } from './deployment.js';
 
 /**
- * `T_kv = α + n · kv_bytes_per_token / (η_l · B_net)` (spec §2 "PD disaggregation"): every prefill
- * device sends its own KV shard over its own NIC, in parallel, so the per-device bytes count.
+ * `T_kv = α + bytes / (η_l · B_net)` (spec §2 "PD disaggregation"), over the NICs between the
+ * instances' nodes. Every device moves its own bytes in parallel, so the busiest end sets the time:
+ * a prefill device sends its shard of the request's KV (its slice of the prompt under context
+ * parallel), and a decode device receives its own copy (MLA latents are replicated over attention TP).
  */
-export function kvTransferSeconds(prefill: Deployment, tokens: number): number {
+export function kvTransferSeconds(prefill: Deployment, decode: Deployment, tokens: number): number {
   const bandwidth = prefill.hardware.interNodeGBs * 1e9 * prefill.efficiency.family.link;
   const latency = prefill.efficiency.features.disaggregation.transferLatencyUs * 1e-6;
-  return latency + (tokens * prefill.kvBytesPerTokenPerDevice) / bandwidth;
+  const sent = (tokens * prefill.kvBytesPerTokenPerDevice) / prefill.prefillContextParallel;
+  const received = tokens * decode.kvBytesPerTokenPerDevice;
+  return latency + Math.max(sent, received) / bandwidth;
 }

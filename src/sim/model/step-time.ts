@@ -3,6 +3,8 @@
  * plus communication, kernel floors and CPU cost. Pure: a deployment and the work of one step in,
  * seconds out.
  */
+import { allGatherSeconds, allReduceSeconds, allToAllSeconds } from './collectives.js';
+import { contextParallelPass } from './context-parallel.js';
 import type { Deployment } from './deployment.js';
 import {
   attentionLayers,
@@ -44,19 +46,6 @@ function roofline(flops: number, bytes: number, peak: number, bandwidth: number)
 export function expectedActiveExperts(experts: number, topK: number, ep: number, tokens: number): number {
   if (tokens <= 0) return 0;
   return (experts / ep) * (1 - Math.pow(1 - topK / experts, tokens));
-}
-
-interface LinkSpeeds {
-  bandwidth: number;
-  latency: number;
-}
-
-function tpLink(d: Deployment, groupSize: number): LinkSpeeds {
-  const e = d.efficiency.family;
-  const crossNode = groupSize > d.hardware.devicesPerNode;
-  return crossNode
-    ? { bandwidth: d.hardware.interNodeGBs * 1e9 * e.link, latency: d.hardware.allReduceUs * 2 * US }
-    : { bandwidth: d.hardware.scaleUpGBs * 1e9 * e.link, latency: d.hardware.allReduceUs * US };
 }
 
 /** Attention-core FLOPs and bytes of one rank's requests, per attention layer. */
@@ -103,9 +92,12 @@ function linearAttentionTime(d: Deployment, work: readonly RequestWork[], peak: 
   return linearAttentionLayers(d.model) * roofline(flops, bytes, peak, bandwidth);
 }
 
-/** Serial time of the day-0 sparse-attention prefill path (pure TP: a single scheduler rank). */
+/**
+ * Serial time of the day-0 sparse-attention prefill path (pure TP: a single scheduler rank). Context
+ * parallel runs extends on the DP-attention path instead.
+ */
 function sparsePrefillTime(d: Deployment, ranks: readonly (readonly RequestWork[])[]): number {
-  if (!d.model.dsa || d.attentionDp > 1) return 0;
+  if (!d.model.dsa || d.attentionDp > 1 || d.prefillContextParallel > 1) return 0;
   const perToken = d.efficiency.features.dsa.pureTpPrefillUsPerTokenByArch[d.hardware.arch] ?? 0;
   let tokens = 0;
   for (const w of ranks[0] ?? []) if (w.prefill) tokens += w.newTokens;
@@ -115,10 +107,15 @@ function sparsePrefillTime(d: Deployment, ranks: readonly (readonly RequestWork[
 /**
  * Device time of one forward pass over `ranks` (the batch of each DP-attention rank), without
  * phase scaling. `layers` limits the pass to the first layers (a draft model is one layer).
- * Ranks synchronise on MoE, so the result is the slowest rank plus the shared MoE time.
+ * Ranks synchronise on MoE, so the result is the slowest rank plus the shared MoE time. Under
+ * prefill context parallel an extend pass runs as the CP group's slices plus the KV all-gather.
  */
 export function forwardTime(d: Deployment, ranks: readonly (readonly RequestWork[])[], layers = d.model.layers): number {
   const m = d.model;
+  if (d.prefillContextParallel > 1 && ranks.some((work) => work.some((w) => w.prefill))) {
+    const cp = contextParallelPass(d, ranks);
+    return forwardTime(cp.deployment, cp.ranks, layers) + attentionLayers(m) * (layers / m.layers) * cp.kvGatherPerLayer;
+  }
   const hw = d.hardware;
   const e = d.efficiency.family;
   const bandwidth = hw.hbmTBs * 1e12 * e.memory;
@@ -162,11 +159,8 @@ export function forwardTime(d: Deployment, ranks: readonly (readonly RequestWork
     // The LM head stays BF16; prefill needs logits of the last position only.
     const lmHead = (m.vocab * m.hidden) / d.lmHeadTp;
     t += roofline(2 * logits * lmHead, lmHead * 2, mathPeak(hw, 16) * (logits < 128 ? e.gemmSmall : e.gemm), bandwidth);
-    if (d.attentionTp > 1) {
-      const link = tpLink(d, d.attentionTp);
-      const perReduce = link.latency + ((2 * (d.attentionTp - 1)) / d.attentionTp) * ((tokens * m.hidden * 2) / link.bandwidth);
-      t += 2 * layers * perReduce;
-    }
+    // Two all-reduces per layer inside the attention-TP group (after attention and after the MLP).
+    t += 2 * layers * allReduceSeconds(d, tokens * m.hidden * 2, d.attentionTp);
     slowest = Math.max(slowest, t);
   }
   if (!anyWork) return 0;
@@ -184,14 +178,12 @@ export function forwardTime(d: Deployment, ranks: readonly (readonly RequestWork
       moe += nMoe * roofline((2 * tokensPerGroup * shared) / d.attentionTp, (shared * wb) / d.attentionTp, peak * g, bandwidth);
     }
     if (d.ep > 1) {
-      // DeepEP-style dispatch (8-bit) + combine (BF16) of each token's k expert copies.
-      const link = tpLink(d, d.ep);
-      const bytes = (globalTokens / d.tp) * k * m.hidden * 3 * ((d.ep - 1) / d.ep);
-      moe += nMoe * (2 * hw.allToAllUs * US + bytes / link.bandwidth);
+      // DeepEP-style dispatch (8-bit) and combine (BF16) of each token's k expert copies.
+      const copies = (globalTokens / d.tp) * k * m.hidden * ((d.ep - 1) / d.ep);
+      moe += nMoe * (allToAllSeconds(d, copies, d.ep) + allToAllSeconds(d, copies * 2, d.ep));
     } else if (d.attentionDp > 1) {
       // TP-MoE under DP attention: all-gather tokens before and reduce-scatter after each MoE layer.
-      const link = tpLink(d, d.tp);
-      moe += nMoe * (2 * link.latency + (2 * globalTokens * m.hidden * 2) / link.bandwidth);
+      moe += nMoe * 2 * allGatherSeconds(d, globalTokens * m.hidden * 2, d.tp);
     }
   }
   return slowest + moe;
@@ -201,7 +193,7 @@ export function forwardTime(d: Deployment, ranks: readonly (readonly RequestWork
 function kernelsPerLayer(d: Deployment): { graph: number; eager: number } {
   const { family, features } = d.efficiency;
   const base = d.model.mla ? family.kernelsPerLayer.mla : family.kernelsPerLayer.gqa;
-  const graph = base + (d.model.dsa ? features.dsa.graphKernelsPerLayer : 0);
+  const graph = base + (d.model.dsa ? features.dsa.graphKernelsPerLayerByFamily[d.hardware.family] : 0);
   return { graph, eager: graph + (d.model.dsa ? features.dsa.eagerKernelsPerLayer : 0) };
 }
 
@@ -229,6 +221,7 @@ export function phaseScale(d: Deployment, prefill: boolean): number {
   const { family, features } = d.efficiency;
   let scale = prefill ? family.prefillScale : family.decodeScale;
   if (d.ep > 1 && prefill) scale *= features.expertParallel.prefillScale;
+  if (d.prefillContextParallel > 1 && prefill) scale *= features.contextParallel.prefillScale;
   return scale;
 }
 

@@ -1,13 +1,13 @@
 /**
- * The published bench_serving runs served by a single instance (shared/reference/logs), as data:
- * recipe launch flags + hardware + bench workload + published block metrics, and the prediction of
- * each through the simulated engine and the virtual-time client. Used by the calibration test and
- * by bench/sim-predict.ts.
+ * The published bench_serving runs (shared/reference/logs), as data: recipe launch flags + hardware +
+ * bench workload + published block metrics, and the prediction of each through the simulated engine
+ * and the virtual-time client. Single-instance runs, and PD-separated runs (prefill and decode
+ * instances composed with KV transfer). Used by the calibration test and by bench/sim-predict.ts.
  */
 import { computeRandomLens } from '../../bench/datasets/lengths.js';
 import { calculateMetrics } from '../../bench/metrics/calculate.js';
 import { NumpyRandomState } from '../../core/rng.js';
-import { createEngine } from '../engine/index.js';
+import { createDisaggregatedEngine, createEngine, type SimEngine } from '../engine/index.js';
 import { parseLaunchArgs } from '../flags/launch-flags.js';
 import { predictRun, rowsFromLengths } from './virtual-client.js';
 
@@ -25,7 +25,10 @@ export interface Published {
 
 export interface CalibrationCase {
   name: string;
+  /** The launch flags of the one instance; of a PD-separated run, the flags both instances share. */
   launch: string[];
+  /** PD separation: each instance's own flags, appended to `launch`. */
+  disaggregated?: { prefill: string[]; decode: string[] };
   workload: {
     numPrompts: number;
     inputLen: number;
@@ -39,6 +42,11 @@ export interface CalibrationCase {
      * heavy-tailed log-normal shape (seed 1) rescaled to the published totals.
      */
     sharegptTotals?: { input: number; output: number };
+    /**
+     * The workload's accept length, an input like the lengths: acceptance depends on model × draft ×
+     * dataset (spec §3.6), while the model catalog holds one rate per model, measured on another dataset.
+     */
+    acceptLength?: number;
   };
   published: Published;
 }
@@ -77,7 +85,8 @@ export const CALIBRATION_CASES: CalibrationCase[] = [
       '--speculative-algorithm', 'EAGLE', '--speculative-num-steps', '3', '--speculative-eagle-topk', '1',
       '--speculative-num-draft-tokens', '4',
     ],
-    workload: { numPrompts: 10, inputLen: 1024, outputLen: 1024, rangeRatio: 0, requestRate: Infinity, maxConcurrency: 1, sharegptTotals: { input: 1972, output: 2784 } },
+    // ShareGPT prompts: the run's own accept length (the catalog's DeepSeek-V3.2-Exp rate is for random prompts).
+    workload: { numPrompts: 10, inputLen: 1024, outputLen: 1024, rangeRatio: 0, requestRate: Infinity, maxConcurrency: 1, sharegptTotals: { input: 1972, output: 2784 }, acceptLength: 2.46 },
     published: { durationS: 29.11, meanTtftMs: 317.58, medianTtftMs: 191.31, meanTpotMs: 9.09, meanItlMs: 9.35, medianItlMs: 7.64, outputThroughput: 95.62, acceptLength: 2.46 },
   },
   {
@@ -106,6 +115,28 @@ export const CALIBRATION_CASES: CalibrationCase[] = [
   },
 ];
 
+/** The PD-separated reference runs (prefill and decode instances behind a router). */
+export const PD_CALIBRATION_CASES: CalibrationCase[] = [
+  {
+    name: 'DeepSeek-V3.2-Exp W8A8 A3x32 PD 64K/3K c32',
+    launch: ['--model-path', '/root/.cache/modelscope/hub/models/DeepSeek-V3.2-Exp-W8A8', '--hardware', 'ascend-910c', '--quantization', 'modelslim'],
+    disaggregated: {
+      prefill: [
+        '--disaggregation-mode', 'prefill', '--tp', '32', '--nnodes', '2', '--max-running-requests', '1', '--disable-radix-cache',
+        '--chunked-prefill-size', '-1', '--max-prefill-tokens', '68000', '--enable-nsa-prefill-context-parallel',
+        '--speculative-algorithm', 'NEXTN', '--speculative-num-steps', '1', '--speculative-eagle-topk', '1', '--speculative-num-draft-tokens', '2',
+      ],
+      decode: [
+        '--disaggregation-mode', 'decode', '--tp', '32', '--nnodes', '2', '--dp', '8', '--ep', '32', '--enable-dp-attention',
+        '--max-running-requests', '32', '--moe-a2a-backend', 'deepep', '--deepep-mode', 'low_latency',
+        '--speculative-algorithm', 'NEXTN', '--speculative-num-steps', '3', '--speculative-eagle-topk', '1', '--speculative-num-draft-tokens', '4',
+      ],
+    },
+    workload: { numPrompts: 64, inputLen: 64000, outputLen: 3000, rangeRatio: 1, requestRate: Infinity, maxConcurrency: 32 },
+    published: { durationS: 415.39, meanTtftMs: 43399.83, medianTtftMs: 37861.23, meanTpotMs: 27.29, meanItlMs: 27.29, medianItlMs: 23.48, outputThroughput: 462.22, acceptLength: 2.67 },
+  },
+];
+
 /** `count` log-normal lengths (shape `sigma`) rescaled to sum to `total`, each at least 2 tokens. */
 function logNormalLens(numpy: NumpyRandomState, count: number, sigma: number, total: number): number[] {
   const raw = Array.from({ length: count }, () => {
@@ -118,9 +149,17 @@ function logNormalLens(numpy: NumpyRandomState, count: number, sigma: number, to
 
 export type Predicted = Omit<Published, 'acceptLength'> & { acceptLength: number | null };
 
+/** A fresh engine of a case's launch flags: one instance, or the PD-separated pair. */
+function engineOf(c: CalibrationCase): SimEngine {
+  const options = { seed: 1, ...(c.workload.acceptLength === undefined ? {} : { acceptLength: c.workload.acceptLength }) };
+  const pd = c.disaggregated;
+  if (!pd) return createEngine(parseLaunchArgs(c.launch).launch, options);
+  const launch = (own: string[]) => parseLaunchArgs([...c.launch, ...own]).launch;
+  return createDisaggregatedEngine([launch(pd.prefill)], [launch(pd.decode)], options);
+}
+
 /** Runs one case's workload (seed 1) through a fresh engine of its launch flags. */
 export function predictCalibrationCase(c: CalibrationCase): Predicted {
-  const { launch } = parseLaunchArgs(c.launch);
   const numpy = new NumpyRandomState(1);
   const names = { length: '--random-input-len', ratio: '--random-range-ratio' };
   const { numPrompts, sharegptTotals } = c.workload;
@@ -131,8 +170,7 @@ export function predictCalibrationCase(c: CalibrationCase): Predicted {
     ? logNormalLens(numpy, numPrompts, 0.9, sharegptTotals.output)
     : computeRandomLens(numpy, c.workload.outputLen, c.workload.rangeRatio, numPrompts, names);
   const rows = rowsFromLengths(inputs, outputs);
-  const engine = createEngine(launch, { seed: 1 });
-  const result = predictRun(engine, rows, { requestRate: c.workload.requestRate, maxConcurrency: c.workload.maxConcurrency, numpy });
+  const result = predictRun(engineOf(c), rows, { requestRate: c.workload.requestRate, maxConcurrency: c.workload.maxConcurrency, numpy });
   const m = calculateMetrics({
     outputs: result.outputs,
     durationS: result.durationS,
