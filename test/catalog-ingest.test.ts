@@ -11,12 +11,12 @@ import { join } from 'node:path';
 import { openCatalog } from '../src/catalog/index.js';
 import type { RunRecord } from '../src/catalog/index.js';
 import { runCli } from './fixtures/catalog/run-cli.js';
+import { referenceLogPath } from './helpers/reference-logs.js';
 
-const LOGS = '/work/shared/reference/logs';
-const QWEN25 = `${LOGS}/qwen2.5-0.5b_cuda-graph_64-16_r0.log`;
-const CODER = `${LOGS}/qwen3-coder-480b-w8a8_ascend_3500-1500_c80.log`;
-const DS64K = `${LOGS}/deepseek-v3.2-exp-w8a8_ascend-a3_64k-3k_c32.log`;
-const COOKBOOK = `${LOGS}/deepseek-v3.2_nvidia_cookbook-results.log`;
+const QWEN25 = referenceLogPath('qwen2.5-0.5b_cuda-graph_64-16_r0.log');
+const CODER = referenceLogPath('qwen3-coder-480b-w8a8_ascend_3500-1500_c80.log');
+const DS64K = referenceLogPath('deepseek-v3.2-exp-w8a8_ascend-a3_64k-3k_c32.log');
+const COOKBOOK = referenceLogPath('deepseek-v3.2_nvidia_cookbook-results.log');
 const RECIPES = 'test/fixtures/catalog/ascend-recipes.md';
 const JSONL = 'test/fixtures/catalog/bench-details.jsonl';
 

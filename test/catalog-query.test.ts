@@ -9,14 +9,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './fixtures/catalog/run-cli.js';
+import { referenceLogPath } from './helpers/reference-logs.js';
 
-const LOGS = '/work/shared/reference/logs';
-const CODER = `${LOGS}/qwen3-coder-480b-w8a8_ascend_3500-1500_c80.log`;
-const DS64K = `${LOGS}/deepseek-v3.2-exp-w8a8_ascend-a3_64k-3k_c32.log`;
-const COOKBOOK = `${LOGS}/deepseek-v3.2_nvidia_cookbook-results.log`;
-const QWEN25 = `${LOGS}/qwen2.5-0.5b_cuda-graph_64-16_r0.log`;
+const CODER = referenceLogPath('qwen3-coder-480b-w8a8_ascend_3500-1500_c80.log');
+const DS64K = referenceLogPath('deepseek-v3.2-exp-w8a8_ascend-a3_64k-3k_c32.log');
+const COOKBOOK = referenceLogPath('deepseek-v3.2_nvidia_cookbook-results.log');
+const QWEN25 = referenceLogPath('qwen2.5-0.5b_cuda-graph_64-16_r0.log');
 
-/** The deployments /work/shared/reference/README.md states for the Ascend logs (the logs hold none). */
+/** The deployments shared/reference/README.md states for the Ascend logs (the logs hold none). */
 const CODER_LAUNCH =
   'python -m sglang.launch_server --model-path /m/Qwen3-Coder-480B --tp 16 --dp-size 4 --enable-dp-attention --enable-dp-lm-head ' +
   '--moe-a2a-backend deepep --max-running-requests 80 --chunked-prefill-size 28672 --context-length 8192 --disable-radix-cache --quantization modelslim';
@@ -41,8 +41,7 @@ before(() => {
 
 describe('servebench table', () => {
   test('CSV of the reference runs matches the hand-checked table', () => {
-    const source = (file: string): string => `${LOGS}/${file}`;
-    const cookbook = source('deepseek-v3.2_nvidia_cookbook-results.log');
+    const cookbook = referenceLogPath('deepseek-v3.2_nvidia_cookbook-results.log');
     const expected = [
       'latency_class,model,hardware,cards,deploy_mode,dataset,quantization,mean_tpot_ms,output_tok_s_per_card,recipe,source,run_id,cards_derivation',
       // 86.20 / 16 = 5.3875; 95.62 / 8 = 11.9525

@@ -3,15 +3,13 @@
  * the catalog's reader, plus runs built here with per-request records (seeded, so every test sees
  * the same numbers), one of them with markup in every text field a log could carry.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { openCatalog, requestTtftsMs, requestTpotsMs } from '../src/catalog/index.js';
 import type { RequestRecord, RunInput } from '../src/catalog/index.js';
 import { readRunsFromText } from '../src/catalog/ingest/read-runs.js';
 import { mean } from '../src/core/stats.js';
-import { perSecondTimeline } from '../src/plots/timeline.js';
+import { perSecondTimeline } from '../src/bench/metrics/per-second.js';
+import { listReferenceLogs, readReferenceLog, referenceLogPath } from './helpers/reference-logs.js';
 
-export const REFERENCE_LOGS = '/work/shared/reference/logs';
 
 /** Markup that must reach the browser as text, never as elements or script. */
 export const HOSTILE_MODEL = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">evil-model';
@@ -97,10 +95,7 @@ export interface SeededCatalog {
 export function seedCatalog(path: string): SeededCatalog {
   const catalog = openCatalog(path);
   try {
-    const reference = readdirSync(REFERENCE_LOGS)
-      .filter((f) => f.endsWith('.log'))
-      .sort()
-      .flatMap((f) => readRunsFromText(readFileSync(join(REFERENCE_LOGS, f), 'utf8'), join(REFERENCE_LOGS, f)));
+    const reference = listReferenceLogs().flatMap((f) => readRunsFromText(readReferenceLog(f), referenceLogPath(f)));
     const referenceIds = catalog.recordRuns(reference).map((o) => o.id);
     const [fast, slow, hostile] = catalog.recordRuns([
       syntheticRun('h100-fast', 'Qwen/Qwen3-8B', { hardware: 'h100', cards: '1' }, 12, 1),

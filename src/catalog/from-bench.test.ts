@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pyFloat } from '../core/pyformat.js';
 import type { RequestOutput } from '../bench/types.js';
-import { runInputFromBench } from './from-bench.js';
+import { requestRecordsFromOutputs, runInputFromBench } from './from-bench.js';
 import { openCatalog } from './store/catalog.js';
 
 function output(startTime: number, success: boolean): RequestOutput {
@@ -18,7 +18,7 @@ function output(startTime: number, success: boolean): RequestOutput {
 test('a bench run becomes a stored run with per-request records and redacted args', () => {
   const input = runInputFromBench({
     record: { tag: null, backend: 'sglang', request_rate: pyFloat(Infinity), max_concurrency: 2, server_info: { version: '0.5.8' }, duration: pyFloat(1.0), completed: 1, mean_ttft_ms: pyFloat(100.0) },
-    args: { model: 'Qwen/Qwen3-8B', header: ['Authorization=Bearer sk-1'] },
+    args: { model: 'Qwen/Qwen3-8B', header: ['Authorization=Bearer sk-1', 'X-Api-Key: sk-2'] },
     outputs: [output(100.0, true), output(100.25, false)],
     startedAt: new Date('2026-01-02T03:04:05Z'),
     toolVersion: 'servebench 0.1.0',
@@ -32,8 +32,17 @@ test('a bench run becomes a stored run with per-request records and redacted arg
   const run = catalog.getRun(id);
   assert.equal(run.startedAt, '2026-01-02T03:04:05.000Z');
   assert.deepEqual(run.serverInfo, { version: '0.5.8' });
-  assert.deepEqual(run.args!.header, ['Authorization=<redacted>']);
+  assert.deepEqual(run.args!.header, ['Authorization=<redacted>', '<redacted>']);
+  assert.equal(JSON.stringify(run.args).includes('sk-'), false);
   assert.equal(catalog.getRequests(id)[0]!.itl.length, 2);
   catalog.close();
   rmSync(dir, { recursive: true, force: true });
+});
+
+test('a run with more requests than a call stack holds arguments keeps its records', () => {
+  const outputs = Array.from({ length: 300_000 }, (_, i) => output(1000 + i / 1000, true));
+  const records = requestRecordsFromOutputs(outputs);
+  assert.equal(records.length, 300_000);
+  assert.equal(records[0]!.startTime, 0);
+  assert.equal(records[2_000]!.startTime, 2);
 });

@@ -27,8 +27,9 @@ export interface BenchRunParts {
 
 /** Per-request records from bench request outputs (seconds, relative to the first send). */
 export function requestRecordsFromOutputs(outputs: readonly RequestOutput[]): RequestRecord[] {
-  const sent = outputs.filter((o) => o.startTime > 0).map((o) => o.startTime);
-  const t0 = sent.length ? Math.min(...sent) : 0;
+  // A loop, not Math.min(...starts): spreading a large run's start times overflows the call stack.
+  let t0 = Infinity;
+  for (const o of outputs) if (o.startTime > 0) t0 = Math.min(t0, o.startTime);
   return outputs.map((o) => ({
     startTime: o.startTime > 0 ? o.startTime - t0 : null,
     ttft: o.success ? o.ttft : null,

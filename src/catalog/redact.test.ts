@@ -18,6 +18,11 @@ test('header values and API keys are hidden, other args kept', () => {
   assert.equal(JSON.stringify(out).includes('sk-'), false);
 });
 
+test('a header entry without = is hidden whole, as the printed Namespace hides it', () => {
+  const out = redactArgs({ header: ['Authorization: Bearer sk-1', 'X-Trace=abc'] });
+  assert.deepEqual(out, { header: [REDACTED, `X-Trace=${REDACTED}`] });
+});
+
 test('tokenizer-like names are not secrets', () => {
   assert.equal(isSecretName('tokenize_prompt'), false);
   assert.equal(isSecretName('max_total_tokens'), false);

@@ -2,9 +2,9 @@
  * Keeps secrets out of the catalog: API keys and header values never reach a stored row, a
  * printed table or an exported file.
  */
+import { REDACTED, redactHeader } from '../bench/args/namespace.js';
 
-/** Shown instead of a secret. */
-export const REDACTED = '<redacted>';
+export { REDACTED };
 
 /** Names whose values are secrets: `api_key`, `--api-key`, `OPENAI_API_KEY`, `authorization`, `hf_token`, ... */
 const SECRET_NAME = /(api[_-]?key|secret|password|passwd|authorization|auth[_-]?token|access[_-]?token|bearer|hf[_-]?token|credential)/i;
@@ -14,9 +14,9 @@ export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name);
 }
 
-/** `Key=Value` header strings with the value hidden (bench_serving's `--header`). */
+/** bench_serving's `--header` list, hidden as the printed Namespace hides it. */
 function redactHeaders(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map((h) => (typeof h === 'string' ? `${h.split('=')[0]}=${REDACTED}` : REDACTED));
+  if (Array.isArray(value)) return value.map((h) => (typeof h === 'string' ? redactHeader(h) : REDACTED));
   return value === null || value === undefined ? value : REDACTED;
 }
 

@@ -8,7 +8,7 @@ import { encodeJson } from '../catalog/store/json-codec.js';
 import { UsageError, UserError } from '../core/errors.js';
 import { RUN_PLOT_KINDS, runChartOption, throughputPoints, type RunPlotKind } from '../plots/charts.js';
 import { encodeChart } from '../plots/export.js';
-import { perSecondTimeline } from '../plots/timeline.js';
+import { perSecondTimeline } from '../bench/metrics/per-second.js';
 import { renderComparePage } from './pages/compare.js';
 import { renderErrorPage } from './pages/error.js';
 import { renderRunPage } from './pages/run.js';
@@ -43,14 +43,18 @@ function decodePathPart(part: string): string {
   }
 }
 
-function findRun(catalog: Catalog, id: string): RunRecord {
-  let run: RunRecord | null;
+/** `fn()`, with a UserError (a run id or plot the catalog cannot give) answered as 404. */
+function orNotFound<T>(fn: () => T): T {
   try {
-    run = catalog.findRun(id);
+    return fn();
   } catch (error) {
     if (error instanceof UserError) throw new HttpError(404, error.message);
     throw error;
   }
+}
+
+function findRun(catalog: Catalog, id: string): RunRecord {
+  const run = orNotFound(() => catalog.findRun(id));
   if (!run) throw new HttpError(404, `no run '${id}' in the catalog; pick one from the runs list`);
   return run;
 }
@@ -97,13 +101,7 @@ function plotReply(catalog: Catalog, id: string, file: string): Reply {
   }
   const run = findRun(catalog, id);
   const format = m[2] as 'svg' | 'png';
-  let option;
-  try {
-    option = runChartOption(m[1] as RunPlotKind, run, catalog.getRequests(run.id));
-  } catch (error) {
-    if (error instanceof UserError) throw new HttpError(404, error.message);
-    throw error;
-  }
+  const option = orNotFound(() => runChartOption(m[1] as RunPlotKind, run, catalog.getRequests(run.id)));
   return { status: 200, contentType: format === 'svg' ? 'image/svg+xml' : 'image/png', body: encodeChart(option, format) };
 }
 

@@ -2,7 +2,7 @@
  * The runs-list filters as they travel in the URL (`?model=&hardware=&label=k=v&q=`), turned into
  * the catalog's `RunFilter` plus a free-text search done here. Pure.
  */
-import { deriveDatasetLabel } from '../catalog/index.js';
+import { deriveDatasetLabel, splitLabelPair } from '../catalog/index.js';
 import type { RunFilter, RunRecord } from '../catalog/index.js';
 
 export interface RunQuery {
@@ -28,9 +28,9 @@ export function readRunQuery(params: URLSearchParams): RunQuery {
 export function toRunFilter(query: RunQuery): { filter: RunFilter; error: string | null } {
   const labels: Record<string, string> = {};
   for (const pair of query.labels) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) return { filter: {}, error: `label filter '${pair}' is not key=value (e.g. hardware=H800)` };
-    labels[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
+    const label = splitLabelPair(pair);
+    if (!label) return { filter: {}, error: `label filter '${pair}' is not key=value (e.g. hardware=H800)` };
+    labels[label[0]] = label[1];
   }
   return {
     filter: { ...(query.model ? { model: query.model } : {}), ...(query.hardware ? { hardware: query.hardware } : {}), labels },

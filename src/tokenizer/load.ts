@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
+import { isObject } from '../core/json-object.js';
 import { bundledTokenizerDir, resolveTokenizerFamily } from './bundled.js';
 import { createHfTokenizer } from './hf-tokenizer.js';
 import { readTokenizerConfig } from './tokenizer-config.js';
@@ -20,10 +21,8 @@ function readJsonObject(path: string): Record<string, unknown> {
   } catch (error) {
     throw new UserError(`cannot read ${path}: ${(error as Error).message.split('\n')[0]}; pass a valid HF tokenizer file`);
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new UserError(`${path} is not a JSON object; pass a valid HF tokenizer file`);
-  }
-  return parsed as Record<string, unknown>;
+  if (!isObject(parsed)) throw new UserError(`${path} is not a JSON object; pass a valid HF tokenizer file`);
+  return parsed;
 }
 
 function readOptional(path: string): string | null {

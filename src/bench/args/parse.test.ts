@@ -1,12 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { UsageError } from '../../core/errors.js';
 import { formatNamespace } from './namespace.js';
 import { HelpRequested, parseBenchArgs } from './parse.js';
 import { resolvePort } from './urls.js';
+import { readReferenceLog } from '../../../test/helpers/reference-logs.js';
 
-const QWEN_LOG = '/work/shared/reference/logs/qwen2.5-0.5b_cuda-graph_64-16_r0.log';
+const QWEN_LOG = 'qwen2.5-0.5b_cuda-graph_64-16_r0.log';
 
 /** The command line behind the Qwen2.5 log: its non-default values, written with the docstring's abbreviations. */
 const QWEN_ARGV = [
@@ -31,7 +31,7 @@ function usageError(argv: string[]): UsageError {
 
 describe('Namespace repr', () => {
   test("reproduces the Qwen2.5 log's two Namespace lines", () => {
-    const [first, second] = readFileSync(QWEN_LOG, 'utf8').split('\n');
+    const [first, second] = readReferenceLog(QWEN_LOG).split('\n');
     const args = parseBenchArgs(QWEN_ARGV);
     assert.equal(`benchmark_args=${formatNamespace(args)}`, first);
     args.port = resolvePort(args);

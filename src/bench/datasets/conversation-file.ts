@@ -3,7 +3,8 @@
  * (first turn, second turn) pairs of the conversations with at least two turns (spec §3.2–3.3).
  */
 import { UserError } from '../../core/errors.js';
-import { isObject, parseJsonDocument, parseJsonl, readDatasetText } from './files.js';
+import { isObject } from '../../core/json-object.js';
+import { parseJsonDocument, parseJsonl, readDatasetText } from './files.js';
 
 /** A prompt and the reference completion. */
 export type ConversationPair = [prompt: string, completion: string];

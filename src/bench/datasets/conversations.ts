@@ -6,8 +6,7 @@ import { UsageError } from '../../core/errors.js';
 import type { Dataset, DatasetRow } from '../types.js';
 import { ENCODE_BATCH, type DatasetContext } from './context.js';
 import { readCustomPairs, readShareGptPairs, type ConversationPair } from './conversation-file.js';
-import { numpySumText } from './lengths.js';
-import { textRow, tokenTotalsLines } from './rows.js';
+import { printTokenTotals, textRow } from './rows.js';
 
 const ASSISTANT_SUFFIX = 'Assistant:';
 
@@ -47,9 +46,7 @@ async function sampleRows(ctx: DatasetContext, pairs: ConversationPair[]): Promi
       rows.push(textRow(prompts[i]!, promptLen, outputLen));
     }
   }
-  for (const line of tokenTotalsLines(numpySumText(rows.map((r) => r.promptLen)), numpySumText(rows.map((r) => r.outputLen)))) {
-    ctx.print(line);
-  }
+  printTokenTotals(ctx.print, rows.map((r) => r.promptLen), rows.map((r) => r.outputLen));
   return { rows, multiTurn: false };
 }
 

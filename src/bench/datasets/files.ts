@@ -14,7 +14,12 @@ export interface JsonlRecord {
 /** Reads a whole file, or throws a UserError naming it and `hint` (how to get one). */
 export function readDatasetText(path: string, what: string, hint: string): string {
   if (!existsSync(path) || !statSync(path).isFile()) throw new UserError(`${what} not found at ${path}: ${hint}`);
-  return readFileSync(path, 'utf8');
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    // Exists but unreadable (permissions): still one line naming the file.
+    throw new UserError(`cannot read ${what} ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): ${hint}`);
+  }
 }
 
 /** 1-based line number of character offset `position` in `text`. */
@@ -64,9 +69,4 @@ export function parseJsonl(text: string, path: string, limit = 0): JsonlRecord[]
     }
   }
   return records;
-}
-
-/** True when `value` is a plain JSON object. */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

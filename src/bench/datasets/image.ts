@@ -15,8 +15,8 @@ import { formatFixed } from '../../core/pyformat.js';
 import type { Dataset, DatasetRow } from '../types.js';
 import type { DatasetContext } from './context.js';
 import { parseImageFormat, synthesizeImageDataUri } from './image-synth.js';
-import { computeRandomLens, numpySumText } from './lengths.js';
-import { tokenTotalsLines } from './rows.js';
+import { computeRandomLens } from './lengths.js';
+import { printTokenTotals } from './rows.js';
 import { parseImageResolution, visionTokensPerImage } from './vision-tokens.js';
 
 const IMAGE_PLACEHOLDER = '<|vision_start|><|image_pad|><|vision_end|>';
@@ -81,9 +81,7 @@ export async function buildImageDataset(ctx: DatasetContext): Promise<Dataset> {
     });
   }
 
-  for (const line of tokenTotalsLines(numpySumText(rows.map((r) => r.promptLen)), numpySumText(rows.map((r) => r.outputLen)))) {
-    print(line);
-  }
+  printTokenTotals(print, rows.map((r) => r.promptLen), rows.map((r) => r.outputLen));
   print(`#Total images: ${totalImages}`);
   if (args.random_image_count && counts.length > 0) {
     const mean = formatFixed(totalImages / counts.length, 2);

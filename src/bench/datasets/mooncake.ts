@@ -14,11 +14,12 @@
  * the template; prompt_len is still the templated length), others the templated text.
  */
 import { UserError } from '../../core/errors.js';
+import { isObject } from '../../core/json-object.js';
 import { pyFloatRepr } from '../../core/pyformat.js';
 import type { Tokenizer } from '../../tokenizer/types.js';
 import type { ChatMessage, Dataset, DatasetRow } from '../types.js';
 import type { DatasetContext } from './context.js';
-import { isObject, parseJsonl, readDatasetText } from './files.js';
+import { parseJsonl, readDatasetText } from './files.js';
 import { textRow } from './rows.js';
 
 const TRACE_URLS: Record<string, string> = {

@@ -3,13 +3,13 @@
  * Every key but the messages, token limits and model travels as the row's extra request body.
  */
 import { UserError } from '../../core/errors.js';
+import { isObject } from '../../core/json-object.js';
 import { pythonJsonDumps } from '../../core/pyjson.js';
 import type { PyValue } from '../../core/pyrepr.js';
 import type { ChatMessage, Dataset, DatasetRow } from '../types.js';
 import type { DatasetContext } from './context.js';
-import { isObject, parseJsonl, readDatasetText } from './files.js';
-import { numpySumText } from './lengths.js';
-import { textRow, tokenTotalsLines } from './rows.js';
+import { parseJsonl, readDatasetText } from './files.js';
+import { printTokenTotals, textRow } from './rows.js';
 
 const NOT_IN_EXTRA_BODY = new Set(['messages', 'max_tokens', 'max_completion_tokens', 'model']);
 const DEFAULT_OUTPUT_LEN = 256;
@@ -33,8 +33,6 @@ export async function buildOpenAiDataset(ctx: DatasetContext): Promise<Dataset> 
     rows.push({ ...textRow(messages as ChatMessage[], promptLen, outputLen), extraRequestBody: extra });
   }
   ctx.print(`Loaded ${rows.length} OpenAI-format requests`);
-  for (const line of tokenTotalsLines(numpySumText(rows.map((r) => r.promptLen)), numpySumText(rows.map((r) => r.outputLen)))) {
-    ctx.print(line);
-  }
+  printTokenTotals(ctx.print, rows.map((r) => r.promptLen), rows.map((r) => r.outputLen));
   return { rows, multiTurn: false };
 }

@@ -8,8 +8,8 @@ import type { Dataset, DatasetRow } from '../types.js';
 import { ENCODE_BATCH, type DatasetContext } from './context.js';
 import { readShareGptPairs } from './conversation-file.js';
 import { fallbackPromptTexts } from './fallback-corpus.js';
-import { computeRandomLens, numpySumText } from './lengths.js';
-import { textRow, tokenTotalsLines } from './rows.js';
+import { computeRandomLens } from './lengths.js';
+import { printTokenTotals, textRow } from './rows.js';
 
 /** Input lengths then output lengths (in that RNG order), inputs reduced by the special tokens the server adds. */
 function sampleLengths(ctx: DatasetContext): { inputLens: number[]; outputLens: number[] } {
@@ -28,10 +28,6 @@ function sampleLengths(ctx: DatasetContext): { inputLens: number[]; outputLens: 
     for (let i = 0; i < inputLens.length; i++) inputLens[i] = Math.max(0, inputLens[i]! - special);
   }
   return { inputLens, outputLens };
-}
-
-function printTotals(ctx: DatasetContext, inputLens: number[], outputLens: number[]): void {
-  for (const line of tokenTotalsLines(numpySumText(inputLens), numpySumText(outputLens))) ctx.print(line);
 }
 
 /**
@@ -98,7 +94,7 @@ export async function buildRandomDataset(ctx: DatasetContext): Promise<Dataset> 
     const prompts = await Promise.all(chosen.map(({ ids, row }) => promptFromIds(ctx, ids, inputLens[row]!)));
     chosen.forEach(({ row }, k) => rows.push(textRow(prompts[k]!, inputLens[row]!, outputLens[row]!)));
   }
-  printTotals(ctx, inputLens, outputLens);
+  printTokenTotals(ctx.print, inputLens, outputLens);
   return { rows, multiTurn: false };
 }
 
@@ -114,6 +110,6 @@ export async function buildRandomIdsDataset(ctx: DatasetContext): Promise<Datase
   });
   const prompts: (string | number[])[] = ctx.args.tokenize_prompt ? idLists : await ctx.tokenizer.decodeBatch(idLists);
   const rows = prompts.map((prompt, i) => textRow(prompt, inputLens[i]!, outputLens[i]!));
-  printTotals(ctx, inputLens, outputLens);
+  printTokenTotals(ctx.print, inputLens, outputLens);
   return { rows, multiTurn: false };
 }

@@ -1,5 +1,6 @@
 /** Construction of dataset rows with bench_serving's field defaults (spec §3). */
 import type { DatasetRow, Prompt } from '../types.js';
+import { numpySumText } from './lengths.js';
 
 /** A text-only row: text_prompt_len = prompt_len, no vision tokens, no images, no extra body. */
 export function textRow(prompt: Prompt, promptLen: number, outputLen: number): DatasetRow {
@@ -14,7 +15,8 @@ export function textRow(prompt: Prompt, promptLen: number, outputLen: number): D
   };
 }
 
-/** The `#Input tokens` / `#Output tokens` lines most datasets print. */
-export function tokenTotalsLines(inputTotal: string, outputTotal: string): string[] {
-  return [`#Input tokens: ${inputTotal}`, `#Output tokens: ${outputTotal}`];
+/** Prints the `#Input tokens` / `#Output tokens` lines most datasets print, totals as numpy prints them. */
+export function printTokenTotals(print: (line: string) => void, inputLens: readonly number[], outputLens: readonly number[]): void {
+  print(`#Input tokens: ${numpySumText(inputLens)}`);
+  print(`#Output tokens: ${numpySumText(outputLens)}`);
 }

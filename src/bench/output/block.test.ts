@@ -1,15 +1,13 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import type { BenchmarkMetrics, ServebenchExtras } from '../metrics/types.js';
 import { formatResultBlock, numberLine, requestRateLabel, textLine, type BlockArgs } from './block.js';
 import { formatExtendedBlock } from './extras-block.js';
-
-const LOGS = '/work/shared/reference/logs';
+import { readReferenceLog } from '../../../test/helpers/reference-logs.js';
 
 /** The lines of a log from the blank line before the result header through the closing rule. */
 function loggedBlock(file: string, occurrence = 0): string {
-  const lines = readFileSync(`${LOGS}/${file}`, 'utf8').split('\n');
+  const lines = readReferenceLog(file).split('\n');
   const starts = lines.flatMap((line, i) => (line.startsWith('============ Serving Benchmark Result') ? [i] : []));
   const start = starts[occurrence] as number;
   const end = lines.indexOf('='.repeat(50), start);

@@ -1,12 +1,11 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { findResultBlocks, parseResultBlock } from './parse-block.js';
 import { formatResultBlock } from './block.js';
 import { formatExtendedBlock } from './extras-block.js';
 import type { BenchmarkMetrics } from '../metrics/types.js';
+import { readReferenceLog } from '../../../test/helpers/reference-logs.js';
 
-const REFERENCE = '/work/shared/reference/logs';
 
 /** An old-layout block (2025): typo label, no peak/P90/P99 E2E lines, no trailing spaces. */
 const OLD_BLOCK = `
@@ -36,7 +35,7 @@ P99 TTFT (ms):                           549781.55
 
 describe('parseResultBlock', () => {
   test('reads the new layout with trailing spaces (qwen2.5 reference log)', () => {
-    const { metrics, warnings } = parseResultBlock(readFileSync(`${REFERENCE}/qwen2.5-0.5b_cuda-graph_64-16_r0.log`, 'utf8'));
+    const { metrics, warnings } = parseResultBlock(readReferenceLog('qwen2.5-0.5b_cuda-graph_64-16_r0.log'));
     assert.deepEqual(warnings, []);
     assert.equal(metrics.backend, 'sglang');
     assert.equal(metrics.request_rate, Infinity);
@@ -118,7 +117,7 @@ describe('parseResultBlock', () => {
 
 describe('findResultBlocks', () => {
   test('finds the five blocks of the cookbook with their line ranges', () => {
-    const text = readFileSync(`${REFERENCE}/deepseek-v3.2_nvidia_cookbook-results.log`, 'utf8');
+    const text = readReferenceLog('deepseek-v3.2_nvidia_cookbook-results.log');
     const blocks = findResultBlocks(text);
     assert.equal(blocks.length, 5);
     assert.deepEqual(blocks.map((b) => b.metrics.mean_tpot_ms), [9.09, 106.16, 10.99, 49.18, 36.31]);

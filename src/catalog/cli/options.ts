@@ -5,6 +5,7 @@
  */
 import { ArgumentParser } from 'argparse';
 import { UsageError } from '../../core/errors.js';
+import { splitLabelPair } from '../label-pair.js';
 
 /** A parser for `servebench <name>` with `-h/--help` and `--db`. */
 export function catalogParser(name: string, description: string): ArgumentParser {
@@ -48,9 +49,9 @@ export function parseOrHelp<T>(parser: ArgumentParser, argv: readonly string[]):
 export function parseLabels(pairs: readonly string[] | null | undefined): Record<string, string> {
   const labels: Record<string, string> = {};
   for (const pair of pairs ?? []) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--label '${pair}' is not key=value (e.g. --label hardware=ascend-910c)`);
-    labels[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
+    const label = splitLabelPair(pair);
+    if (!label) throw new UsageError(`--label '${pair}' is not key=value (e.g. --label hardware=ascend-910c)`);
+    labels[label[0]] = label[1];
   }
   return labels;
 }

@@ -4,31 +4,18 @@
  * does (`--num-prompt` → `num_prompts`). Options the command does not give stay absent: their
  * defaults are bench_serving's business, not a fact of the log.
  */
+import { BENCH_OPTIONS } from '../../bench/args/options.js';
 import { parseFlags } from './shell-command.js';
 
-/** bench_serving's options in definition order (spec §1.2). */
-const OPTIONS = [
-  'backend', 'base_url', 'host', 'port', 'dataset_name', 'dataset_path', 'model', 'served_model_name', 'tokenizer',
-  'num_prompts', 'sharegpt_output_len', 'sharegpt_context_len', 'random_input_len', 'random_output_len',
-  'random_range_ratio', 'image_count', 'image_resolution', 'random_image_count', 'image_format', 'image_content',
-  'request_rate', 'use_trace_timestamps', 'max_concurrency', 'output_file', 'output_details', 'print_requests',
-  'disable_tqdm', 'disable_stream', 'return_logprob', 'return_routed_experts', 'seed', 'disable_ignore_eos',
-  'extra_request_body', 'apply_chat_template', 'profile', 'plot_throughput', 'profile_activities',
-  'profile_num_steps', 'profile_by_stage', 'profile_stages', 'profile_output_dir', 'profile_prefix', 'lora_name',
-  'lora_request_distribution', 'lora_zipf_alpha', 'prompt_suffix', 'pd_separated', 'profile_prefill_url',
-  'profile_decode_url', 'flush_cache', 'warmup_requests', 'tokenize_prompt', 'gsp_num_groups',
-  'gsp_prompts_per_group', 'gsp_system_prompt_len', 'gsp_question_len', 'gsp_output_len', 'gsp_range_ratio',
-  'gsp_fast_prepare', 'gsp_send_routing_key', 'gsp_num_turns', 'gsp_ordered', 'mooncake_slowdown_factor',
-  'mooncake_num_rounds', 'mooncake_workload', 'tag', 'header',
-] as const;
-
-const LIST_OPTIONS = new Set(['profile_activities', 'profile_stages', 'lora_name', 'profile_prefill_url', 'profile_decode_url', 'header']);
-const STRING_OPTIONS = new Set(['backend', 'base_url', 'host', 'dataset_name', 'dataset_path', 'model', 'served_model_name', 'tokenizer', 'output_file', 'extra_request_body', 'tag', 'prompt_suffix', 'image_resolution', 'image_format', 'image_content', 'profile_output_dir', 'profile_prefix', 'lora_request_distribution', 'mooncake_workload']);
+/** bench_serving's option names in definition order (spec §1.2). */
+const OPTIONS: readonly string[] = BENCH_OPTIONS.map((option) => option.dest);
+const LIST_OPTIONS = new Set<string>(BENCH_OPTIONS.filter((option) => option.nargs !== undefined).map((option) => option.dest));
+const STRING_OPTIONS = new Set<string>(BENCH_OPTIONS.filter((option) => option.kind === 'str' && option.nargs === undefined).map((option) => option.dest));
 
 /** Resolves an option name as argparse would: exact, else a unique prefix; null when unknown or ambiguous. */
 export function resolveBenchOption(flag: string): string | null {
   const dest = flag.replace(/^--/, '').replace(/-/g, '_');
-  if ((OPTIONS as readonly string[]).includes(dest)) return dest;
+  if (OPTIONS.includes(dest)) return dest;
   const matches = OPTIONS.filter((o) => o.startsWith(dest));
   return matches.length === 1 ? matches[0]! : null;
 }

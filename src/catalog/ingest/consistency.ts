@@ -2,16 +2,11 @@
  * Cross-checks what a log states: a result block against the arguments that produced it, and the
  * block's numbers against each other. Disagreements become warnings; nothing is corrected.
  */
+import { pyFloatRepr } from '../../core/pyformat.js';
 import type { MetricValue } from '../types.js';
 
 function num(value: unknown): number | undefined {
   return typeof value === 'number' && !Number.isNaN(value) ? value : undefined;
-}
-
-/** Python's `str(float)` for the rate line (`inf`, `64.0`). */
-function pyFloat(value: number): string {
-  if (value === Infinity) return 'inf';
-  return Number.isInteger(value) ? `${value}.0` : String(value);
 }
 
 /** Checks a block against the arguments; `argsFromCommand` says defaults apply to options the command omits. */
@@ -25,8 +20,8 @@ export function checkAgainstArgs(
   const statedRate = metrics.request_rate;
   const argRate = num(args.request_rate) ?? (argsFromCommand ? Infinity : undefined);
   if (typeof statedRate === 'number' && argRate !== undefined && statedRate !== argRate) {
-    const source = args.request_rate === undefined ? 'the bench command does not set --request-rate (default inf)' : `the arguments say ${pyFloat(argRate)}`;
-    warnings.push(`result block states request rate ${pyFloat(statedRate)} but ${source}`);
+    const source = args.request_rate === undefined ? 'the bench command does not set --request-rate (default inf)' : `the arguments say ${pyFloatRepr(argRate)}`;
+    warnings.push(`result block states request rate ${pyFloatRepr(statedRate)} but ${source}`);
   }
   if ('max_concurrency' in metrics) {
     const argConcurrency = args.max_concurrency === undefined ? (argsFromCommand ? null : undefined) : (num(args.max_concurrency) || null);

@@ -3,6 +3,7 @@
  * `json.dumps` writes `Infinity`/`NaN` tokens that `JSON.parse` rejects, so they are read here.
  * With `--output-details` the record carries per-request arrays, which become request records.
  */
+import { isObject } from '../../core/json-object.js';
 import { PyFloat } from '../../core/pyformat.js';
 import { pythonJsonLoads } from '../../core/pyjson.js';
 import type { PyValue } from '../../core/pyrepr.js';
@@ -39,10 +40,6 @@ export interface JsonlRun {
   /** True for a servebench record (it has the `servebench` key). */
   fromServebench: boolean;
   warnings: string[];
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**

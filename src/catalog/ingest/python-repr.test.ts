@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { parseNamespace, parsePythonLiteral, ReprError } from './python-repr.js';
+import { readReferenceLog } from '../../../test/helpers/reference-logs.js';
+import { parseNamespace, ReprError } from './python-repr.js';
 
 test('reads the Namespace line of a reference log', () => {
-  const line = readFileSync('/work/shared/reference/logs/qwen2.5-0.5b_cuda-graph_64-16_r0.log', 'utf8').split('\n')[0]!;
+  const line = readReferenceLog('qwen2.5-0.5b_cuda-graph_64-16_r0.log').split('\n')[0]!;
   const args = parseNamespace(line);
   assert.equal(args.backend, 'sglang');
   assert.equal(args.base_url, 'http://127.0.0.1:30000');
@@ -16,6 +16,9 @@ test('reads the Namespace line of a reference log', () => {
   assert.equal(args.header, null);
   assert.equal(Object.keys(args).length, 67);
 });
+
+/** One Python literal, read as the value of a Namespace field. */
+const parsePythonLiteral = (text: string): unknown => parseNamespace(`Namespace(value=${text})`).value;
 
 test('literals: escapes, quotes, tuples, dicts, negative and exponent numbers', () => {
   assert.equal(parsePythonLiteral(`'it\\'s\\n'`), "it's\n");

@@ -98,14 +98,6 @@ function atom(word: string): unknown {
   throw new ReprError(`unknown name '${word}'`);
 }
 
-/** Parses one Python literal (as `repr` prints it). */
-export function parsePythonLiteral(text: string): unknown {
-  const reader = new Reader(text);
-  const value = reader.value();
-  if (reader.peek() !== '') throw new ReprError(`unexpected text after the value at offset ${reader.pos}`);
-  return value;
-}
-
 /** Parses `Namespace(key=value, ...)` (with or without a `benchmark_args=` prefix) into a plain object. */
 export function parseNamespace(text: string): Record<string, unknown> {
   const start = text.indexOf('Namespace(');

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { UserError } from '../../core/errors.js';
+import { isObject } from '../../core/json-object.js';
 import type { RecipeConfig, RunInput } from '../types.js';
 import { extractRuns, type ExtractedRun } from './document.js';
 import { labelsFromFileName } from './file-name.js';
@@ -60,11 +61,11 @@ function fromJsonl(text: string, file: string, options: ReadOptions): RunInput[]
       skipped.push(line);
       continue;
     }
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    if (!isObject(parsed)) {
       skipped.push(line);
       continue;
     }
-    const record = readJsonlRecord(parsed as Record<string, unknown>);
+    const record = readJsonlRecord(parsed);
     const model = typeof record.args.model === 'string' ? record.args.model : null;
     const serverVersion = (record.serverInfo as { version?: unknown } | null)?.version;
     const warnings = [...record.warnings];

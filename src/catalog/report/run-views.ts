@@ -3,7 +3,7 @@ import type { RunRecord } from '../types.js';
 import type { MetricRow, NoiseCheck } from './compare.js';
 import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName } from './run-facts.js';
 import { sanitizeTerminal } from './escape.js';
-import { formatNumber, formatTextTable } from './text-table.js';
+import { formatNumber, formatSigned, formatTextTable } from './text-table.js';
 
 /** A metric value as text: numbers with 2 decimals unless integral, `inf`, `not set` for null. */
 export function formatMetric(value: unknown): string {
@@ -88,8 +88,7 @@ export function formatRunDetails(run: RunRecord): string {
 
 function formatChange(change: number | null): string {
   if (change === null) return '';
-  const pct = change * 100;
-  return ` (${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%)`;
+  return ` (${formatSigned(change * 100, 1)}%)`;
 }
 
 /** The `compare` view: metrics side by side with change against the first run, then the noise verdicts. */
@@ -102,10 +101,9 @@ export function formatComparison(runs: readonly RunRecord[], rows: readonly Metr
     out.push('noise: no per-request records on both sides; changes cannot be told apart from run-to-run noise');
   }
   for (const c of checks) {
-    const sign = c.difference >= 0 ? '+' : '';
     const verdict = c.beyondNoise ? 'CHANGED beyond run-to-run noise' : 'within run-to-run noise';
     out.push(
-      `${names[c.metric]} ${runs[c.run]!.id} vs ${runs[0]!.id}: ${sign}${c.difference.toFixed(2)} ms ` +
+      `${names[c.metric]} ${runs[c.run]!.id} vs ${runs[0]!.id}: ${formatSigned(c.difference, 2)} ms ` +
         `(95% Welch interval ${c.low.toFixed(2)} .. ${c.high.toFixed(2)} ms, n=${c.samples[0]}/${c.samples[1]}): ${verdict}`,
     );
   }

@@ -2,10 +2,15 @@
 
 /** Renders rows under headers, columns padded to their widest cell; `right` columns align right (numbers). */
 export function formatTextTable(headers: readonly string[], rows: readonly (readonly string[])[], right: ReadonlySet<number> = new Set()): string {
-  const widths = headers.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
+  const widths = headers.map((h, c) => rows.reduce((widest, r) => Math.max(widest, (r[c] ?? '').length), h.length));
   const line = (cells: readonly string[]): string =>
     cells.map((cell, c) => (right.has(c) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ').trimEnd();
   return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+/** A change with its sign always shown and fixed decimals: `+1.20`, `-0.35`. */
+export function formatSigned(value: number, decimals: number): string {
+  return `${value >= 0 ? '+' : ''}${value.toFixed(decimals)}`;
 }
 
 /** A number with fixed decimals, or `-` when absent; `inf` for Infinity. */

@@ -5,6 +5,7 @@
 import { compareMetrics, noiseChecks, shortModelName } from '../../catalog/index.js';
 import type { MetricRow, NoiseCheck, RequestRecord, RunRecord } from '../../catalog/index.js';
 import { formatMetric } from '../../catalog/report/run-views.js';
+import { formatSigned } from '../../catalog/report/text-table.js';
 import { throughputPoints } from '../../plots/charts.js';
 import { throughputVsTpotOption } from '../../plots/options.js';
 import { html, type SafeHtml } from '../html.js';
@@ -25,7 +26,7 @@ function changeCell(key: string, change: number | null): SafeHtml {
   const pct = change * 100;
   const direction = metricDirection(key) * Math.sign(change);
   const verdict = Math.abs(pct) < 0.05 || direction === 0 ? '' : direction > 0 ? 'better' : 'worse';
-  return html` <span class="change ${verdict}">(${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%)</span>`;
+  return html` <span class="change ${verdict}">(${formatSigned(pct, 1)}%)</span>`;
 }
 
 function metricsTable(runs: readonly RunRecord[], rows: readonly MetricRow[]): SafeHtml {
@@ -45,7 +46,7 @@ function noiseSection(runs: readonly RunRecord[], checks: readonly NoiseCheck[])
   const names = { ttft_ms: 'Mean TTFT', tpot_ms: 'Mean TPOT' } as const;
   return html`<table id="noise"><thead><tr><th>Metric</th><th>Run vs. base</th><th class="num">Difference (ms)</th><th class="num">95% Welch interval (ms)</th><th class="num">Samples</th><th>Verdict</th></tr></thead>
 <tbody>${checks.map(
-    (c) => html`<tr><td>${names[c.metric]}</td><td><code>${runs[c.run]!.id}</code></td><td class="num">${c.difference >= 0 ? '+' : ''}${c.difference.toFixed(2)}</td>
+    (c) => html`<tr><td>${names[c.metric]}</td><td><code>${runs[c.run]!.id}</code></td><td class="num">${formatSigned(c.difference, 2)}</td>
 <td class="num">${c.low.toFixed(2)} … ${c.high.toFixed(2)}</td><td class="num">${c.samples[0]} / ${c.samples[1]}</td>
 <td class="${c.beyondNoise ? 'worse' : ''}">${c.beyondNoise ? 'changed beyond noise' : 'within noise'}</td></tr>`,
   )}</tbody></table>`;

@@ -11,7 +11,7 @@ import { seededUniform, type UniformSource } from '../text/seeded-random.js';
 import { TimeHeap } from '../truth/time-heap.js';
 import type { Engine, EngineStats, LaunchConfig, SimRequest, TokenEmission } from '../types.js';
 import { FrontEnd } from './front-end.js';
-import type { LiveRequest } from './live-request.js';
+import { newLiveRequest, type LiveRequest } from './live-request.js';
 import { Scheduler, type InstanceRole, type StepOutput } from './scheduler.js';
 import { bodyRateForPopulation, drawAcceptRate, inTail, rateForLength, type TailRate } from './speculative.js';
 
@@ -119,23 +119,9 @@ class ModelEngine implements SimEngine {
   }
 
   submit(request: SimRequest): void {
-    const random = seededUniform(this.seed, this.submitted++);
-    const live: LiveRequest = {
-      request,
-      instance: 0,
-      rank: 0,
-      phase: 'frontend',
-      inputTokens: request.promptTokens,
-      prefilled: 0,
-      cachedTokens: 0,
-      prefix: null,
-      ownedKv: 0,
-      generated: 0,
-      verifyCount: 0,
-      acceptRate: this.acceptRate(random, this.submitted - 1),
-      random,
-      firstEmitted: false,
-    };
+    const index = this.submitted++;
+    const random = seededUniform(this.seed, index);
+    const live = newLiveRequest(request, this.acceptRate(random, index), random);
     this.live.set(request.id, live);
     this.totals.prompt += request.promptTokens;
     this.frontEnd.ingest(live, Math.max(request.arrivalTime, this.clock));

@@ -28,6 +28,26 @@ export interface LiveRequest {
   firstEmitted: boolean;
 }
 
+/** A request as it enters the engine: at the front end, nothing prefilled, generated or cached yet. */
+export function newLiveRequest(request: SimRequest, acceptRate: number, random: UniformSource): LiveRequest {
+  return {
+    request,
+    instance: 0,
+    rank: 0,
+    phase: 'frontend',
+    inputTokens: request.promptTokens,
+    prefilled: 0,
+    cachedTokens: 0,
+    prefix: null,
+    ownedKv: 0,
+    generated: 0,
+    verifyCount: 0,
+    acceptRate,
+    random,
+    firstEmitted: false,
+  };
+}
+
 /** Output tokens the request still has to produce. */
 export function remainingOutput(live: LiveRequest): number {
   return live.request.outputTokens - live.generated;

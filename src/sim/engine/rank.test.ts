@@ -3,28 +3,14 @@ import assert from 'node:assert/strict';
 import { parseLaunchArgs } from '../flags/launch-flags.js';
 import { resolveDeployment } from '../model/deployment.js';
 import { seededUniform } from '../text/seeded-random.js';
-import type { LiveRequest } from './live-request.js';
+import { newLiveRequest, type LiveRequest } from './live-request.js';
 import { Rank } from './rank.js';
 
 const deployment = (...args: string[]) => resolveDeployment(parseLaunchArgs(['--model-path', 'qwen2.5-0.5b', '--hardware', 'h100', ...args]).launch);
 
 function live(id: string, promptTokens: number, outputTokens: number): LiveRequest {
-  return {
-    request: { id, promptTokens, outputTokens, finishReason: 'length', arrivalTime: 0 },
-    instance: 0,
-    rank: 0,
-    phase: 'waiting',
-    inputTokens: promptTokens,
-    prefilled: 0,
-    cachedTokens: 0,
-    prefix: null,
-    ownedKv: 0,
-    generated: 0,
-    verifyCount: 0,
-    acceptRate: 0,
-    random: seededUniform(1, 0),
-    firstEmitted: false,
-  };
+  const request = { id, promptTokens, outputTokens, finishReason: 'length' as const, arrivalTime: 0 };
+  return { ...newLiveRequest(request, 0, seededUniform(1, 0)), phase: 'waiting' };
 }
 
 /** Marks a planned extend as done and moves its requests to the running batch. */

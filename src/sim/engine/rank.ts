@@ -4,8 +4,8 @@
  * ratio, chunked prefill with the partial request first, decode memory checks and retraction.
  */
 import type { Deployment } from '../model/deployment.js';
-import type { LiveRequest } from './live-request.js';
-import { remainingOutput } from './live-request.js';
+import type { RequestWork } from '../model/step-time.js';
+import { remainingOutput, type LiveRequest } from './live-request.js';
 import { RadixCache } from './radix-cache.js';
 
 /** SGLang clips each request's future-output reservation at this many tokens. */
@@ -13,13 +13,9 @@ const CLIP_MAX_NEW_TOKENS = 4096;
 /** A retraction frees room for this many decode steps of the remaining batch. */
 const RETRACT_DECODE_STEPS = 20;
 
-/** One request's part of a planned step. */
-export interface WorkItem {
+/** One request's part of a planned step: its work, and the request it belongs to. */
+export interface WorkItem extends RequestWork {
   live: LiveRequest;
-  newTokens: number;
-  /** Tokens already in KV before this step. */
-  context: number;
-  prefill: boolean;
 }
 
 function pageCeil(tokens: number, page: number): number {
@@ -87,6 +83,20 @@ export class Rank {
     live.prefilled = match.length;
   }
 
+  /** KV slots left for admissions after reserving the running requests' future output (new-token ratio). */
+  private admissionBudget(): number {
+    let reserved = 0;
+    for (const r of this.running) reserved += Math.min(remainingOutput(r), CLIP_MAX_NEW_TOKENS) * this.newTokenRatio;
+    return this.available() - reserved;
+  }
+
+  /** Puts `n` more prompt tokens of `live` into the planned step, in KV slots it owns. */
+  private addPrefill(items: WorkItem[], live: LiveRequest, n: number): void {
+    this.allocate(n, true);
+    live.ownedKv += n;
+    items.push({ live, newTokens: n, context: live.prefilled, prefill: true });
+  }
+
   /**
    * The extend batch of this pass (SGLang PrefillAdder): the chunked request first, then waiting
    * requests in FCFS order while the chunk and prefill budgets, the KV budget (minus the new-token
@@ -101,16 +111,12 @@ export class Rank {
       const live = this.chunked;
       const rest = live.inputTokens - live.prefilled;
       const n = rest <= chunkBudget ? rest : Math.max(page, Math.floor(chunkBudget / page) * page);
-      this.allocate(n, true);
-      live.ownedKv += n;
-      items.push({ live, newTokens: n, context: live.prefilled, prefill: true });
+      this.addPrefill(items, live, n);
       chunkBudget -= n;
       inputBudget -= n;
       if (n >= rest) this.chunked = null;
     }
-    let reserved = 0;
-    for (const r of this.running) reserved += Math.min(remainingOutput(r), CLIP_MAX_NEW_TOKENS) * this.newTokenRatio;
-    let budget = this.available() - reserved;
+    let budget = this.admissionBudget();
     while (this.waiting.length > 0 && chunkBudget > 0 && inputBudget > 0 && this.chunked === null) {
       if (this.running.length + items.length >= this.d.maxRunningPerRank) break;
       const live = this.waiting[0]!;
@@ -125,9 +131,7 @@ export class Rank {
       this.waiting.shift();
       live.phase = 'running';
       const n = extend <= chunkBudget ? live.inputTokens - live.prefilled : Math.max(page, Math.floor(chunkBudget / page) * page);
-      this.allocate(n, true);
-      live.ownedKv += n;
-      items.push({ live, newTokens: n, context: live.prefilled, prefill: true });
+      this.addPrefill(items, live, n);
       budget -= need;
       chunkBudget -= n;
       inputBudget -= n;
@@ -142,9 +146,7 @@ export class Rank {
    */
   admitTransferred(): LiveRequest[] {
     const admitted: LiveRequest[] = [];
-    let reserved = 0;
-    for (const r of this.running) reserved += Math.min(remainingOutput(r), CLIP_MAX_NEW_TOKENS) * this.newTokenRatio;
-    let budget = this.available() - reserved;
+    let budget = this.admissionBudget();
     while (this.waiting.length > 0 && this.running.length < this.d.maxRunningPerRank) {
       const live = this.waiting[0]!;
       const need = live.inputTokens + Math.min(remainingOutput(live), CLIP_MAX_NEW_TOKENS);

@@ -36,17 +36,26 @@ function latency(alphaUs: number, nodes: number): number {
 }
 
 /**
+ * A ring collective in which `passes` × (G−1)/G of `bytes` moves: one pass for an all-gather or a
+ * reduce-scatter, two for an all-reduce. Across nodes the in-node share runs on the scale-up links,
+ * then each device's 1/local shard crosses the nodes over the NICs.
+ */
+function ringSeconds(d: Deployment, bytes: number, group: number, passes: 1 | 2): number {
+  if (group <= 1 || bytes <= 0) return 0;
+  const g = shape(d, group);
+  const alpha = latency(d.hardware.allReduceUs, g.nodes);
+  const inNode = ((passes * (g.local - 1)) / g.local) * (bytes / g.scaleUp);
+  const crossNode = g.nodes > 1 ? ((passes * (g.nodes - 1)) / g.nodes) * (bytes / g.local / g.scaleOut) : 0;
+  return alpha + inNode + crossNode;
+}
+
+/**
  * All-reduce of `bytes` held by every member (ring/tree, 2(G−1)/G of the data moves). Across nodes:
  * reduce-scatter and all-gather inside each node, then an all-reduce of each device's 1/local shard
  * between the nodes over the NICs.
  */
 export function allReduceSeconds(d: Deployment, bytes: number, group: number): number {
-  if (group <= 1 || bytes <= 0) return 0;
-  const g = shape(d, group);
-  const alpha = latency(d.hardware.allReduceUs, g.nodes);
-  const inNode = ((2 * (g.local - 1)) / g.local) * (bytes / g.scaleUp);
-  const crossNode = g.nodes > 1 ? ((2 * (g.nodes - 1)) / g.nodes) * (bytes / g.local / g.scaleOut) : 0;
-  return alpha + inNode + crossNode;
+  return ringSeconds(d, bytes, group, 2);
 }
 
 /**
@@ -54,12 +63,7 @@ export function allReduceSeconds(d: Deployment, bytes: number, group: number): n
  * equal share; a reduce-scatter moves the same bytes. Half an all-reduce.
  */
 export function allGatherSeconds(d: Deployment, bytes: number, group: number): number {
-  if (group <= 1 || bytes <= 0) return 0;
-  const g = shape(d, group);
-  const alpha = latency(d.hardware.allReduceUs, g.nodes);
-  const inNode = ((g.local - 1) / g.local) * (bytes / g.scaleUp);
-  const crossNode = g.nodes > 1 ? ((g.nodes - 1) / g.nodes) * (bytes / g.local / g.scaleOut) : 0;
-  return alpha + inNode + crossNode;
+  return ringSeconds(d, bytes, group, 1);
 }
 
 /**

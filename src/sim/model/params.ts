@@ -70,24 +70,19 @@ export function embeddingParams(m: ModelSpec): number {
   return m.vocab * m.hidden * (m.tiedEmbeddings ? 1 : 2);
 }
 
+/** Attention and MLP weights of every layer, counting `experts` routed experts per MoE layer. */
+function layerParams(m: ModelSpec, experts: number): number {
+  return m.layers * meanAttentionParams(m) + denseLayers(m) * denseMlpParams(m) + moeLayers(m) * (experts * expertParams(m) + sharedExpertParams(m));
+}
+
 /** Every weight of the model (without the MTP module). */
 export function totalParams(m: ModelSpec): number {
-  return (
-    m.layers * meanAttentionParams(m) +
-    denseLayers(m) * denseMlpParams(m) +
-    moeLayers(m) * ((m.experts ?? 0) * expertParams(m) + sharedExpertParams(m)) +
-    embeddingParams(m)
-  );
+  return layerParams(m, m.experts ?? 0) + embeddingParams(m);
 }
 
 /** Weights a single token touches (top-k experts, shared expert, LM head). */
 export function activeParams(m: ModelSpec): number {
-  return (
-    m.layers * meanAttentionParams(m) +
-    denseLayers(m) * denseMlpParams(m) +
-    moeLayers(m) * ((m.expertsPerToken ?? 0) * expertParams(m) + sharedExpertParams(m)) +
-    m.vocab * m.hidden
-  );
+  return layerParams(m, m.expertsPerToken ?? 0) + m.vocab * m.hidden;
 }
 
 /** Weights of one whole decoder layer of the average kind (used to size MTP / draft layers). */

@@ -5,10 +5,10 @@
  * instances composed with KV transfer). Used by the calibration test and by bench/sim-predict.ts.
  */
 import { computeRandomLens } from '../../bench/datasets/lengths.js';
-import { calculateMetrics } from '../../bench/metrics/calculate.js';
 import { NumpyRandomState } from '../../core/rng.js';
 import { createDisaggregatedEngine, createEngine, type SimEngine } from '../engine/index.js';
 import { parseLaunchArgs } from '../flags/launch-flags.js';
+import { predictedMetrics } from './predicted-metrics.js';
 import { predictRun, rowsFromLengths } from './virtual-client.js';
 
 /** Block metrics of a run (ms unless named). */
@@ -171,13 +171,7 @@ export function predictCalibrationCase(c: CalibrationCase): Predicted {
     : computeRandomLens(numpy, c.workload.outputLen, c.workload.rangeRatio, numPrompts, names);
   const rows = rowsFromLengths(inputs, outputs);
   const result = predictRun(engineOf(c), rows, { requestRate: c.workload.requestRate, maxConcurrency: c.workload.maxConcurrency, numpy });
-  const m = calculateMetrics({
-    outputs: result.outputs,
-    durationS: result.durationS,
-    backend: 'sglang',
-    acceptLength: result.acceptLength,
-    retokenizedOutputLens: result.outputs.map((o) => o.outputLen),
-  });
+  const m = predictedMetrics(result);
   return {
     durationS: result.durationS,
     meanTtftMs: m.meanTtftMs,

@@ -6,6 +6,7 @@
  * chunk's tokens), so bench's `calculateMetrics` prints the same block from the outputs.
  */
 import type { NumpyRandomState } from '../../core/rng.js';
+import { textRow } from '../../bench/datasets/rows.js';
 import { poissonSchedule } from '../../bench/runner/schedule.js';
 import type { DatasetRow, RequestOutput } from '../../bench/types.js';
 import { TimeHeap } from '../truth/time-heap.js';
@@ -63,15 +64,7 @@ function emptyOutput(row: DatasetRow): RequestOutput {
 
 /** Dataset rows carrying only lengths (what the performance model needs). */
 export function rowsFromLengths(promptLens: readonly number[], outputLens: readonly number[]): DatasetRow[] {
-  return promptLens.map((promptLen, i) => ({
-    prompt: '',
-    promptLen,
-    outputLen: outputLens[i]!,
-    textPromptLen: promptLen,
-    visionPromptLen: 0,
-    imageData: null,
-    extraRequestBody: {},
-  }));
+  return promptLens.map((promptLen, i) => textRow('', promptLen, outputLens[i]!));
 }
 
 /**

@@ -1,8 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { calculatePeaks } from '../bench/metrics/peaks.js';
-import type { RequestOutput } from '../bench/types.js';
-import { perSecondTimeline, type TimedRequest } from './timeline.js';
+import { calculatePeaks } from './peaks.js';
+import type { RequestOutput } from '../types.js';
+import { perSecondTimeline, type TimedRequest } from './per-second.js';
 
 function req(startTime: number, ttft: number, itl: number[], latency: number, success = true): TimedRequest {
   return { success, startTime, ttft, latency, itl };

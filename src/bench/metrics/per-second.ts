@@ -1,8 +1,7 @@
 /**
  * Per-second time series of a run: output token events and in-flight requests counted in
- * 1-second buckets from the earliest start, exactly as bench_serving buckets its peak metrics
- * (spec §5), so the maximum of each series equals the run's "Peak output token throughput" and
- * "Peak concurrent requests".
+ * 1-second buckets from the earliest start, as bench_serving buckets its peak metrics (spec §5):
+ * the peaks are the maxima of these series, and the plots and the dashboard draw the series.
  */
 
 /** The timing fields a request needs for the time series (fits bench outputs and catalog records). */
