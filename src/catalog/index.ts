@@ -25,4 +25,4 @@ export type { BestPracticeRow, ClassGroup, LatencyClass } from './report/best-pr
 export { compareMetrics, noiseChecks, requestTtftsMs, requestTpotsMs, welchInterval } from './report/compare.js';
 export type { MetricRow, NoiseCheck } from './report/compare.js';
 export { escapeHtml } from './report/escape.js';
-export { splitLabelPair } from './label-pair.js';
+export { splitLabelPair } from '../core/label-pair.js';

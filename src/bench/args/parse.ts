@@ -4,6 +4,7 @@
  * `argparse` port. Every parse error becomes one UsageError line (exit 2) instead of argparse's
  * usage dump and `process.exit`.
  */
+import { splitLabelPair } from '../../core/label-pair.js';
 import { ArgumentParser, ArgumentTypeError, type ArgumentGroup } from 'argparse';
 import { UsageError } from '../../core/errors.js';
 import { parsePythonFloat, parsePythonInt } from '../../core/pynumber.js';
@@ -51,9 +52,9 @@ const positiveSeconds = named('seconds', (text: string) => {
 });
 
 const labelPair = named('label', (text: string): [string, string] => {
-  const separator = text.indexOf('=');
-  if (separator <= 0) throw new ArgumentTypeError(`expected KEY=VALUE, got '${text}'`);
-  return [text.slice(0, separator), text.slice(separator + 1)];
+  const pair = splitLabelPair(text);
+  if (pair === null) throw new ArgumentTypeError(`expected KEY=VALUE, got '${text}'`);
+  return pair;
 });
 
 const KIND_TYPES = { str: undefined, int: pythonInt, float: pythonFloat } as const;

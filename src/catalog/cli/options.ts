@@ -5,7 +5,7 @@
  */
 import { ArgumentParser } from 'argparse';
 import { UsageError } from '../../core/errors.js';
-import { splitLabelPair } from '../label-pair.js';
+import { splitLabelPair } from '../../core/label-pair.js';
 
 /** A parser for `servebench <name>` with `-h/--help` and `--db`. */
 export function catalogParser(name: string, description: string): ArgumentParser {
