@@ -1,0 +1,73 @@
+/**
+ * `servebench predict [SGLang launch flags] -- [bench flags]`: the bench result block of a run
+ * against the simulated deployment, computed in virtual time (seconds of CPU, no server).
+ */
+import { performance } from 'node:perf_hooks';
+import { formatNamespace } from '../../bench/args/namespace.js';
+import { formatResultBlock } from '../../bench/output/block.js';
+import { formatExtendedBlock } from '../../bench/output/extras-block.js';
+import { appendJsonl } from '../../bench/output/jsonl-file.js';
+import { buildResultRecord } from '../../bench/output/record.js';
+import { HARDWARE_CHOICES } from '../../sim/flags/launch-flags.js';
+import { parseWorkloadArgs, workloadTokenizer } from '../../sweep/bench-setup.js';
+import { extractOptions, splitAtDoubleDash } from '../../sweep/cli-options.js';
+import { describeDeployment, parsePredictDeployment } from '../../sweep/predict-deployment.js';
+import { predictBench } from '../../sweep/prediction.js';
+import { WorkloadCache } from '../../sweep/workload-cache.js';
+import type { Command } from '../main.js';
+
+const HELP = `usage: servebench predict [SGLang launch flags] -- [bench flags]
+       servebench predict [shared flags] --prefill "<flags>" [--prefill "<flags>" ...] --decode "<flags>" -- [bench flags]
+
+Predicts what 'servebench bench [bench flags]' would print against 'servebench sim [launch flags]':
+the same dataset, seed and arrival process, run through the sim's performance model and scheduler
+in virtual time. The result block is bench_serving's, followed by a line marking it as a prediction.
+
+launch flags:     any SGLang server flag, plus --hardware (${HARDWARE_CHOICES.join(', ')}), --sim-model, --sim-seed
+PD separation:    --prefill "<flags>" once per prefill instance, --decode "<flags>" for the decode instance;
+                  flags outside them (e.g. --model-path, --hardware) are shared, an instance's own flags win
+bench flags:      as 'servebench bench' (--dataset-name, --random-input-len, --num-prompts, --max-concurrency,
+                  --request-rate, --seed, ...); --output-file appends the JSONL record; host and port are unused
+`;
+
+const OPTIONS = [
+  { name: 'prefill', takesValue: true, repeatable: true },
+  { name: 'decode', takesValue: true, repeatable: true },
+];
+
+const print = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+
+async function run(argv: string[]): Promise<number> {
+  const { before, after } = splitAtDoubleDash(argv);
+  if (before.includes('--help') || before.includes('-h') || argv.length === 0) {
+    process.stdout.write(HELP);
+    return argv.length === 0 ? 2 : 0;
+  }
+  const options = extractOptions(before, OPTIONS, 'predict', true);
+  const deployment = parsePredictDeployment(options.rest, options.values.get('prefill') ?? [], options.values.get('decode') ?? []);
+  const first = deployment.instances[0]!.launch;
+  const args = parseWorkloadArgs(after, 'predict', first.servedModelName ?? first.modelPath);
+  print(`benchmark_args=${formatNamespace(args)}`);
+  print(`servebench predict: ${describeDeployment(deployment)}; virtual time, no server contacted`);
+  const tokenizer = await workloadTokenizer(args);
+
+  const started = performance.now();
+  const prediction = await predictBench(deployment, args, new WorkloadCache(tokenizer, print));
+  const wallSeconds = (performance.now() - started) / 1000;
+
+  process.stdout.write(formatResultBlock(prediction.metrics, args));
+  process.stdout.write(formatExtendedBlock(prediction.extras));
+  prediction.notes.forEach(print);
+  print(`Prediction (servebench performance model, not a measurement): ${prediction.durationS.toFixed(2)} s of virtual time computed in ${wallSeconds.toFixed(2)} s`);
+  if (args.output_file !== null) {
+    appendJsonl(args.output_file, buildResultRecord({ args, metrics: prediction.metrics, serverInfo: null, outputs: prediction.outputs, extras: prediction.extras }));
+  }
+  return 0;
+}
+
+export const command: Command = {
+  summary: 'predict a bench run against a simulated deployment in virtual time (seconds, no server)',
+  run,
+};

@@ -1,0 +1,87 @@
+/**
+ * Command lines of `predict` and `sweep`: servebench's own options, then `--`, then bench flags.
+ * Options match by exact name only (no abbreviations), so they never capture an SGLang launch flag
+ * that shares a prefix, such as `--prefill-round-robin-balance`.
+ */
+import { UsageError } from '../core/errors.js';
+
+export interface OptionDef {
+  name: string;
+  /** True when the option takes a value (`--x v` or `--x=v`); false for a switch. */
+  takesValue: boolean;
+  /** A repeatable option collects every value; otherwise giving it twice is an error. */
+  repeatable?: boolean;
+}
+
+export interface ParsedOptions {
+  /** Values by option name (without `--`), in the order given. Switches map to `['']`. */
+  values: Map<string, string[]>;
+  /** Words that are not among the defined options, in order. */
+  rest: string[];
+}
+
+/** Splits at the first bare `--`: servebench/launch flags before it, bench flags after it. */
+export function splitAtDoubleDash(argv: readonly string[]): { before: string[]; after: string[] } {
+  const index = argv.indexOf('--');
+  if (index < 0) return { before: [...argv], after: [] };
+  return { before: argv.slice(0, index), after: argv.slice(index + 1) };
+}
+
+/**
+ * Pulls the defined options out of `argv`. Other words are kept in `rest` when `keepUnknown`
+ * (they are SGLang launch flags), else an unknown `--option` is a usage error naming `command`.
+ */
+export function extractOptions(argv: readonly string[], defs: readonly OptionDef[], command: string, keepUnknown: boolean): ParsedOptions {
+  const byName = new Map(defs.map((def) => [def.name, def]));
+  const values = new Map<string, string[]>();
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const word = argv[i] as string;
+    const equals = word.indexOf('=');
+    const name = word.startsWith('--') ? word.slice(2, equals < 0 ? undefined : equals) : '';
+    const def = byName.get(name);
+    if (def === undefined) {
+      if (!keepUnknown) {
+        throw new UsageError(`${command}: unrecognized argument '${word}'; bench flags go after '--' (run 'servebench ${command} --help')`);
+      }
+      rest.push(word);
+      continue;
+    }
+    let value = '';
+    if (def.takesValue) {
+      if (equals >= 0) value = word.slice(equals + 1);
+      else {
+        const next = argv[i + 1];
+        if (next === undefined) throw new UsageError(`${command}: --${name} needs a value`);
+        value = next;
+        i += 1;
+      }
+    } else if (equals >= 0) {
+      throw new UsageError(`${command}: --${name} takes no value`);
+    }
+    const list = values.get(name) ?? [];
+    if (list.length > 0 && !def.repeatable) throw new UsageError(`${command}: --${name} is given twice; give it once`);
+    list.push(value);
+    values.set(name, list);
+  }
+  return { values, rest };
+}
+
+/** The single value of an option, or undefined. */
+export function optionValue(parsed: ParsedOptions, name: string): string | undefined {
+  return parsed.values.get(name)?.[0];
+}
+
+/** Parses a positive integer option value. */
+export function positiveIntOption(command: string, name: string, text: string): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !(value >= 1)) throw new UsageError(`${command}: --${name} must be a positive integer, got '${text}'`);
+  return value;
+}
+
+/** Parses a non-negative number option value. */
+export function nonNegativeOption(command: string, name: string, text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0) throw new UsageError(`${command}: --${name} must be a number ≥ 0, got '${text}'`);
+  return value;
+}

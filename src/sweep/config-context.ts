@@ -1,0 +1,93 @@
+/**
+ * Everything a configuration search evaluates against, built from a plain, cloneable spec so the
+ * same context can be rebuilt inside a worker thread: the candidate list, their deployments, the
+ * workload, and an evaluator that predicts each candidate in virtual time.
+ */
+import { UserError } from '../core/errors.js';
+import type { BenchArgs } from '../bench/args/types.js';
+import { parseLaunchArgs } from '../sim/flags/launch-flags.js';
+import { getHardware, type HardwareProfile, type ModelSpec } from '../sim/model/catalog.js';
+import { resolveDeployment } from '../sim/model/deployment.js';
+import { identifyModel } from '../sim/model/identify.js';
+import { parseWorkloadArgs, workloadTokenizer } from './bench-setup.js';
+import { createLocalEvaluator, type CandidateEvaluator } from './config-search.js';
+import { enumerateConfigs, type ConfigCandidate } from './config-space.js';
+import { cardsFor, devicesPerNode } from './hardware-units.js';
+import { instanceFlags } from './launch-render.js';
+import type { PredictDeployment, PredictInstance } from './predict-deployment.js';
+import type { Slo } from './slo.js';
+import { measureAtFor, predictionTarget } from './sweep-target.js';
+import { WorkloadCache } from './workload-cache.js';
+
+/** The search as plain data (what a worker thread receives). */
+export interface ConfigSearchSpec {
+  modelPath: string;
+  hardware: string;
+  devices: number;
+  includePd: boolean;
+  slo: Slo | null;
+  maxConcurrency: number;
+  promptsPerLoad: number;
+  benchArgv: string[];
+}
+
+export interface SearchContext {
+  model: ModelSpec;
+  hardware: HardwareProfile;
+  cards: number;
+  args: BenchArgs;
+  candidates: ConfigCandidate[];
+  evaluator: CandidateEvaluator;
+}
+
+/** Each replica of a candidate becomes one instance the engine composes. */
+export function candidateDeployment(candidate: ConfigCandidate, modelPath: string, hardware: HardwareProfile): PredictDeployment {
+  const instances: PredictInstance[] = candidate.instances.flatMap((plan) => {
+    const flags = [...instanceFlags(plan, { modelPath, devicesPerNode: devicesPerNode(hardware) }), '--hardware', hardware.key];
+    const launch = parseLaunchArgs(flags).launch;
+    return Array.from({ length: plan.replicas }, () => ({ role: plan.role, launch }));
+  });
+  return { mode: candidate.mode, instances };
+}
+
+/** Why a candidate cannot serve the workload (it does not fit, its KV pool cannot hold one request), or null. */
+export function infeasibility(deployment: PredictDeployment, args: BenchArgs): string | null {
+  const longest = args.random_input_len + args.random_output_len;
+  for (const instance of deployment.instances) {
+    let resolved;
+    try {
+      resolved = resolveDeployment(instance.launch);
+    } catch (error) {
+      if (error instanceof UserError) return error.message.split(':')[0] ?? error.message;
+      throw error;
+    }
+    if (args.dataset_name.startsWith('random') && resolved.kvCapacityPerRank < longest) {
+      return `KV pool of ${resolved.kvCapacityPerRank} tokens per rank cannot hold one ${longest}-token request`;
+    }
+  }
+  return null;
+}
+
+/** Builds the context; the tokenizer is loaded only when the first candidate is predicted. */
+export function createSearchContext(spec: ConfigSearchSpec): SearchContext {
+  const hardware = getHardware(spec.hardware);
+  const model = identifyModel(spec.modelPath);
+  const args = parseWorkloadArgs(spec.benchArgv, 'sweep', spec.modelPath);
+  const candidates = enumerateConfigs({ model, devices: spec.devices, includePd: spec.includePd });
+  const deployments = candidates.map((candidate) => candidateDeployment(candidate, spec.modelPath, hardware));
+  const cards = cardsFor(hardware, spec.devices);
+  let workloads: Promise<WorkloadCache> | undefined;
+  const workloadCache = (): Promise<WorkloadCache> => (workloads ??= workloadTokenizer(args).then((tokenizer) => new WorkloadCache(tokenizer, () => {})));
+  const evaluator = createLocalEvaluator({
+    candidates,
+    cards,
+    slo: spec.slo,
+    maxConcurrency: spec.maxConcurrency,
+    infeasibility: (candidate) => infeasibility(deployments[candidates.indexOf(candidate)]!, args),
+    measureFor: (candidate) => async (load) => {
+      const target = predictionTarget(deployments[candidates.indexOf(candidate)]!, args, await workloadCache());
+      return measureAtFor(target, { kind: 'concurrency', promptsPerLoad: spec.promptsPerLoad, labels: {}, record: () => null })(load);
+    },
+  });
+  return { model, hardware, cards, args, candidates, evaluator };
+}

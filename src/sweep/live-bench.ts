@@ -1,0 +1,114 @@
+/**
+ * Real-time sweep points: `servebench bench`'s runner called in-process, once per load, against
+ * a real server (the bench flags' host/port/base URL) or an in-process `servebench sim` started
+ * once for the whole sweep. Console lines of the individual runs are not printed; the sweep
+ * prints one line per point instead.
+ */
+import { UsageError, UserError } from '../core/errors.js';
+import { pythonJsonLoads } from '../core/pyjson.js';
+import type { PyValue } from '../core/pyrepr.js';
+import { createBenchRngs } from '../core/rng.js';
+import type { BenchArgs } from '../bench/args/types.js';
+import { resolvePort, resolveUrls, type BenchUrls } from '../bench/args/urls.js';
+import { authHeaders } from '../bench/backends/index.js';
+import { buildDataset } from '../bench/datasets/index.js';
+import type { BenchmarkMetrics, ServebenchExtras } from '../bench/metrics/types.js';
+import { runBenchmark } from '../bench/runner/benchmark.js';
+import { discoverModel } from '../bench/runner/discovery.js';
+import { summarizeRun } from '../bench/runner/report.js';
+import { fetchServerInfo } from '../bench/transport/auxiliary.js';
+import { HttpPool } from '../bench/transport/httpPool.js';
+import type { RequestOutput } from '../bench/types.js';
+import { splitCommandLine } from '../sim/flags/launch-flags.js';
+import { startSimServer } from '../sim/server/sim-server.js';
+import type { Tokenizer } from '../tokenizer/types.js';
+import { workloadTokenizer } from './bench-setup.js';
+
+export interface LiveTarget {
+  urls: BenchUrls;
+  modelId: string;
+  /** The base args with the model and port resolved. */
+  args: BenchArgs;
+  tokenizer: Tokenizer;
+  pool: HttpPool;
+  close(): Promise<void>;
+}
+
+export interface LiveRun {
+  outputs: RequestOutput[];
+  durationS: number;
+  metrics: BenchmarkMetrics;
+  extras: ServebenchExtras;
+  serverInfo: PyValue;
+}
+
+const quiet = (): void => {};
+
+function parseExtraBody(text: string | null): Record<string, unknown> {
+  if (text === null) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new UsageError(`--extra-request-body is not valid JSON; pass an object like '{"top_p": 0.9}'`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`--extra-request-body must be a JSON object like '{"top_p": 0.9}'`);
+  return value as Record<string, unknown>;
+}
+
+/**
+ * Connects to the target: starts the sim of `simFlags` on a loopback port when given, resolves
+ * URLs, discovers the model when the bench flags name none, and loads the tokenizer.
+ */
+export async function openLiveTarget(baseArgs: BenchArgs, simFlags: string | null): Promise<LiveTarget> {
+  const args: BenchArgs = { ...baseArgs };
+  const sim = simFlags === null ? null : await startSimServer(splitCommandLine(simFlags), { port: 0, host: '127.0.0.1', quiet: true });
+  const pool = new HttpPool({ streamIdleTimeout: args.extensions.streamIdleTimeout });
+  const close = async (): Promise<void> => {
+    await pool.close();
+    await sim?.close();
+  };
+  try {
+    if (sim !== null) {
+      args.base_url = null;
+      args.host = '127.0.0.1';
+      args.port = sim.port;
+    }
+    args.port = resolvePort(args);
+    const urls = resolveUrls(args);
+    if (args.model === null) {
+      const found = await discoverModel(pool, args.backend, urls.modelUrl, authHeaders(process.env));
+      if (!found.ok) throw new UserError(found.lines.join(' '));
+      args.model = found.model;
+    }
+    const tokenizer = await workloadTokenizer(args);
+    return { urls, modelId: args.served_model_name ?? args.model, args, tokenizer, pool, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Runs one benchmark with `args` (the target's args at one load) and computes its metrics. */
+export async function runLive(target: LiveTarget, args: BenchArgs): Promise<LiveRun> {
+  const rngs = createBenchRngs(args.seed);
+  const dataset = await buildDataset(args, target.tokenizer, quiet, { rngs });
+  const run = await runBenchmark({
+    args,
+    dataset,
+    modelId: target.modelId,
+    apiUrl: target.urls.apiUrl,
+    baseUrl: target.urls.baseUrl,
+    extraRequestBody: parseExtraBody(args.extra_request_body),
+    pool: target.pool,
+    rngs,
+    env: process.env,
+    print: quiet,
+    notice: (line) => process.stderr.write(`${line}\n`),
+    createProgress: () => null,
+  });
+  if (run.interrupted) throw new UserError('the sweep was interrupted (Ctrl-C); points finished so far are in the catalog');
+  const { metrics, extras } = await summarizeRun(run, args, target.tokenizer);
+  const serverInfo = await fetchServerInfo(target.pool, target.urls.baseUrl, authHeaders(process.env), pythonJsonLoads);
+  return { outputs: run.outputs, durationS: run.duration, metrics, extras, serverInfo };
+}

@@ -1,0 +1,54 @@
+/**
+ * Turns one sweep point (or one prediction) into what a bench run leaves behind: the JSONL
+ * result record and the catalog run, so every point is a normal run in the catalog, labelled
+ * with its sweep and load.
+ */
+import { readFileSync } from 'node:fs';
+import type { BenchArgs } from '../bench/args/types.js';
+import type { BenchmarkMetrics, ServebenchExtras } from '../bench/metrics/types.js';
+import { buildResultRecord } from '../bench/output/record.js';
+import type { RequestOutput } from '../bench/types.js';
+import { runInputFromBench } from '../catalog/from-bench.js';
+import { parseDeploymentInstance } from '../catalog/ingest/launch-config.js';
+import type { RecipeConfig, RunInput } from '../catalog/types.js';
+import type { PyValue } from '../core/pyrepr.js';
+import type { PredictDeployment } from './predict-deployment.js';
+
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+export interface PointRunInput {
+  args: BenchArgs;
+  metrics: BenchmarkMetrics;
+  extras: ServebenchExtras;
+  outputs: readonly RequestOutput[];
+  /** The server's `/get_server_info` body; null for predictions. */
+  serverInfo: PyValue;
+  startedAt: Date;
+  labels: Record<string, string>;
+  /** The predicted or simulated deployment, stored as the run's recipe. */
+  deployment: PredictDeployment | null;
+}
+
+/** The deployment as a catalog recipe, one instance per server (flags as given, secrets redacted). */
+export function recipeOf(deployment: PredictDeployment, launcher: string): RecipeConfig {
+  const warnings: string[] = [];
+  const instances = deployment.instances.map((instance) =>
+    parseDeploymentInstance({ kind: 'launch', launcher, args: instance.launch.rawArgs, startLine: 0, endLine: 0 }, warnings),
+  );
+  return { instances, env: {}, origin: 'command line' };
+}
+
+/** The catalog run of a point; its `metrics` are the JSONL record's values as plain numbers. */
+export function pointRunInput(input: PointRunInput): RunInput {
+  const record = buildResultRecord({ args: input.args, metrics: input.metrics, serverInfo: input.serverInfo, outputs: input.outputs, extras: input.extras });
+  const run = runInputFromBench({
+    record,
+    args: input.args as unknown as Record<string, unknown>,
+    outputs: input.outputs,
+    startedAt: input.startedAt,
+    toolVersion: `servebench ${VERSION}`,
+    labels: input.labels,
+  });
+  const launcher = input.labels.mode === 'predict' ? 'servebench predict' : 'servebench sim';
+  return input.deployment === null ? run : { ...run, recipe: recipeOf(input.deployment, launcher) };
+}

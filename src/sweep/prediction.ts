@@ -1,0 +1,66 @@
+/**
+ * One virtual-time prediction of a bench run: the bench workload (same dataset builder, seed and
+ * arrival process as `servebench bench`) fed to the simulated engine through the virtual client,
+ * then bench's own metrics. No HTTP, no sleeping.
+ */
+import { UserError } from '../core/errors.js';
+import type { BenchArgs } from '../bench/args/types.js';
+import { calculateExtras } from '../bench/metrics/extras.js';
+import { calculateMetrics } from '../bench/metrics/calculate.js';
+import type { BenchmarkMetrics, ServebenchExtras } from '../bench/metrics/types.js';
+import type { RequestOutput } from '../bench/types.js';
+import { createDisaggregatedEngine, createEngine } from '../sim/engine/index.js';
+import { predictRun } from '../sim/predict/index.js';
+import type { Engine, LaunchConfig } from '../sim/types.js';
+import type { PredictDeployment, PredictInstance } from './predict-deployment.js';
+import type { WorkloadCache } from './workload-cache.js';
+
+export interface Prediction {
+  outputs: RequestOutput[];
+  durationS: number;
+  metrics: BenchmarkMetrics;
+  extras: ServebenchExtras;
+  /** What the prediction leaves out for this workload, one line each. */
+  notes: string[];
+}
+
+/** Workloads whose prompts share prefixes: the virtual client sends lengths only, so the radix cache never hits. */
+const SHARED_PREFIX_DATASETS = new Set(['generated-shared-prefix', 'mooncake']);
+
+/** The engine of a deployment: one instance, or the prefill and decode instances composed with KV transfer. */
+export function engineFor(deployment: PredictDeployment): Engine {
+  if (deployment.mode === 'pd-mixed') return createEngine((deployment.instances[0] as PredictInstance).launch);
+  const launches = (role: PredictInstance['role']): LaunchConfig[] => deployment.instances.filter((i) => i.role === role).map((i) => i.launch);
+  return createDisaggregatedEngine(launches('prefill'), launches('decode'));
+}
+
+/** Predicts the run `args` describes against `deployment`, on the workload `servebench bench` would build. */
+export async function predictBench(deployment: PredictDeployment, args: BenchArgs, workloads: WorkloadCache): Promise<Prediction> {
+  if (args.use_trace_timestamps) {
+    throw new UserError('predict does not replay trace timestamps yet: drop --use-trace-timestamps (arrivals then follow --request-rate), or bench the sim in real time');
+  }
+  const { dataset, rngs } = await workloads.workload(args);
+  if (dataset.multiTurn) {
+    throw new UserError('predict does not model multi-turn conversations yet: use --gsp-num-turns 1, or bench the sim in real time (servebench bench --sim ...)');
+  }
+  const result = predictRun(engineFor(deployment), dataset.rows, {
+    requestRate: args.request_rate,
+    maxConcurrency: args.max_concurrency,
+    numpy: rngs.numpy,
+    warmupRequests: args.warmup_requests,
+  });
+  // The virtual client records streams as the native sglang backend does, and the sim's text
+  // retokenizes to exactly the emitted count, so the retokenized totals equal the emitted ones.
+  const metrics = calculateMetrics({
+    outputs: result.outputs,
+    durationS: result.durationS,
+    backend: 'sglang',
+    acceptLength: result.acceptLength,
+    retokenizedOutputLens: result.outputs.map((output) => (output.success ? output.outputLen : 0)),
+  });
+  const extras = calculateExtras({ outputs: result.outputs, requestRate: args.request_rate, maxConcurrency: args.max_concurrency });
+  const notes = SHARED_PREFIX_DATASETS.has(args.dataset_name)
+    ? [`note: prefix-cache hits between ${args.dataset_name} prompts are not modelled in virtual time; 'servebench bench --sim' models them`]
+    : [];
+  return { outputs: result.outputs, durationS: result.durationS, metrics, extras, notes };
+}

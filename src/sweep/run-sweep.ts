@@ -1,0 +1,135 @@
+/**
+ * Runs a load sweep or an SLO search end to end: opens the target (prediction, in-process sim,
+ * or a real server), measures each load, records each point in the catalog, and prints the
+ * table, the summary, and optionally the plot and a JSON summary.
+ */
+import { openCatalog, type Catalog } from '../catalog/index.js';
+import { writeChart } from '../plots/export.js';
+import { parseLaunchArgs, splitCommandLine } from '../sim/flags/launch-flags.js';
+import { resolveDeployment } from '../sim/model/deployment.js';
+import { parseWorkloadArgs, workloadTokenizer } from './bench-setup.js';
+import { writeJsonFile } from './json-file.js';
+import { formatLoad, type LoadKind } from './load-series.js';
+import { deploymentCards, describeDeployment, parsePredictDeployment, type PredictDeployment } from './predict-deployment.js';
+import { formatSlo, type Slo } from './slo.js';
+import { runSeries, runSloSearch, type SweepPoint } from './sweep.js';
+import { sweepJson } from './sweep-json.js';
+import type { LoadSweepPlan, OutputSpec } from './sweep-options.js';
+import { sweepChartOption } from './sweep-plot.js';
+import { formatSweepSummary, formatSweepTable } from './sweep-table.js';
+import { WorkloadCache } from './workload-cache.js';
+import { liveTarget, measureAtFor, predictionTarget, type SweepTarget } from './sweep-target.js';
+
+type Print = (line: string) => void;
+
+const quiet = (): void => {};
+
+/** Two panels side by side need more width than a single chart. */
+const PLOT_SIZE = { width: 1100, height: 520 };
+
+async function openTarget(plan: LoadSweepPlan): Promise<SweepTarget> {
+  const { target } = plan;
+  if (target.mode === 'predict') {
+    const deployment = parsePredictDeployment(splitCommandLine(target.shared ?? ''), target.prefills, target.decodes);
+    const first = deployment.instances[0]!.launch;
+    const args = parseWorkloadArgs(plan.benchArgv, 'sweep', first.servedModelName ?? first.modelPath);
+    return predictionTarget(deployment, args, new WorkloadCache(await workloadTokenizer(args), quiet));
+  }
+  if (target.mode === 'sim') {
+    const { launch, truth } = parseLaunchArgs(splitCommandLine(target.flags));
+    // A truth-mode sim has fixed timings and no modelled deployment (its model may be any name).
+    const deployment: PredictDeployment | null = truth === null ? { mode: 'pd-mixed', instances: [{ role: 'mixed', launch }] } : null;
+    const args = parseWorkloadArgs(plan.benchArgv, 'sweep', launch.servedModelName ?? launch.modelPath);
+    return liveTarget(args, target.flags, deployment);
+  }
+  return liveTarget(parseWorkloadArgs(plan.benchArgv, 'sweep', null), null, null);
+}
+
+/** Labels every point of this sweep carries in the catalog. */
+function sweepLabels(plan: LoadSweepPlan, deployment: PredictDeployment | null, cards: number, startedAt: Date): Record<string, string> {
+  const labels: Record<string, string> = {
+    ...plan.output.labels,
+    sweep: `sweep-${startedAt.toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '')}`,
+    sweep_kind: plan.loadKind,
+    cards: String(cards),
+  };
+  if (deployment !== null) {
+    labels.hardware = resolveDeployment(deployment.instances[0]!.launch).hardware.key;
+    labels.deploy = deployment.mode === 'pd-separated' ? 'pd-separation' : 'pd-mixed';
+  }
+  return labels;
+}
+
+function pointLine(kind: LoadKind, point: SweepPoint): string {
+  const value = (key: string): string => {
+    const v = point.metrics[key];
+    return typeof v === 'number' ? v.toFixed(2) : '-';
+  };
+  const verdict = point.verdict === null ? '' : point.verdict.met ? ', SLO met' : ', SLO missed';
+  const run = point.runId === null ? '' : ` (run ${point.runId})`;
+  return `${kind} ${formatLoad(point.load)}: ${value('output_throughput')} output tok/s, mean TTFT ${value('mean_ttft_ms')} ms, mean TPOT ${value('mean_tpot_ms')} ms${verdict}${run}`;
+}
+
+function limitOf(slo: Slo | null, metric: 'tpot' | 'ttft'): number | undefined {
+  return slo?.targets.find((target) => target.metric === metric && target.statistic.kind === 'mean')?.limitMs;
+}
+
+/** Opens the catalog unless `--no-catalog`; the caller closes it. */
+function openSweepCatalog(output: OutputSpec): Catalog | null {
+  return output.noCatalog ? null : openCatalog(output.db);
+}
+
+/** Runs the plan, printing as it goes; resolves to the exit code. */
+export async function runLoadSweep(plan: LoadSweepPlan, print: Print): Promise<number> {
+  const target = await openTarget(plan);
+  const catalog = openSweepCatalog(plan.output);
+  try {
+    const cards = plan.cards ?? (target.deployment ? deploymentCards(target.deployment) : 1);
+    const startedAt = new Date();
+    const labels = sweepLabels(plan, target.deployment, cards, startedAt);
+    const what = target.deployment ? describeDeployment(target.deployment) : `server ${target.args.base_url ?? `${target.args.host}:${target.args.port}`}`;
+    const how = plan.series === null ? `SLO search over ${plan.loadKind} for ${formatSlo(plan.slo as Slo)}` : `${plan.loadKind} sweep`;
+    print(`servebench sweep (${target.mode === 'predict' ? 'prediction, virtual time' : 'real time'}): ${what}; ${how}; sweep id ${labels.sweep}`);
+    if (target.mode === 'server' && plan.cards === null) print('note: per-card figures assume 1 card; pass --cards N for the server under test');
+    if (target.mode === 'server' && !target.args.flush_cache) {
+      print("note: every point replays the same prompts; add --flush-cache to the bench flags so the server's prefix cache does not carry over");
+    }
+
+    const measureAt = measureAtFor(target, {
+      kind: plan.loadKind,
+      promptsPerLoad: plan.promptsPerLoad,
+      labels,
+      record: (run) => (catalog === null ? null : catalog.recordRun(run)),
+    });
+    const onPoint = (point: SweepPoint): void => print(pointLine(plan.loadKind, point));
+    let points: SweepPoint[];
+    let knee: SweepPoint | null | undefined;
+    let runs: number;
+    if (plan.series !== null) {
+      points = await runSeries(plan.series, measureAt, plan.slo, onPoint);
+      runs = points.length;
+    } else {
+      const search = await runSloSearch(plan.slo as Slo, measureAt, { kind: plan.loadKind, ...plan.search }, onPoint);
+      ({ points, knee, runs } = search);
+    }
+
+    print('');
+    print(formatSweepTable(points, plan.loadKind, cards, plan.slo !== null));
+    print('');
+    for (const line of formatSweepSummary({ points, kind: plan.loadKind, cards, slo: plan.slo, ...(knee !== undefined ? { knee, runs } : {}) })) print(line);
+    if (catalog !== null) print(`Recorded ${points.length} runs in ${catalog.path} with label sweep=${labels.sweep}`);
+    if (plan.output.plot !== null) {
+      const title = `${target.mode === 'predict' ? 'Predicted' : 'Measured'}: ${what}`;
+      const option = sweepChartOption({ title, kind: plan.loadKind, cards, series: [{ name: target.mode, points }], tpotLimitMs: limitOf(plan.slo, 'tpot'), ttftLimitMs: limitOf(plan.slo, 'ttft') });
+      writeChart(option, plan.output.plot, PLOT_SIZE);
+      print(`Plot written to ${plan.output.plot}`);
+    }
+    if (plan.output.json !== null) {
+      writeJsonFile(plan.output.json, sweepJson({ mode: target.mode, kind: plan.loadKind, cards, slo: plan.slo, points, ...(knee !== undefined ? { knee } : {}), runs }));
+    }
+    return 0;
+  } finally {
+    catalog?.close();
+    await target.close();
+  }
+}

@@ -1,0 +1,70 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseBenchArgs } from '../bench/args/parse.js';
+import { cardsFor, devicesPerCard, devicesPerNode } from './hardware-units.js';
+import { argsAtLoad } from './load-args.js';
+import { parseSlo } from './slo.js';
+import type { SweepPoint } from './sweep.js';
+import { sweepJson } from './sweep-json.js';
+import { sweepChartOption } from './sweep-plot.js';
+
+function point(load: number, throughput: number, tpot: number, met: boolean | null): SweepPoint {
+  const slo = parseSlo('tpot=10ms');
+  return {
+    load, runId: `run-${load}`, outputs: [], durationSeconds: 1,
+    metrics: { output_throughput: throughput, mean_tpot_ms: tpot, mean_ttft_ms: 100 * load },
+    verdict: met === null ? null : { met, targets: [{ target: slo.targets[0]!, observedMs: tpot, met }] },
+    goodput: met === null ? null : { goodRequests: 1, requestGoodput: 0.5, goodFraction: 1 },
+  };
+}
+
+describe('argsAtLoad', () => {
+  const args = parseBenchArgs(['--num-prompts', '100', '--max-concurrency', '3', '--request-rate', '7']);
+  test('concurrency: sets --max-concurrency, and --num-prompts when prompts per load are given', () => {
+    assert.deepEqual([argsAtLoad(args, 'concurrency', 16, null).max_concurrency, argsAtLoad(args, 'concurrency', 16, null).num_prompts], [16, 100]);
+    assert.equal(argsAtLoad(args, 'concurrency', 16, 4).num_prompts, 64);
+    assert.equal(args.max_concurrency, 3, 'the base args are not changed');
+  });
+  test('rate: sets --request-rate and keeps the rest', () => {
+    const at = argsAtLoad(args, 'rate', 2.5, 4);
+    assert.deepEqual([at.request_rate, at.max_concurrency, at.num_prompts], [2.5, 3, 100]);
+  });
+});
+
+describe('hardware units', () => {
+  test('an A3 card has two 910C dies; a node has eight cards', () => {
+    assert.deepEqual([devicesPerCard({ key: 'ascend-910c' }), devicesPerNode({ key: 'ascend-910c' }), cardsFor({ key: 'ascend-910c' }, 16)], [2, 16, 8]);
+    assert.deepEqual([devicesPerCard({ key: 'b200' }), devicesPerNode({ key: 'b200' }), cardsFor({ key: 'b200' }, 8)], [1, 8, 8]);
+  });
+});
+
+describe('sweepJson', () => {
+  test('points by load with metrics, goodput and verdicts; peak and knee', () => {
+    const json = sweepJson({ mode: 'predict', kind: 'concurrency', cards: 2, slo: parseSlo('tpot=10ms'), points: [point(4, 300, 12, false), point(1, 100, 5, true), point(2, 200, 8, true)], runs: 3 });
+    assert.deepEqual((json.points as Array<{ load: number }>).map((p) => p.load), [1, 2, 4]);
+    assert.equal(json.peak_load, 4);
+    assert.equal(json.knee_load, 2);
+    assert.equal(json.slo, 'mean-tpot=10ms');
+    assert.deepEqual((json.points as Array<Record<string, unknown>>)[0], {
+      load: 1, run_id: 'run-1', metrics: { output_throughput: 100, mean_tpot_ms: 5, mean_ttft_ms: 100 },
+      goodput: { request_goodput: 0.5, good_requests: 1, good_fraction: 1 }, slo_met: true, slo_observed_ms: { 'mean-tpot': 5 },
+    });
+    const infinite = sweepJson({ mode: 'server', kind: 'rate', cards: 1, slo: null, points: [point(Number.POSITIVE_INFINITY, 1, 1, null)], runs: 1 });
+    assert.equal(infinite.peak_load, 'inf');
+    assert.equal(infinite.knee_load, null);
+  });
+});
+
+describe('sweepChartOption', () => {
+  test('two panels (TPOT, TTFT) per curve, per-card throughput, SLO limits as dashed lines', () => {
+    const option = sweepChartOption({
+      title: 't', kind: 'concurrency', cards: 2, tpotLimitMs: 10,
+      series: [{ name: 'sim', points: [point(2, 200, 8, true), point(1, 100, 5, true)] }, { name: 'predict', points: [point(1, 110, 5, true)] }],
+    });
+    const series = option.series as Array<{ name: string; xAxisIndex: number; data: Array<{ value: number[]; load: string } | number[]> }>;
+    assert.deepEqual(series.map((s) => [s.name, s.xAxisIndex]), [['sim', 0], ['predict', 0], ['SLO limit', 0], ['sim', 1], ['predict', 1]]);
+    assert.deepEqual(series[0]?.data, [{ value: [5, 50], load: '1' }, { value: [8, 100], load: '2' }]);
+    assert.deepEqual(series[3]?.data[0], { value: [100, 50], load: '1' });
+    assert.deepEqual(series[2]?.data, [[10, 0], [10, 100]]);
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * The text a sweep prints: one row per load (throughput, latency figures, goodput, SLO verdict)
+ * and a summary naming the peak and, with an SLO, the highest load that met it.
+ */
+import { formatLoad, type LoadKind } from './load-series.js';
+import { formatSlo, type Slo } from './slo.js';
+import { highestMeeting, outputThroughput, peakPoint, type SweepPoint } from './sweep.js';
+
+interface Column {
+  title: string;
+  value(point: SweepPoint): string;
+}
+
+function metric(point: SweepPoint, key: string): string {
+  const value = point.metrics[key];
+  return typeof value === 'number' && Number.isFinite(value) ? value.toFixed(2) : '-';
+}
+
+function columns(kind: LoadKind, cards: number, withSlo: boolean): Column[] {
+  const list: Column[] = [
+    { title: kind === 'concurrency' ? 'concurrency' : 'rate (req/s)', value: (p) => formatLoad(p.load) },
+    { title: 'ok/total', value: (p) => `${p.metrics.completed ?? '-'}/${p.outputs.length}` },
+    { title: 'req/s', value: (p) => metric(p, 'request_throughput') },
+    { title: 'out tok/s', value: (p) => metric(p, 'output_throughput') },
+    { title: 'tok/s/card', value: (p) => (outputThroughput(p) / cards).toFixed(2) },
+    { title: 'mean TTFT ms', value: (p) => metric(p, 'mean_ttft_ms') },
+    { title: 'p99 TTFT ms', value: (p) => metric(p, 'p99_ttft_ms') },
+    { title: 'mean TPOT ms', value: (p) => metric(p, 'mean_tpot_ms') },
+    { title: 'p99 TPOT ms', value: (p) => metric(p, 'p99_tpot_ms') },
+    { title: 'mean ITL ms', value: (p) => metric(p, 'mean_itl_ms') },
+  ];
+  if (withSlo) {
+    list.push(
+      { title: 'goodput req/s', value: (p) => (p.goodput ? p.goodput.requestGoodput.toFixed(2) : '-') },
+      { title: 'SLO', value: (p) => (p.verdict?.met ? 'met' : 'missed') },
+    );
+  }
+  return list;
+}
+
+/** Aligned table of the points, sorted by load. */
+export function formatSweepTable(points: readonly SweepPoint[], kind: LoadKind, cards: number, withSlo: boolean): string {
+  const cols = columns(kind, cards, withSlo);
+  const sorted = [...points].sort((a, b) => a.load - b.load);
+  const rows = [cols.map((c) => c.title), ...sorted.map((point) => cols.map((c) => c.value(point)))];
+  const widths = cols.map((_, i) => Math.max(...rows.map((row) => (row[i] as string).length)));
+  return rows.map((row) => row.map((cell, i) => cell.padStart(widths[i] as number)).join('  ')).join('\n');
+}
+
+function describeLoad(kind: LoadKind, load: number): string {
+  return kind === 'concurrency' ? `concurrency ${formatLoad(load)}` : `request rate ${formatLoad(load)} req/s`;
+}
+
+export interface SummaryInput {
+  points: readonly SweepPoint[];
+  kind: LoadKind;
+  cards: number;
+  slo: Slo | null;
+  /** The SLO search's answer (undefined when no search ran). */
+  knee?: SweepPoint | null;
+  runs?: number;
+}
+
+/** Summary lines: the peak, and for an SLO the best load meeting it (from the search or the series). */
+export function formatSweepSummary(input: SummaryInput): string[] {
+  const { points, kind, cards, slo } = input;
+  const lines: string[] = [];
+  const peak = peakPoint(points);
+  if (peak) {
+    const throughput = outputThroughput(peak);
+    lines.push(
+      `Peak output throughput: ${throughput.toFixed(2)} tok/s at ${describeLoad(kind, peak.load)} ` +
+        `(${(throughput / cards).toFixed(2)} tok/s per card over ${cards})`,
+    );
+  }
+  if (slo === null) return lines;
+  const knee = input.knee !== undefined ? input.knee : highestMeeting(points);
+  const how = input.runs !== undefined ? ` (searched in ${input.runs} runs)` : '';
+  if (knee === null) {
+    lines.push(`SLO ${formatSlo(slo)}: no load tried meets it${how}`);
+    return lines;
+  }
+  const throughput = outputThroughput(knee);
+  lines.push(
+    `SLO ${formatSlo(slo)}: highest load meeting it is ${describeLoad(kind, knee.load)}${how}: ` +
+      `goodput ${(knee.goodput?.requestGoodput ?? 0).toFixed(2)} req/s, ${throughput.toFixed(2)} output tok/s, ` +
+      `${(throughput / cards).toFixed(2)} tok/s per card`,
+  );
+  for (const target of knee.verdict?.targets ?? []) {
+    lines.push(`  ${formatSlo({ targets: [target.target] })}: observed ${target.observedMs.toFixed(2)} ms`);
+  }
+  return lines;
+}

@@ -1,0 +1,64 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { RequestOutput } from '../bench/types.js';
+import { parseLoadSeries } from './load-series.js';
+import { parseSlo } from './slo.js';
+import { peakPoint, runSeries, runSloSearch, type PointMeasurement } from './sweep.js';
+import { formatSweepSummary, formatSweepTable } from './sweep-table.js';
+
+/** A synthetic closed-loop server: TPOT 10 ms + 0.5 ms per concurrent request, throughput saturating at 64. */
+function measureAt(load: number): Promise<PointMeasurement> {
+  const tpot = 0.01 + 0.0005 * load;
+  const ttft = 0.05 + 0.002 * load;
+  const outputs: RequestOutput[] = Array.from({ length: 8 }, () => ({
+    generatedText: '', success: true, ttft, latency: ttft + tpot * 99, itl: Array.from({ length: 99 }, () => tpot),
+    textChunks: [], promptLen: 100, error: '', outputLen: 100, startTime: 0, queueTime: 0, failureCause: null,
+  }));
+  const throughput = 100 * Math.min(load, 64) / (ttft + tpot * 99);
+  return Promise.resolve({
+    metrics: { completed: 8, output_throughput: throughput, request_throughput: throughput / 100, mean_tpot_ms: tpot * 1000, mean_ttft_ms: ttft * 1000, p99_ttft_ms: ttft * 1000, p99_tpot_ms: tpot * 1000, mean_itl_ms: tpot * 1000 },
+    outputs, durationSeconds: 8 / (throughput / 100), runId: null,
+  });
+}
+
+describe('runSeries', () => {
+  test('visits a fixed series in order and judges each point', async () => {
+    const slo = parseSlo('tpot=20ms');
+    const points = await runSeries(parseLoadSeries('1,10,20,40', 'concurrency'), measureAt, slo);
+    assert.deepEqual(points.map((p) => [p.load, p.verdict?.met]), [[1, true], [10, true], [20, true], [40, false]]);
+    assert.equal(points[0]?.goodput?.goodRequests, 8);
+    assert.equal(points[3]?.goodput?.goodRequests, 0);
+  });
+
+  test('auto doubles until throughput stops growing', async () => {
+    const points = await runSeries(parseLoadSeries('auto', 'concurrency'), measureAt, null);
+    // Throughput grows to concurrency 64, then falls at 128 (TPOT grows while the batch is capped): stop there.
+    assert.deepEqual(points.map((p) => p.load), [1, 2, 4, 8, 16, 32, 64, 128]);
+    assert.equal(peakPoint(points)?.load, 64);
+  });
+});
+
+describe('runSloSearch', () => {
+  test('finds the same knee as an exhaustive sweep, in fewer runs', async () => {
+    const slo = parseSlo('tpot=25ms,p99-ttft=100ms');
+    const exhaustive = await runSeries(parseLoadSeries('1:64:+1', 'concurrency'), measureAt, slo);
+    const best = Math.max(...exhaustive.filter((p) => p.verdict?.met).map((p) => p.load));
+    const search = await runSloSearch(slo, measureAt, { kind: 'concurrency', start: 1, limit: 64, tolerance: 0 });
+    assert.equal(search.knee?.load, best);
+    assert.ok(search.runs <= 12, `${search.runs} runs`);
+    assert.deepEqual(search.points.map((p) => p.load), [...search.points.map((p) => p.load)].sort((a, b) => a - b));
+
+    const summary = formatSweepSummary({ points: search.points, kind: 'concurrency', cards: 8, slo, knee: search.knee, runs: search.runs });
+    assert.match(summary[1] as string, new RegExp(`^SLO mean-tpot=25ms,p99-ttft=100ms: highest load meeting it is concurrency ${best} \\(searched in ${search.runs} runs\\)`));
+    const table = formatSweepTable(search.points, 'concurrency', 8, true).split('\n');
+    assert.equal(table.length, search.points.length + 1);
+    assert.match(table[0] as string, /concurrency .*tok\/s\/card .*goodput req\/s +SLO$/);
+  });
+
+  test('says so when no load meets the SLO', async () => {
+    const slo = parseSlo('tpot=1ms');
+    const search = await runSloSearch(slo, measureAt, { kind: 'concurrency', start: 4, limit: 64, tolerance: 0 });
+    assert.equal(search.knee, null);
+    assert.match(formatSweepSummary({ points: search.points, kind: 'concurrency', cards: 1, slo, knee: search.knee, runs: search.runs })[1] as string, /no load tried meets it/);
+  });
+});

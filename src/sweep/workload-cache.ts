@@ -1,0 +1,42 @@
+/**
+ * Datasets of a sweep's points, built once. Points differ only in their load, and with an
+ * infinite request rate nothing is drawn after the dataset (arrivals are all at once), so a
+ * dataset built for one point is exactly the one the next point would build. With a finite rate
+ * the Poisson draws continue the dataset's numpy stream, so such points rebuild it to keep the
+ * stream identical to `servebench bench`.
+ */
+import type { BenchArgs } from '../bench/args/types.js';
+import { buildDataset } from '../bench/datasets/index.js';
+import type { Dataset } from '../bench/types.js';
+import { createBenchRngs, type BenchRngs } from '../core/rng.js';
+import type { Tokenizer } from '../tokenizer/types.js';
+
+export interface Workload {
+  dataset: Dataset;
+  rngs: BenchRngs;
+}
+
+/** Everything but the load decides the dataset. */
+function datasetKey(args: BenchArgs): string {
+  return JSON.stringify({ ...args, max_concurrency: null, request_rate: null });
+}
+
+export class WorkloadCache {
+  private readonly datasets = new Map<string, Dataset>();
+
+  constructor(
+    private readonly tokenizer: Tokenizer,
+    private readonly print: (line: string) => void,
+  ) {}
+
+  /** The dataset and RNG streams of a run with `args`, as `servebench bench` would have them after building. */
+  async workload(args: BenchArgs): Promise<Workload> {
+    const rngs = createBenchRngs(args.seed);
+    const key = datasetKey(args);
+    const cached = this.datasets.get(key);
+    if (cached !== undefined && args.request_rate === Number.POSITIVE_INFINITY) return { dataset: cached, rngs };
+    const dataset = await buildDataset(args, this.tokenizer, this.print, { rngs });
+    this.datasets.set(key, dataset);
+    return { dataset, rngs };
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * `servebench predict` end to end (the built CLI as a child process) on every reference recipe:
+ * each prints bench_serving's result block marked as a prediction, the largest workload in
+ * seconds, and `--output-file` gets the JSONL record. Bad command lines end with one line.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { CALIBRATION_CASES, type CalibrationCase } from '../src/sim/predict/calibration-cases.js';
+import { runCli } from './helpers/cli.js';
+
+const workDir = mkdtempSync(join(tmpdir(), 'servebench-predict-'));
+after(() => rmSync(workDir, { recursive: true, force: true }));
+
+/** The case's workload as bench flags (random dataset: the ShareGPT file is not available offline). */
+function benchFlags(c: CalibrationCase): string[] {
+  const w = c.workload;
+  return [
+    '--dataset-name', 'random', '--random-input-len', String(w.inputLen), '--random-output-len', String(w.outputLen),
+    '--random-range-ratio', String(w.rangeRatio), '--num-prompts', String(w.numPrompts), '--seed', '1',
+    ...(w.maxConcurrency === null ? [] : ['--max-concurrency', String(w.maxConcurrency)]),
+    ...(Number.isFinite(w.requestRate) ? ['--request-rate', String(w.requestRate)] : []),
+  ];
+}
+
+/** One workload per distinct recipe: the largest one the logs ran on it. */
+function onePerRecipe(): CalibrationCase[] {
+  const byLaunch = new Map<string, CalibrationCase>();
+  for (const c of CALIBRATION_CASES) {
+    const key = c.launch.join(' ');
+    const size = (x: CalibrationCase): number => x.workload.numPrompts * (x.workload.inputLen + x.workload.outputLen);
+    const known = byLaunch.get(key);
+    if (known === undefined || size(c) > size(known)) byLaunch.set(key, c);
+  }
+  return [...byLaunch.values()];
+}
+
+function metric(stdout: string, label: string): number {
+  const match = new RegExp(`^${label.replace(/[()/]/g, '\\$&')}:\\s+(\\S+)`, 'm').exec(stdout);
+  assert.ok(match, `no '${label}' line in:\n${stdout}`);
+  return Number(match[1]);
+}
+
+describe('servebench predict on the reference recipes', () => {
+  for (const c of onePerRecipe()) {
+    test(c.name, async () => {
+      const started = Date.now();
+      const result = await runCli(['predict', ...c.launch, '--', ...benchFlags(c)]);
+      const seconds = (Date.now() - started) / 1000;
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /^servebench predict: .+; virtual time, no server contacted$/m);
+      assert.match(result.stdout, /^============ Serving Benchmark Result ============$/m);
+      assert.match(result.stdout, /^Prediction \(servebench performance model, not a measurement\): [\d.]+ s of virtual time computed in [\d.]+ s$/m);
+      assert.equal(metric(result.stdout, 'Successful requests'), c.workload.numPrompts);
+      assert.ok(metric(result.stdout, 'Output token throughput (tok/s)') > 0);
+      // The largest reference workload (2048 prompts of 1K/1K on 16 H800s) included: seconds, not minutes.
+      assert.ok(seconds < 30, `${c.name} took ${seconds.toFixed(1)} s`);
+    });
+  }
+});
+
+describe('servebench predict on the PD-separated reference recipe', () => {
+  test('DeepSeek-V3.2-Exp W8A8 on 32 A3 cards: one prefill and one decode instance, 64K/3K at concurrency 32', async () => {
+    const prefill = '--tp 32 --nnodes 2 --max-running-requests 1 --disable-radix-cache --chunked-prefill-size -1 --max-prefill-tokens 68000 ' +
+      '--enable-nsa-prefill-context-parallel --speculative-algorithm NEXTN --speculative-num-steps 1 --speculative-eagle-topk 1 --speculative-num-draft-tokens 2';
+    const decode = '--tp 32 --nnodes 2 --dp 8 --ep 32 --enable-dp-attention --max-running-requests 32 --moe-a2a-backend deepep ' +
+      '--deepep-mode low_latency --speculative-algorithm NEXTN --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4';
+    const result = await runCli([
+      'predict', '--model-path', '/root/.cache/modelscope/hub/models/DeepSeek-V3.2-Exp-W8A8', '--hardware', 'ascend-910c', '--quantization', 'modelslim',
+      '--prefill', prefill, '--decode', decode,
+      '--', '--dataset-name', 'random', '--random-input-len', '64000', '--random-output-len', '3000', '--random-range-ratio', '1',
+      '--num-prompts', '64', '--max-concurrency', '32', '--seed', '1',
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^servebench predict: DeepSeek-V3\.2-Exp on 64 x ascend-910c: PD separated \(1 prefill, 1 decode\)/m);
+    assert.equal(metric(result.stdout, 'Successful requests'), 64);
+    // As the published log: bench_serving's random prompts leave room for the one special token.
+    assert.equal(metric(result.stdout, 'Total input tokens'), 4095936);
+    // The decode side runs MTP: the block reports an accept length.
+    assert.ok(metric(result.stdout, 'Accept length') > 1);
+  });
+});
+
+describe('servebench predict output and errors', () => {
+  const launch = ['--model-path', 'Qwen/Qwen2.5-0.5B-Instruct', '--hardware', 'h100'];
+  const workload = ['--dataset-name', 'random', '--random-input-len', '64', '--random-output-len', '16', '--num-prompts', '50', '--seed', '1'];
+
+  test('--output-file appends the JSONL record, with the same figures as the block', async () => {
+    const file = join(workDir, 'predict.jsonl');
+    const result = await runCli(['predict', ...launch, '--', ...workload, '--output-file', file]);
+    assert.equal(result.code, 0, result.stderr);
+    const record = JSON.parse(readFileSync(file, 'utf8').trim().replace(/\bInfinity\b/g, '1e999')) as Record<string, unknown>;
+    assert.equal(record.completed, 50);
+    assert.equal(record.server_info, null);
+    assert.equal((record.output_throughput as number).toFixed(2), metric(result.stdout, 'Output token throughput (tok/s)').toFixed(2));
+  });
+
+  test('the same seed gives the same prediction', async () => {
+    const [a, b] = await Promise.all([runCli(['predict', ...launch, '--', ...workload]), runCli(['predict', ...launch, '--', ...workload])]);
+    const block = (text: string): string => text.slice(text.indexOf('====='), text.indexOf('Prediction ('));
+    assert.equal(block(a.stdout), block(b.stdout));
+  });
+
+  for (const [args, pattern, code] of [
+    [['--tp', '2', '--', ...workload], /--model-path/, 2],
+    [[...launch, '--bogus-flag', '--', ...workload], /unrecognized argument --bogus-flag/, 2],
+    [[...launch, '--', '--dataset-name', 'nope'], /invalid choice/, 2],
+    [['--model-path', 'Qwen/Qwen2.5-72B-Instruct', '--hardware', 'h100', '--', ...workload], /needs [\d.]+ GB per device.*raise --tp-size/, 1],
+    [['--model-path', 'Qwen/Qwen3-32B', '--prefill', '--tp 2', '--', ...workload], /both --prefill .* and --decode/, 2],
+    [[...launch, '--', ...workload, '--use-trace-timestamps'], /does not replay trace timestamps/, 1],
+  ] as const) {
+    test(`fails with one line: ${args.join(' ').slice(0, 60)}`, async () => {
+      const result = await runCli(['predict', ...args]);
+      assert.equal(result.code, code, result.stderr);
+      const lines = result.stderr.trim().split('\n');
+      assert.equal(lines.length, 1, result.stderr);
+      assert.match(lines[0] as string, /^servebench predict: error: /);
+      assert.match(lines[0] as string, pattern);
+    });
+  }
+});

@@ -1,0 +1,69 @@
+/**
+ * `servebench sweep --search-configs` end to end (the built CLI): Qwen3-32B on 8 Ascend 910C
+ * dies and DeepSeek-V3.2 on 8 B200 each print a ranking and the launch commands of the best
+ * configurations within a minute; configurations that cannot fit are listed with the reason.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { runCli } from './helpers/cli.js';
+
+const workDir = mkdtempSync(join(tmpdir(), 'servebench-configs-'));
+after(() => rmSync(workDir, { recursive: true, force: true }));
+
+interface Ranking {
+  devices: number;
+  cards: number;
+  ranking: Array<{ label: string; mode: string; skipped: string | null; concurrency: number | null; output_tokens_per_s_per_card: number | null; metrics: Record<string, number> | null }>;
+}
+
+const CASES = [
+  {
+    name: 'Qwen3-32B on 8 Ascend 910C dies',
+    args: ['--model-path', 'Qwen/Qwen3-32B', '--hardware', 'ascend-910c', '--devices', '8', '--slo', 'tpot=50ms,ttft=10s'],
+    workload: ['--random-input-len', '2048', '--random-output-len', '256', '--random-range-ratio', '1'],
+    cards: 4,
+    tpotLimitMs: 50,
+  },
+  {
+    name: 'DeepSeek-V3.2 on 8 B200',
+    args: ['--model-path', 'deepseek-ai/DeepSeek-V3.2', '--hardware', 'b200', '--devices', '8', '--slo', 'tpot=50ms,ttft=5s'],
+    workload: ['--random-input-len', '1024', '--random-output-len', '256', '--random-range-ratio', '1'],
+    cards: 8,
+    tpotLimitMs: 50,
+  },
+];
+
+describe('configuration search', () => {
+  for (const c of CASES) {
+    test(`${c.name}: ranked launch commands in under a minute`, async () => {
+      const json = join(workDir, `${c.cards}.json`);
+      const started = Date.now();
+      const result = await runCli(['sweep', '--search-configs', ...c.args, '--top', '3', '--json', json, '--', '--dataset-name', 'random', ...c.workload]);
+      const seconds = (Date.now() - started) / 1000;
+      assert.equal(result.code, 0, result.stderr);
+      assert.ok(seconds < 60, `took ${seconds.toFixed(1)} s`);
+
+      const launches = result.stdout.split('\n').filter((line) => /^#\d /.test(line));
+      assert.equal(launches.length, 3, result.stdout);
+      assert.match(result.stdout, /^  python -m sglang\.launch_server --model-path \S+ --tp \d+/m);
+      assert.match(result.stdout, /^Searched \d+ configurations with \d+ predictions in [\d.]+ s$/m);
+
+      const report = JSON.parse(readFileSync(json, 'utf8')) as Ranking;
+      assert.equal(report.cards, c.cards);
+      const evaluated = report.ranking.filter((r) => r.output_tokens_per_s_per_card !== null);
+      assert.ok(evaluated.length >= 3);
+      // Best first, and every ranked point meets the TPOT limit.
+      for (let i = 1; i < evaluated.length; i += 1) {
+        assert.ok((evaluated[i - 1]!.output_tokens_per_s_per_card as number) >= (evaluated[i]!.output_tokens_per_s_per_card as number));
+      }
+      for (const r of evaluated) assert.ok((r.metrics?.mean_tpot_ms ?? Infinity) <= c.tpotLimitMs, `${r.label}: ${r.metrics?.mean_tpot_ms}`);
+      // One device cannot hold either model: those layouts are skipped with the memory reason.
+      assert.ok(report.ranking.some((r) => r.label.startsWith('TP1 DP8') && /needs [\d.]+ GB per device/.test(r.skipped ?? '')));
+      // PD splits are part of the space.
+      assert.ok(report.ranking.some((r) => r.mode === 'pd-separated'));
+    });
+  }
+});
