@@ -1,0 +1,41 @@
+/**
+ * `servebench sim [SGLang launch flags]`: a simulated SGLang server on 127.0.0.1:30000 by default,
+ * serving until SIGINT/SIGTERM.
+ */
+import type { Command } from '../main.js';
+import { HARDWARE_CHOICES } from '../../sim/flags/launch-flags.js';
+import { startSimServer } from '../../sim/server/sim-server.js';
+
+const HELP = `usage: servebench sim --model-path MODEL [SGLang launch flags] [sim flags]
+
+Serves SGLang's native API (/generate, /get_server_info, /flush_cache, ...) and the OpenAI API
+(/v1/completions, /v1/chat/completions, /v1/models) with token timing from a continuous-batching
+performance model. Any SGLang server flag is accepted; those without effect are listed as ignored.
+A pasted 'sglang serve ...' or 'python -m sglang.launch_server ...' command works as is.
+
+sim flags:
+  --hardware NAME            device profile: ${HARDWARE_CHOICES.join(', ')} (default h100)
+  --sim-model NAME           model catalog key when --model-path does not name a known model
+  --sim-seed N               seed of every draw the sim makes (default 0)
+  --truth-ttft-ms X          truth mode: first chunk exactly X ms after arrival ...
+  --truth-itl-ms Y           ... then one chunk every Y ms; actual write times at GET /sim/truth
+  --truth-tokens-per-chunk K tokens per truth-mode chunk (default 1)
+`;
+
+export const command: Command = {
+  summary: 'run a simulated SGLang server (SGLang launch flags; OpenAI + native APIs)',
+  async run(argv) {
+    if (argv.includes('--help') || argv.includes('-h')) {
+      process.stdout.write(HELP);
+      return 0;
+    }
+    const server = await startSimServer(argv);
+    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+      process.once('SIGINT', () => resolve('SIGINT'));
+      process.once('SIGTERM', () => resolve('SIGTERM'));
+    });
+    process.stdout.write(`servebench sim: ${signal}, shutting down\n`);
+    await server.close();
+    return 0;
+  },
+};

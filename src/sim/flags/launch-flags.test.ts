@@ -1,0 +1,106 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { UsageError } from '../../core/errors.js';
+import { parseLaunchArgs, redactLaunchArgs, splitCommandLine } from './launch-flags.js';
+
+describe('parseLaunchArgs', () => {
+  test('fills LaunchConfig from SGLang flags, aliases and = forms', () => {
+    const { launch, truth } = parseLaunchArgs([
+      '--model-path', 'deepseek-ai/DeepSeek-V3.2-Exp', '--tp', '8', '--dp-size=4', '--ep', '8', '--enable-dp-attention',
+      '--max-running-requests', '80', '--chunked-prefill-size', '-1', '--context-length', '8192', '--disable-radix-cache',
+      '--speculative-algorithm', 'EAGLE', '--speculative-num-steps', '3', '--speculative-eagle-topk', '1',
+      '--speculative-num-draft-tokens', '4', '--disaggregation-mode', 'decode', '--nnodes', '2', '--mem-fraction-static', '0.85',
+      '--reasoning-parser', 'deepseek-v3', '--tool-call-parser', 'deepseekv32', '--enable-metrics', '--hardware', 'b200', '--sim-seed', '7',
+    ]);
+    assert.equal(truth, null);
+    assert.equal(launch.modelPath, 'deepseek-ai/DeepSeek-V3.2-Exp');
+    assert.deepEqual([launch.tpSize, launch.dpSize, launch.epSize], [8, 4, 8]);
+    assert.equal(launch.enableDpAttention, true);
+    assert.equal(launch.maxRunningRequests, 80);
+    assert.equal(launch.chunkedPrefillSize, -1);
+    assert.equal(launch.contextLength, 8192);
+    assert.equal(launch.disableRadixCache, true);
+    assert.deepEqual([launch.speculativeAlgorithm, launch.speculativeNumSteps, launch.speculativeEagleTopk, launch.speculativeNumDraftTokens], ['EAGLE', 3, 1, 4]);
+    assert.equal(launch.disaggregationMode, 'decode');
+    assert.equal(launch.nnodes, 2);
+    assert.equal(launch.memFractionStatic, 0.85);
+    assert.equal(launch.reasoningParser, 'deepseek-v3');
+    assert.equal(launch.toolCallParser, 'deepseekv32');
+    assert.equal(launch.enableMetrics, true);
+    assert.equal(launch.hardware, 'b200');
+    assert.equal(launch.simSeed, 7);
+    assert.deepEqual(launch.ignoredFlags, []);
+  });
+
+  test('defaults match a bare sglang serve', () => {
+    const { launch } = parseLaunchArgs(['--model-path', 'Qwen/Qwen2.5-0.5B-Instruct']);
+    assert.equal(launch.host, '127.0.0.1');
+    assert.equal(launch.port, 30000);
+    assert.equal(launch.tpSize, 1);
+    assert.equal(launch.hardware, 'h100');
+    assert.equal(launch.servedModelName, null);
+  });
+
+  test('drops the leading words of a pasted command and lists flags without effect as ignored', () => {
+    const pasted = splitCommandLine(
+      'python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --trust-remote-code \\\n  --attention-backend fa3 --cuda-graph-bs 1 2 4 --log-requests --nccl-init 10.0.0.1:5000',
+    );
+    const { launch } = parseLaunchArgs(pasted);
+    assert.deepEqual(launch.ignoredFlags, ['--trust-remote-code', '--attention-backend', '--cuda-graph-bs', '--log-requests', '--nccl-init-addr']);
+    const serve = parseLaunchArgs(['sglang', 'serve', '--model-path', 'm/qwen3-8b', '--tp', '2']).launch;
+    assert.equal(serve.tpSize, 2);
+  });
+
+  test('the published recipes of the reference logs paste unchanged', () => {
+    const recipes = [
+      '--model-path Qwen3-Coder-480B-A35B-W8A8 --tp 16 --dp-size 4 --enable-dp-attention --enable-dp-lm-head --moe-a2a-backend deepep --max-running-requests 80 --chunked-prefill-size 28672 --context-length 8192 --disable-radix-cache --quantization modelslim',
+      '--model-path DeepSeek-V3.2-Exp-W8A8 --tp 32 --max-running-requests 1 --disable-radix-cache --chunked-prefill-size -1 --max-prefill-tokens 68000 --enable-nsa-prefill-context-parallel --speculative-algorithm NEXTN --speculative-num-steps 1',
+      '--model-path DeepSeek-V3.2-Exp-W8A8 --tp 32 --dp 8 --ep 32 --enable-dp-attention --max-running-requests 32 --moe-a2a-backend deepep --deepep-mode low_latency --speculative-algorithm NEXTN --speculative-num-steps 3 --speculative-num-draft-tokens 4',
+      'serve --model-path /models/DeepSeek-V3.2 --nccl-init 10.0.0.1:5000 --nnodes 2 --node-rank 0 --tp 16 --dp 2 --enable-dp-attention --page-size 64 --trust-remote-code --host "0.0.0.0" --port 30000 --log-requests --context-length 65536 --max-running-requests 128 --speculative-algorithm EAGLE --speculative-num-steps 2 --speculative-eagle-topk 1 --speculative-num-draft-tokens 3 --allow-auto-truncate --enable-metrics --tool-call-parser deepseekv32 --reasoning-parser deepseek-v3 --served-model-name DeepSeek-V3.2-Opt-dp2-mtp',
+    ];
+    const launches = recipes.map((line) => parseLaunchArgs(splitCommandLine(line)).launch);
+    assert.deepEqual(launches[0]!.ignoredFlags, ['--moe-a2a-backend']);
+    assert.equal(launches[1]!.chunkedPrefillSize, -1);
+    assert.equal(launches[2]!.epSize, 32);
+    assert.equal(launches[3]!.host, '0.0.0.0');
+    assert.equal(launches[3]!.servedModelName, 'DeepSeek-V3.2-Opt-dp2-mtp');
+    assert.deepEqual(launches[3]!.ignoredFlags, ['--nccl-init-addr', '--node-rank', '--trust-remote-code', '--log-requests', '--allow-auto-truncate']);
+  });
+
+  test('accepts unique prefixes and rejects ambiguous ones', () => {
+    assert.equal(parseLaunchArgs(['--model-path', 'x', '--max-running', '8']).launch.maxRunningRequests, 8);
+    assert.throws(() => parseLaunchArgs(['--model-path', 'x', '--enable-dp', '1']), (e: unknown) => e instanceof UsageError && /ambiguous option: --enable-dp/.test(e.message));
+  });
+
+  test('a flag that is neither SGLang nor sim is a one-line usage error naming it', () => {
+    assert.throws(() => parseLaunchArgs(['--model-path', 'x', '--frobnicate', '3']), (e: unknown) => e instanceof UsageError && /--frobnicate/.test(e.message));
+  });
+
+  test('bad values and a missing model path are usage errors', () => {
+    assert.throws(() => parseLaunchArgs(['--model-path', 'x', '--tp', 'two']), /invalid int value: 'two'/);
+    assert.throws(() => parseLaunchArgs(['--model-path', 'x', '--hardware', 'tpu']), /invalid choice: 'tpu'/);
+    assert.throws(() => parseLaunchArgs(['--model-path', 'x', '--port']), /expected one argument/);
+    assert.throws(() => parseLaunchArgs(['--tp', '2']), /--model-path/);
+    assert.throws(() => parseLaunchArgs(['--model-path', 'x', 'stray']), /unexpected argument 'stray'/);
+  });
+
+  test('truth mode needs both timing flags', () => {
+    const { truth } = parseLaunchArgs(['--model-path', 'x', '--truth-ttft-ms', '50', '--truth-itl-ms', '20', '--truth-tokens-per-chunk', '3']);
+    assert.deepEqual(truth, { ttftMs: 50, itlMs: 20, tokensPerChunk: 3 });
+    assert.throws(() => parseLaunchArgs(['--model-path', 'x', '--truth-ttft-ms', '50']), /--truth-itl-ms/);
+  });
+
+  test('secrets are redacted in rawArgs', () => {
+    const { launch } = parseLaunchArgs(['--model-path', 'x', '--api-key', 'sk-secret', '--admin-api-key=adm']);
+    assert.deepEqual(launch.rawArgs, ['--model-path', 'x', '--api-key', '***', '--admin-api-key=***']);
+    assert.ok(!JSON.stringify(launch).includes('sk-secret'));
+    assert.deepEqual(redactLaunchArgs(['--api-k', 'v']), ['--api-k', '***']);
+  });
+});
+
+describe('splitCommandLine', () => {
+  test('splits like a shell: quotes, escapes, continuations', () => {
+    assert.deepEqual(splitCommandLine(`--a "b c" 'd e' f\\ g \\\n --h`), ['--a', 'b c', 'd e', 'f g', '--h']);
+    assert.throws(() => splitCommandLine('--a "open'), UsageError);
+  });
+});

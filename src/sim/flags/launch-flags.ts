@@ -1,0 +1,317 @@
+/**
+ * SGLang launch flags → LaunchConfig. Pure: argv in, config out, `UsageError` for a bad command line.
+ * Accepts argparse's `--flag value`, `--flag=value` and unique-prefix abbreviations (SGLang's parser
+ * is argparse with `allow_abbrev`), and the leading words of a pasted `sglang serve` or
+ * `python -m sglang.launch_server` command.
+ */
+import { UsageError } from '../../core/errors.js';
+import type { LaunchConfig } from '../types.js';
+import { SGLANG_SERVER_FLAGS, type FlagArity } from './sglang-flags.js';
+
+/** Truth mode: every request's chunks at exactly scheduled times (spec: sim lateness ground truth). */
+export interface TruthOptions {
+  ttftMs: number;
+  itlMs: number;
+  tokensPerChunk: number;
+}
+
+export interface ParsedLaunch {
+  launch: LaunchConfig;
+  /** Set when `--truth-ttft-ms` and `--truth-itl-ms` are given. */
+  truth: TruthOptions | null;
+}
+
+export const HARDWARE_CHOICES = ['h100', 'h200', 'h800', 'b200', 'mi300x', 'ascend-910b', 'ascend-910c'] as const;
+const DISAGGREGATION_CHOICES = ['null', 'prefill', 'decode'] as const;
+
+/** Words a pasted launch command may start with; dropped before parsing. */
+const LEADING_WORDS = new Set(['python', 'python3', '-m', 'sglang.launch_server', 'sglang', 'serve', 'launch_server']);
+
+/** Flags whose values are secrets: redacted wherever args are printed or returned. */
+const SECRET_FLAGS = new Set(['api-key', 'admin-api-key']);
+const REDACTED = '***';
+
+type Setter = (config: LaunchConfig, value: string, flag: string) => void;
+type TruthSetter = (truth: Partial<TruthOptions>, value: string, flag: string) => void;
+
+function int(flag: string, value: string): number {
+  if (!/^[-+]?\d+$/.test(value.trim())) throw new UsageError(`argument --${flag}: invalid int value: '${value}'`);
+  return Number.parseInt(value, 10);
+}
+
+function positiveInt(flag: string, value: string): number {
+  const n = int(flag, value);
+  if (n < 1) throw new UsageError(`argument --${flag}: must be at least 1, got ${value}`);
+  return n;
+}
+
+function float(flag: string, value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || Number.isNaN(n)) throw new UsageError(`argument --${flag}: invalid float value: '${value}'`);
+  return n;
+}
+
+function choice<T extends string>(flag: string, value: string, choices: readonly T[]): T {
+  if (!(choices as readonly string[]).includes(value)) {
+    const list = choices.map((c) => `'${c}'`).join(', ');
+    throw new UsageError(`argument --${flag}: invalid choice: '${value}' (choose from ${list})`);
+  }
+  return value as T;
+}
+
+/** Flags that shape the simulation, by their SGLang name (aliases share a setter). */
+const EFFECTIVE: Record<string, Setter> = {
+  'model-path': (c, v) => (c.modelPath = v),
+  model: (c, v) => (c.modelPath = v),
+  'served-model-name': (c, v) => (c.servedModelName = v),
+  host: (c, v) => (c.host = v),
+  port: (c, v, f) => (c.port = int(f, v)),
+  tp: (c, v, f) => (c.tpSize = positiveInt(f, v)),
+  'tp-size': (c, v, f) => (c.tpSize = positiveInt(f, v)),
+  'tensor-parallel-size': (c, v, f) => (c.tpSize = positiveInt(f, v)),
+  dp: (c, v, f) => (c.dpSize = positiveInt(f, v)),
+  'dp-size': (c, v, f) => (c.dpSize = positiveInt(f, v)),
+  'data-parallel-size': (c, v, f) => (c.dpSize = positiveInt(f, v)),
+  ep: (c, v, f) => (c.epSize = positiveInt(f, v)),
+  'ep-size': (c, v, f) => (c.epSize = positiveInt(f, v)),
+  'expert-parallel-size': (c, v, f) => (c.epSize = positiveInt(f, v)),
+  'enable-dp-attention': (c) => (c.enableDpAttention = true),
+  'enable-dp-lm-head': (c) => (c.enableDpLmHead = true),
+  'moe-dense-tp-size': (c, v, f) => (c.moeDenseTpSize = positiveInt(f, v)),
+  'max-running-requests': (c, v, f) => (c.maxRunningRequests = positiveInt(f, v)),
+  'max-total-tokens': (c, v, f) => (c.maxTotalTokens = positiveInt(f, v)),
+  'chunked-prefill-size': (c, v, f) => (c.chunkedPrefillSize = int(f, v)),
+  'max-prefill-tokens': (c, v, f) => (c.maxPrefillTokens = positiveInt(f, v)),
+  'context-length': (c, v, f) => (c.contextLength = positiveInt(f, v)),
+  'mem-fraction-static': (c, v, f) => (c.memFractionStatic = float(f, v)),
+  'kv-cache-dtype': (c, v) => (c.kvCacheDtype = v),
+  quantization: (c, v) => (c.quantization = v),
+  dtype: (c, v) => (c.dtype = v),
+  'page-size': (c, v, f) => (c.pageSize = positiveInt(f, v)),
+  'disable-radix-cache': (c) => (c.disableRadixCache = true),
+  'enable-mixed-chunk': (c) => (c.enableMixedChunk = true),
+  'disable-cuda-graph': (c) => (c.disableCudaGraph = true),
+  'cuda-graph-max-bs': (c, v, f) => (c.cudaGraphMaxBs = positiveInt(f, v)),
+  'speculative-algorithm': (c, v) => (c.speculativeAlgorithm = v),
+  'speculative-num-steps': (c, v, f) => (c.speculativeNumSteps = positiveInt(f, v)),
+  'speculative-eagle-topk': (c, v, f) => (c.speculativeEagleTopk = positiveInt(f, v)),
+  'speculative-num-draft-tokens': (c, v, f) => (c.speculativeNumDraftTokens = positiveInt(f, v)),
+  'disaggregation-mode': (c, v, f) => (c.disaggregationMode = choice(f, v, DISAGGREGATION_CHOICES)),
+  nnodes: (c, v, f) => (c.nnodes = positiveInt(f, v)),
+  'reasoning-parser': (c, v) => (c.reasoningParser = v),
+  'tool-call-parser': (c, v) => (c.toolCallParser = v),
+  'enable-metrics': (c) => (c.enableMetrics = true),
+  // Sim-only flags.
+  hardware: (c, v, f) => (c.hardware = choice(f, v, HARDWARE_CHOICES)),
+  'sim-model': (c, v) => (c.simModel = v),
+  'sim-seed': (c, v, f) => (c.simSeed = int(f, v)),
+};
+
+/** Sim-only flags of truth mode. */
+const TRUTH: Record<string, TruthSetter> = {
+  'truth-ttft-ms': (t, v, f) => (t.ttftMs = nonNegative(f, v)),
+  'truth-itl-ms': (t, v, f) => (t.itlMs = nonNegative(f, v)),
+  'truth-tokens-per-chunk': (t, v, f) => (t.tokensPerChunk = positiveInt(f, v)),
+};
+
+function nonNegative(flag: string, value: string): number {
+  const n = float(flag, value);
+  if (!(n >= 0) || !Number.isFinite(n)) throw new UsageError(`argument --${flag}: must be a finite number ≥ 0, got ${value}`);
+  return n;
+}
+
+const SIM_ONLY_ARITY: Record<string, FlagArity> = {
+  hardware: 'one',
+  'sim-model': 'one',
+  'sim-seed': 'one',
+  'truth-ttft-ms': 'one',
+  'truth-itl-ms': 'one',
+  'truth-tokens-per-chunk': 'one',
+};
+
+function arityOf(name: string): FlagArity | undefined {
+  return SIM_ONLY_ARITY[name] ?? SGLANG_SERVER_FLAGS.get(name);
+}
+
+const ALL_NAMES: string[] = [...new Set([...SGLANG_SERVER_FLAGS.keys(), ...Object.keys(SIM_ONLY_ARITY)])];
+
+/** Resolves a flag as argparse does: an exact name wins, else a unique prefix; else a usage error. */
+function resolveFlagName(written: string): string {
+  if (arityOf(written) !== undefined) return written;
+  const matches = ALL_NAMES.filter((name) => name.startsWith(written));
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length > 1) {
+    throw new UsageError(`ambiguous option: --${written} could match ${matches.slice(0, 6).map((m) => `--${m}`).join(', ')}`);
+  }
+  throw new UsageError(`unrecognized argument --${written}: it is neither an SGLang server flag nor a sim flag (see 'servebench sim --help')`);
+}
+
+/** The default LaunchConfig of a bare `sglang serve --model-path X` (SGLang's own defaults). */
+export function defaultLaunchConfig(): LaunchConfig {
+  return {
+    modelPath: '',
+    servedModelName: null,
+    host: '127.0.0.1',
+    port: 30000,
+    tpSize: 1,
+    dpSize: 1,
+    epSize: 1,
+    enableDpAttention: false,
+    enableDpLmHead: false,
+    moeDenseTpSize: null,
+    maxRunningRequests: null,
+    maxTotalTokens: null,
+    chunkedPrefillSize: null,
+    maxPrefillTokens: null,
+    contextLength: null,
+    memFractionStatic: null,
+    kvCacheDtype: null,
+    quantization: null,
+    dtype: null,
+    pageSize: null,
+    disableRadixCache: false,
+    enableMixedChunk: false,
+    disableCudaGraph: false,
+    cudaGraphMaxBs: null,
+    speculativeAlgorithm: null,
+    speculativeNumSteps: null,
+    speculativeEagleTopk: null,
+    speculativeNumDraftTokens: null,
+    disaggregationMode: 'null',
+    nnodes: 1,
+    reasoningParser: null,
+    toolCallParser: null,
+    enableMetrics: false,
+    hardware: 'h100',
+    simModel: null,
+    simSeed: 0,
+    ignoredFlags: [],
+    rawArgs: [],
+  };
+}
+
+/** Returns argv with the values of secret flags (`--api-key`, ...) replaced by `***`. */
+export function redactLaunchArgs(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  let redactNext = false;
+  for (const arg of argv) {
+    if (redactNext) {
+      out.push(REDACTED);
+      redactNext = false;
+      continue;
+    }
+    const match = /^--([^=]+)(=.*)?$/.exec(arg);
+    const name = match ? resolveSecretName(match[1]!) : null;
+    if (name !== null && match![2] !== undefined) out.push(`--${match![1]}=${REDACTED}`);
+    else {
+      out.push(arg);
+      redactNext = name !== null;
+    }
+  }
+  return out;
+}
+
+function resolveSecretName(written: string): string | null {
+  for (const secret of SECRET_FLAGS) if (secret === written || (written.length >= 3 && secret.startsWith(written))) return secret;
+  return null;
+}
+
+function dropLeadingWords(argv: readonly string[]): string[] {
+  let start = 0;
+  while (start < argv.length && LEADING_WORDS.has(argv[start]!)) start++;
+  // Line continuations survive when a multi-line recipe is split naively.
+  return argv.slice(start).filter((arg) => arg !== '\\');
+}
+
+/**
+ * Parses SGLang launch flags (plus the sim-only `--hardware`, `--sim-model`, `--sim-seed` and the
+ * `--truth-*` flags) into a LaunchConfig. Throws `UsageError` naming the offending flag.
+ */
+export function parseLaunchArgs(argv: readonly string[]): ParsedLaunch {
+  const args = dropLeadingWords(argv);
+  const config = defaultLaunchConfig();
+  const truth: Partial<TruthOptions> = {};
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.startsWith('--') || arg === '--') {
+      throw new UsageError(`unexpected argument '${arg}': SGLang flags start with '--' (e.g. --model-path ${arg})`);
+    }
+    const eq = arg.indexOf('=');
+    const written = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+    const name = resolveFlagName(written);
+    const arity = arityOf(name)!;
+    const values: string[] = [];
+    if (eq !== -1) {
+      if (arity === 'none') throw new UsageError(`argument --${name}: ignored explicit argument '${arg.slice(eq + 1)}'`);
+      values.push(arg.slice(eq + 1));
+    } else if (arity === 'one') {
+      const next = args[i + 1];
+      if (next === undefined || (next.startsWith('--') && !/^--?\d/.test(next))) throw new UsageError(`argument --${name}: expected one argument`);
+      values.push(next);
+      i++;
+    } else if (arity === 'list') {
+      while (i + 1 < args.length && !args[i + 1]!.startsWith('--')) values.push(args[++i]!);
+    }
+    const value = values[0] ?? '';
+    const setter = EFFECTIVE[name];
+    const truthSetter = TRUTH[name];
+    if (setter) setter(config, value, name);
+    else if (truthSetter) truthSetter(truth, value, name);
+    else config.ignoredFlags.push(`--${name}`);
+  }
+  if (config.modelPath === '') {
+    throw new UsageError('the following arguments are required: --model-path (e.g. --model-path Qwen/Qwen3-8B)');
+  }
+  config.rawArgs = redactLaunchArgs(args);
+  return { launch: config, truth: completeTruth(truth) };
+}
+
+function completeTruth(truth: Partial<TruthOptions>): TruthOptions | null {
+  const given = Object.keys(truth).length > 0;
+  if (!given) return null;
+  if (truth.ttftMs === undefined || truth.itlMs === undefined) {
+    throw new UsageError('truth mode needs both --truth-ttft-ms and --truth-itl-ms (e.g. --truth-ttft-ms 50 --truth-itl-ms 20)');
+  }
+  return { ttftMs: truth.ttftMs, itlMs: truth.itlMs, tokensPerChunk: truth.tokensPerChunk ?? 1 };
+}
+
+/**
+ * Splits one pasted command line (as given to `bench --sim "<flags>"`) into words like a POSIX
+ * shell: single and double quotes, backslash escapes, and backslash-newline continuations.
+ */
+export function splitCommandLine(line: string): string[] {
+  const words: string[] = [];
+  let current = '';
+  let inWord = false;
+  let quote: '"' | "'" | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (quote === "'") {
+      if (ch === "'") quote = null;
+      else current += ch;
+    } else if (quote === '"') {
+      if (ch === '"') quote = null;
+      else if (ch === '\\' && i + 1 < line.length && '"\\$`'.includes(line[i + 1]!)) current += line[++i];
+      else current += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      inWord = true;
+    } else if (ch === '\\') {
+      const next = line[i + 1];
+      i++;
+      if (next === undefined || next === '\n') continue;
+      current += next;
+      inWord = true;
+    } else if (/\s/.test(ch)) {
+      if (inWord) words.push(current);
+      current = '';
+      inWord = false;
+    } else {
+      current += ch;
+      inWord = true;
+    }
+  }
+  if (quote !== null) throw new UsageError(`unterminated ${quote} quote in launch command: ${line}`);
+  if (inWord) words.push(current);
+  return words;
+}

@@ -1,0 +1,53 @@
+/**
+ * The start-up report of `servebench sim`: what is being simulated and which pasted flags have no
+ * effect. Pure: lines of text from the parsed launch and its resolved deployment.
+ */
+import type { Deployment } from '../model/deployment.js';
+import type { LaunchConfig } from '../types.js';
+import type { TruthOptions } from './launch-flags.js';
+
+function formatTokens(n: number): string {
+  return Number.isFinite(n) ? n.toLocaleString('en-US') : 'off';
+}
+
+/** Lines describing the deployment (or the truth-mode schedule) and the ignored flags. */
+export function describeLaunch(launch: LaunchConfig, deployment: Deployment | null, truth: TruthOptions | null, contextLength: number): string[] {
+  const lines: string[] = [];
+  const served = launch.servedModelName ?? launch.modelPath;
+  lines.push(`model: ${launch.modelPath}${served !== launch.modelPath ? ` (served as ${served})` : ''}`);
+  if (truth !== null) {
+    lines.push(
+      `truth mode: first chunk ${truth.ttftMs} ms after arrival, then one chunk of ${truth.tokensPerChunk} token(s) every ${truth.itlMs} ms; ` +
+        'actual write times at GET /sim/truth',
+    );
+  }
+  if (deployment !== null) {
+    const d = deployment;
+    const devices = d.tp * d.replicas;
+    lines.push(
+      `simulated: ${d.model.name} ${d.quant.name} on ${devices} × ${d.hardware.name} (${launch.hardware}); ` +
+        `TP ${d.tp}${d.attentionDp > 1 ? `, DP-attention ${d.attentionDp}` : ''}${d.replicas > 1 ? `, ${d.replicas} DP replicas` : ''}` +
+        `${d.ep > 1 ? `, EP ${d.ep}` : ''}${d.nnodes > 1 ? `, ${d.nnodes} nodes` : ''}`,
+    );
+    lines.push(
+      `KV pool ${formatTokens(d.kvCapacityPerRank)} tokens per rank, max running ${d.maxRunningPerRank} per rank, ` +
+        `chunked prefill ${formatTokens(d.chunkedPrefillPerRank)}, context ${formatTokens(d.contextLength)}, page ${d.pageSize}, ` +
+        `radix cache ${d.radixCache ? 'on' : 'off'}, CUDA graph ${d.cudaGraph ? `≤ ${d.cudaGraphMaxBs}` : 'off'}`,
+    );
+    if (d.speculative !== null) {
+      lines.push(`speculative: ${d.speculative.algorithm}, ${d.speculative.steps} steps, ${d.speculative.draftTokens} draft tokens`);
+    }
+    if (d.disaggregation !== 'null') lines.push(`disaggregation: ${d.disaggregation} instance`);
+  } else {
+    lines.push(`context length ${formatTokens(contextLength)}`);
+  }
+  const api: string[] = [];
+  if (launch.reasoningParser !== null) api.push(`reasoning parser ${launch.reasoningParser}`);
+  if (launch.toolCallParser !== null) api.push(`tool-call parser ${launch.toolCallParser}`);
+  if (launch.enableMetrics) api.push('metrics at /metrics');
+  if (api.length > 0) lines.push(api.join(', '));
+  lines.push(
+    launch.ignoredFlags.length > 0 ? `ignored flags (no effect on the simulation): ${launch.ignoredFlags.join(' ')}` : 'ignored flags: none',
+  );
+  return lines;
+}

@@ -1,0 +1,117 @@
+/**
+ * Drives a pure Engine in wall time: one timer for the next thing due (an engine event or a
+ * staggered emission), `advanceTo(now)` when it fires, and every emission handed to its request's
+ * sink at its due time. All emissions due at one instant are delivered in one timer callback.
+ */
+import type { Engine, SimRequest, TokenEmission } from '../types.js';
+import { TimeHeap } from '../truth/time-heap.js';
+import type { EngineClock } from './engine-clock.js';
+
+/** Receives a request's emissions as they fall due. */
+export interface EmissionSink {
+  deliver(emission: TokenEmission): void;
+}
+
+/** Called for every delivered emission with its due and actual times on the shared clock (ms). */
+export type DeliveryObserver = (emission: TokenEmission, dueHrMs: number, actualHrMs: number) => void;
+
+/**
+ * Node timers fire on whole loop-clock milliseconds, so a wait shorter than this is slept precisely
+ * on a futex (`Atomics.wait`, no CPU burnt) and finished on the next loop turn, after pending I/O,
+ * instead of a timer that could fire 1 ms late.
+ */
+const SLEEP_BELOW_MS = 1;
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+export class EngineDriver {
+  private readonly sinks = new Map<string, EmissionSink>();
+  private readonly pending = new TimeHeap<TokenEmission>();
+  private timer: NodeJS.Timeout | null = null;
+  private immediate: NodeJS.Immediate | null = null;
+  private readonly onFire = (): void => {
+    this.timer = null;
+    this.immediate = null;
+    this.pump();
+  };
+
+  constructor(
+    readonly engine: Engine,
+    readonly clock: EngineClock,
+    private readonly observer: DeliveryObserver | null = null,
+  ) {}
+
+  /** Hands a request to the engine; its emissions go to `sink` until it finishes or is aborted. */
+  submit(request: SimRequest, sink: EmissionSink): void {
+    this.sinks.set(request.id, sink);
+    this.engine.submit(request);
+    this.pump();
+  }
+
+  /** Frees a request's batch slot and KV at once (client gone); nothing more is delivered to it. */
+  abort(requestId: string): void {
+    if (!this.sinks.delete(requestId)) return;
+    this.engine.abort(requestId, this.clock.now());
+    this.reschedule();
+  }
+
+  /** Whether a request with this id is still running. */
+  isActive(requestId: string): boolean {
+    return this.sinks.has(requestId);
+  }
+
+  /** Number of requests whose sinks still wait for emissions. */
+  get activeRequests(): number {
+    return this.sinks.size;
+  }
+
+  /** Stops the timer (server shutdown). */
+  stop(): void {
+    this.clearTimer();
+  }
+
+  private pump(): void {
+    const now = this.clock.now();
+    const next = this.engine.nextEventTime();
+    if (next !== undefined && next <= now) {
+      // Emissions come in time order: those already due go straight out unless earlier ones wait.
+      for (const emission of this.engine.advanceTo(now)) {
+        if (emission.time <= now && this.pending.size === 0) this.deliver(emission);
+        else this.pending.push(emission.time, emission);
+      }
+    }
+    while (this.pending.size > 0 && this.pending.peekTime()! <= now) this.deliver(this.pending.pop()!);
+    this.reschedule();
+  }
+
+  private deliver(emission: TokenEmission): void {
+    const sink = this.sinks.get(emission.requestId);
+    if (sink === undefined) return;
+    if (emission.finished) this.sinks.delete(emission.requestId);
+    if (this.observer !== null) {
+      this.observer(emission, this.clock.toHrMs(emission.time), this.clock.hrNowMs());
+    }
+    sink.deliver(emission);
+  }
+
+  private reschedule(): void {
+    this.clearTimer();
+    const engineNext = this.engine.nextEventTime();
+    const pendingNext = this.pending.peekTime();
+    const next =
+      engineNext === undefined ? pendingNext : pendingNext === undefined ? engineNext : Math.min(engineNext, pendingNext);
+    if (next === undefined) return;
+    const waitMs = (next - this.clock.now()) * 1000;
+    if (waitMs < SLEEP_BELOW_MS) {
+      if (waitMs > 0) Atomics.wait(sleeper, 0, 0, waitMs);
+      this.immediate = setImmediate(this.onFire);
+    }
+    else this.timer = setTimeout(this.onFire, Math.floor(waitMs));
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    if (this.immediate !== null) clearImmediate(this.immediate);
+    this.timer = null;
+    this.immediate = null;
+  }
+}

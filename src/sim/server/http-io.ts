@@ -1,0 +1,87 @@
+/**
+ * The small I/O helpers every route uses: read a JSON body under a size limit, send JSON, send an error.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError, errorBody, type ErrorShape } from './api-error.js';
+
+/** Largest request body the sim reads (images as data URIs fit; anything bigger is refused with 413). */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/** Reads the whole body; rejects with 413 past `limit` bytes (the rest is drained, not buffered). */
+export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    return Promise.reject(tooLarge(limit));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      if (over) return;
+      size += chunk.length;
+      if (size > limit) {
+        over = true;
+        chunks.length = 0;
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!over) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    });
+    req.on('error', reject);
+  });
+}
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError(413, `request body exceeds the sim's limit of ${limit} bytes`);
+}
+
+/** Reads and parses a JSON object body; 400 for malformed JSON or a non-object, 413 when too large. */
+export async function readJsonObject(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const body = await readBody(req);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch (error) {
+    throw new ApiError(400, `malformed JSON body: ${(error as Error).message}`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ApiError(400, 'the request body must be a JSON object');
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** Writes a complete JSON response. */
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** Writes a plain-text response. */
+export function sendText(res: ServerResponse, status: number, text: string, contentType = 'text/plain; charset=utf-8'): void {
+  res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** Answers a failed request in the route's error shape; anything that is not an ApiError is a 500. */
+export function sendError(res: ServerResponse, error: unknown, shape: ErrorShape): void {
+  const apiError =
+    error instanceof ApiError ? error : new ApiError(500, `internal sim error: ${(error as Error)?.message ?? String(error)}`);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  sendJson(res, apiError.status, errorBody(apiError, shape));
+}
+
+/** Opens a server-sent-events stream. */
+export function startEventStream(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  // Small chunk writes must leave at once: latency, not throughput, is what the sim is judged on.
+  res.socket?.setNoDelay(true);
+}

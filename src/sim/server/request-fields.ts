@@ -1,0 +1,82 @@
+/**
+ * Field checks of request bodies (pure): each returns the typed value or throws an ApiError (400)
+ * naming the parameter, as OpenAI-compatible servers do.
+ */
+import { ApiError, wrongType } from './api-error.js';
+
+type Body = Record<string, unknown>;
+
+/** An optional integer ≥ `min`; null/absent gives `fallback`. */
+export function optionalInt(body: Body, key: string, fallback: number | null, min = 0): number | null {
+  const value = body[key];
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value)) throw wrongType(key, 'an integer');
+  if (value < min) throw new ApiError(400, `'${key}' must be at least ${min}, got ${value}`, key);
+  return value;
+}
+
+/** An optional boolean; null/absent gives `fallback`. */
+export function optionalBool(body: Body, key: string, fallback: boolean): boolean {
+  const value = body[key];
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'boolean') throw wrongType(key, 'a boolean');
+  return value;
+}
+
+/** An optional finite number (temperature, top_p, ...): checked for type only, the sim ignores its value. */
+export function checkOptionalNumber(body: Body, key: string): void {
+  const value = body[key];
+  if (value === undefined || value === null) return;
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw wrongType(key, 'a number');
+}
+
+/** An optional plain object; null/absent gives null. */
+export function optionalObject(body: Body, key: string): Record<string, unknown> | null {
+  const value = body[key];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'object' || Array.isArray(value)) throw wrongType(key, 'an object');
+  return value as Record<string, unknown>;
+}
+
+/** `stop`: a string or a list of strings. */
+export function stopStrings(body: Body, key = 'stop'): string[] {
+  const value = body[key];
+  if (value === undefined || value === null) return [];
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value) && value.every((s) => typeof s === 'string')) return value as string[];
+  throw wrongType(key, 'a string or a list of strings');
+}
+
+/** `n` must be 1 (or absent): the sim answers one choice per request. */
+export function checkSingleChoice(body: Body): void {
+  const n = optionalInt(body, 'n', 1, 1);
+  if (n !== 1) throw new ApiError(400, `'n' = ${n} is not supported by the sim; send n = 1`, 'n');
+}
+
+/** A list of token ids, as `input_ids` or a tokenized prompt. */
+export function isTokenIds(value: unknown): value is number[] {
+  return Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'number' && Number.isInteger(v) && v >= 0);
+}
+
+/** Rejects an empty prompt, and one whose tokens (plus the tokens asked for) exceed the context length (SGLang's messages). */
+export function checkContextLength(promptTokens: number, maxNewTokens: number, contextLength: number, param: string): void {
+  if (promptTokens === 0) throw new ApiError(400, 'The prompt is empty: send at least one token of input.', param);
+  if (promptTokens >= contextLength) {
+    throw new ApiError(
+      400,
+      `The input (${promptTokens} tokens) is longer than the model's context length (${contextLength} tokens).`,
+      param,
+      'BadRequestError',
+      'context_length_exceeded',
+    );
+  }
+  if (promptTokens + maxNewTokens > contextLength) {
+    throw new ApiError(
+      400,
+      `Requested token count exceeds the model's maximum context length of ${contextLength} tokens. You requested a total of ${promptTokens + maxNewTokens} tokens: ${promptTokens} tokens from the input messages and ${maxNewTokens} tokens for the completion. Please reduce the number of tokens in the input messages or the completion to fit within the limit.`,
+      param,
+      'BadRequestError',
+      'context_length_exceeded',
+    );
+  }
+}

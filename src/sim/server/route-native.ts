@@ -1,0 +1,48 @@
+/**
+ * SGLang native `POST /generate` (spec §2.2): `text` or `input_ids`, `sampling_params`, `stream`.
+ * Streams cumulative text with `meta_info.completion_tokens`; errors use SGLang's `{"error": {"message"}}`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { planOutput } from '../text/output-plan.js';
+import { ApiError, wrongType } from './api-error.js';
+import { readJsonObject } from './http-io.js';
+import { checkContextLength, checkOptionalNumber, isTokenIds, optionalBool, optionalInt, optionalObject, stopStrings } from './request-fields.js';
+import { runGeneration, type SimContext } from './sim-context.js';
+import { NativeFormatter } from './wire-format.js';
+
+/** SGLang's default `max_new_tokens`. */
+const DEFAULT_MAX_NEW_TOKENS = 128;
+
+async function promptIds(ctx: SimContext, body: Record<string, unknown>): Promise<number[]> {
+  const { text, input_ids: inputIds } = body;
+  if (inputIds !== undefined && inputIds !== null) {
+    if (!isTokenIds(inputIds)) throw wrongType('input_ids', 'a non-empty list of token ids (batches are not supported by the sim)');
+    return inputIds;
+  }
+  if (text === undefined || text === null) throw new ApiError(400, 'Either text or input_ids should be provided.', 'text');
+  if (typeof text !== 'string') throw wrongType('text', 'a string (batches are not supported by the sim)');
+  return ctx.tokenizer.encode(text);
+}
+
+/** Handles `POST /generate`. */
+export async function handleGenerate(ctx: SimContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const arrival = ctx.driver.clock.now();
+  const body = await readJsonObject(req);
+  const sampling = optionalObject(body, 'sampling_params') ?? {};
+  const maxNewTokens = optionalInt(sampling, 'max_new_tokens', DEFAULT_MAX_NEW_TOKENS)!;
+  const ignoreEos = optionalBool(sampling, 'ignore_eos', false);
+  const stop = stopStrings(sampling);
+  for (const key of ['temperature', 'top_p', 'top_k', 'min_p', 'frequency_penalty', 'presence_penalty']) checkOptionalNumber(sampling, key);
+  const stream = optionalBool(body, 'stream', false);
+  const rid = body['rid'];
+  if (rid !== undefined && rid !== null && typeof rid !== 'string') throw wrongType('rid', 'a string');
+  const ids = await promptIds(ctx, body);
+  checkContextLength(ids.length, maxNewTokens, ctx.contextLength, 'text');
+  const requestIndex = ctx.nextRequestIndex();
+  const plan = planOutput(ctx.pool, ctx.launch.simSeed, { maxNewTokens, ignoreEos, stop, requestIndex });
+  const id = typeof rid === 'string' && rid !== '' ? rid : randomUUID().replace(/-/g, '');
+  if (ctx.driver.isActive(id)) throw new ApiError(400, `a request with rid '${id}' is already running; send a unique rid`, 'rid');
+  const formatter = new NativeFormatter({ id, model: ctx.modelName, created: Math.floor(Date.now() / 1000), promptTokens: ids.length, plan });
+  runGeneration(ctx, res, { id, arrival, promptIds: ids, plan }, formatter, stream);
+}

@@ -1,0 +1,174 @@
+/**
+ * OpenAI-compatible `POST /v1/completions` and `POST /v1/chat/completions`, streaming and not,
+ * with `usage`, `stream_options`, `stop`, `ignore_eos`, reasoning (`--reasoning-parser`) and
+ * tool calls (`--tool-call-parser` + `tools`). Errors use OpenAI's `{"error": {...}}` shape.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TemplateMessage } from '../../tokenizer/index.js';
+import { planOutput, type OutputPlan } from '../text/output-plan.js';
+import { ApiError, wrongType } from './api-error.js';
+import { planChatAnswer, reasoningEnabled, type OfferedTool } from './chat-answer.js';
+import { readJsonObject } from './http-io.js';
+import {
+  checkContextLength,
+  checkOptionalNumber,
+  checkSingleChoice,
+  isTokenIds,
+  optionalBool,
+  optionalInt,
+  optionalObject,
+  stopStrings,
+} from './request-fields.js';
+import { runGeneration, type SimContext } from './sim-context.js';
+import { ChatFormatter, CompletionFormatter, type UsageOptions } from './wire-format.js';
+
+/** OpenAI's default `max_tokens` for completions. */
+const DEFAULT_COMPLETION_TOKENS = 16;
+/** Chat without a limit may answer up to the rest of the context; the sim caps that draw here. */
+const DEFAULT_CHAT_TOKENS_CAP = 4096;
+
+const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
+
+function newId(prefix: string): string {
+  return `${prefix}${randomUUID().replace(/-/g, '')}`;
+}
+
+/** Rejects a `model` that is neither the served name nor the model path. */
+function checkModel(ctx: SimContext, body: Record<string, unknown>): void {
+  const model = body['model'];
+  if (model === undefined || model === null) return;
+  if (typeof model !== 'string') throw wrongType('model', 'a string');
+  if (model !== ctx.modelName && model !== ctx.launch.modelPath) {
+    throw new ApiError(404, `The model '${model}' does not exist (this server serves '${ctx.modelName}').`, 'model', 'NotFoundError', 'model_not_found');
+  }
+}
+
+function usageOptions(body: Record<string, unknown>): UsageOptions {
+  const options = optionalObject(body, 'stream_options') ?? {};
+  return {
+    includeUsage: optionalBool(options, 'include_usage', false),
+    continuousUsage: optionalBool(options, 'continuous_usage_stats', false),
+  };
+}
+
+/** Checks shared by both routes; returns the sampling choices the sim honours. */
+function commonFields(body: Record<string, unknown>): { stream: boolean; ignoreEos: boolean; stop: string[] } {
+  checkSingleChoice(body);
+  for (const key of ['temperature', 'top_p', 'top_k', 'min_p', 'frequency_penalty', 'presence_penalty']) checkOptionalNumber(body, key);
+  return { stream: optionalBool(body, 'stream', false), ignoreEos: optionalBool(body, 'ignore_eos', false), stop: stopStrings(body) };
+}
+
+async function completionPromptIds(ctx: SimContext, prompt: unknown): Promise<number[]> {
+  if (typeof prompt === 'string') return ctx.tokenizer.encode(prompt);
+  if (isTokenIds(prompt)) return prompt;
+  if (Array.isArray(prompt) && prompt.length === 1) return completionPromptIds(ctx, prompt[0]);
+  if (prompt === undefined || prompt === null) throw new ApiError(400, "'prompt' is required", 'prompt');
+  throw wrongType('prompt', 'a string or a list of token ids (batches of prompts are not supported by the sim)');
+}
+
+/** Handles `POST /v1/completions`. */
+export async function handleCompletions(ctx: SimContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const arrival = ctx.driver.clock.now();
+  const body = await readJsonObject(req);
+  checkModel(ctx, body);
+  const { stream, ignoreEos, stop } = commonFields(body);
+  const maxTokens = optionalInt(body, 'max_tokens', DEFAULT_COMPLETION_TOKENS)!;
+  const usage = usageOptions(body);
+  const ids = await completionPromptIds(ctx, body['prompt']);
+  checkContextLength(ids.length, maxTokens, ctx.contextLength, 'prompt');
+  const plan = planOutput(ctx.pool, ctx.launch.simSeed, { maxNewTokens: maxTokens, ignoreEos, stop, requestIndex: ctx.nextRequestIndex() });
+  const id = newId('cmpl-');
+  const formatter = new CompletionFormatter({ id, model: requestedModel(ctx, body), created: unixNow(), promptTokens: ids.length, plan }, usage);
+  runGeneration(ctx, res, { id, arrival, promptIds: ids, plan }, { event: (e) => formatter.event(e), collect: (e) => formatter.collect(e), body: (e) => formatter.body(e) }, stream);
+}
+
+function unixNow(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+function requestedModel(ctx: SimContext, body: Record<string, unknown>): string {
+  return typeof body['model'] === 'string' ? body['model'] : ctx.modelName;
+}
+
+function checkMessages(value: unknown): TemplateMessage[] {
+  if (!Array.isArray(value) || value.length === 0) throw wrongType('messages', 'a non-empty list of messages');
+  value.forEach((message, i) => {
+    if (message === null || typeof message !== 'object' || Array.isArray(message)) throw wrongType(`messages[${i}]`, 'an object');
+    const { role, content } = message as Record<string, unknown>;
+    if (typeof role !== 'string' || !ROLES.has(role)) throw wrongType(`messages[${i}].role`, `one of ${[...ROLES].join(', ')}`);
+    if (content !== undefined && content !== null && typeof content !== 'string' && !Array.isArray(content)) {
+      throw wrongType(`messages[${i}].content`, 'a string, a list of content parts, or null');
+    }
+  });
+  return value as TemplateMessage[];
+}
+
+function checkTools(body: Record<string, unknown>): OfferedTool[] {
+  const tools = body['tools'];
+  if (tools === undefined || tools === null) return [];
+  if (!Array.isArray(tools)) throw wrongType('tools', 'a list of tools');
+  return tools.map((tool, i) => {
+    const fn = (tool as Record<string, unknown> | null)?.['function'] as Record<string, unknown> | undefined;
+    if (fn === undefined || fn === null || typeof fn['name'] !== 'string') throw wrongType(`tools[${i}].function.name`, 'a string');
+    const parameters = fn['parameters'];
+    return { name: fn['name'], parameters: parameters !== null && typeof parameters === 'object' ? (parameters as Record<string, unknown>) : null };
+  });
+}
+
+/** The tool the answer calls, or null: needs a tool-call parser, offered tools, and no tool result to answer yet. */
+function chooseTool(ctx: SimContext, body: Record<string, unknown>, tools: OfferedTool[], messages: TemplateMessage[], requestIndex: number): OfferedTool | null {
+  if (ctx.launch.toolCallParser === null || tools.length === 0) return null;
+  if (messages[messages.length - 1]!.role === 'tool') return null;
+  const choice = body['tool_choice'];
+  if (choice === 'none') return null;
+  if (choice !== null && typeof choice === 'object') {
+    const name = ((choice as Record<string, unknown>)['function'] as Record<string, unknown> | undefined)?.['name'];
+    const named = tools.find((t) => t.name === name);
+    if (named === undefined) throw new ApiError(400, `tool_choice names a function that is not in 'tools': ${String(name)}`, 'tool_choice');
+    return named;
+  }
+  return tools[requestIndex % tools.length]!;
+}
+
+async function chatPromptIds(ctx: SimContext, messages: TemplateMessage[], tools: unknown[] | undefined, kwargs: Record<string, unknown> | null): Promise<number[]> {
+  let rendered: string;
+  try {
+    rendered = ctx.tokenizer.applyChatTemplate(messages, { addGenerationPrompt: true, tools, extraContext: kwargs ?? {} });
+  } catch {
+    // A template that cannot render this conversation still has a length: count the plain contents.
+    rendered = messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? ''))).join('\n');
+  }
+  return ctx.tokenizer.encode(rendered, false);
+}
+
+/** Handles `POST /v1/chat/completions`. */
+export async function handleChatCompletions(ctx: SimContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const arrival = ctx.driver.clock.now();
+  const body = await readJsonObject(req);
+  checkModel(ctx, body);
+  const messages = checkMessages(body['messages']);
+  const { stream, ignoreEos, stop } = commonFields(body);
+  const tools = checkTools(body);
+  const kwargs = optionalObject(body, 'chat_template_kwargs');
+  const usage = usageOptions(body);
+  const limit = optionalInt(body, 'max_completion_tokens', null) ?? optionalInt(body, 'max_tokens', null);
+  const ids = await chatPromptIds(ctx, messages, Array.isArray(body['tools']) ? (body['tools'] as unknown[]) : undefined, kwargs);
+  const maxTokens = limit ?? Math.max(1, Math.min(DEFAULT_CHAT_TOKENS_CAP, ctx.contextLength - ids.length));
+  checkContextLength(ids.length, maxTokens, ctx.contextLength, 'messages');
+  const requestIndex = ctx.nextRequestIndex();
+  const tool = chooseTool(ctx, body, tools, messages, requestIndex);
+  const plan: OutputPlan = planOutput(ctx.pool, ctx.launch.simSeed, { maxNewTokens: maxTokens, ignoreEos, stop, requestIndex });
+  const answer = planChatAnswer({
+    plan,
+    reasoning: reasoningEnabled(ctx.launch.reasoningParser, kwargs),
+    tool,
+    pool: ctx.pool,
+    seed: ctx.launch.simSeed,
+    requestIndex,
+    callId: newId('call_'),
+  });
+  const id = newId('chatcmpl-');
+  const formatter = new ChatFormatter({ id, model: requestedModel(ctx, body), created: unixNow(), promptTokens: ids.length, plan }, answer, usage);
+  runGeneration(ctx, res, { id, arrival, promptIds: ids, plan }, { event: (e) => formatter.event(e), collect: (e) => formatter.collect(e), body: (e) => formatter.body(e) }, stream);
+}

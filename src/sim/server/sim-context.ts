@@ -1,0 +1,104 @@
+/**
+ * Everything a route needs to serve a generation, and the one place that runs it: the answer
+ * plan goes to the engine through the driver, emissions come back through a sink that writes them
+ * (stream) or collects them (one JSON body), and a client that leaves early frees its slot at once.
+ */
+import type { ServerResponse } from 'node:http';
+import type { Tokenizer } from '../../tokenizer/index.js';
+import type { LaunchConfig, TokenEmission } from '../types.js';
+import type { OutputPlan } from '../text/output-plan.js';
+import type { TokenPool } from '../text/token-pool.js';
+import type { TruthRecorder } from '../truth/truth-recorder.js';
+import type { EngineDriver } from './engine-driver.js';
+import { sendJson, startEventStream } from './http-io.js';
+import type { SimMetrics } from './sim-metrics.js';
+
+export interface SimContext {
+  launch: LaunchConfig;
+  /** The name clients send as `model` (`--served-model-name`, else the model path). */
+  modelName: string;
+  contextLength: number;
+  tokenizer: Tokenizer;
+  pool: TokenPool;
+  driver: EngineDriver;
+  metrics: SimMetrics;
+  truth: TruthRecorder | null;
+  /** Index of the next request: the stream of its seeded draws. */
+  nextRequestIndex(): number;
+}
+
+/** One generation ready to run. */
+export interface GenerationJob {
+  id: string;
+  /** Engine-clock seconds when the request arrived. */
+  arrival: number;
+  promptIds: ArrayLike<number>;
+  plan: OutputPlan;
+}
+
+/** Turns emissions into bytes, per API. */
+export interface AnswerWriter {
+  /** SSE text for one emission of a streaming request. */
+  event(emission: TokenEmission, elapsedSec: number): string;
+  /** Accumulates one emission of a non-streaming request. */
+  collect(emission: TokenEmission): void;
+  /** The whole JSON body of a non-streaming request after its last emission. */
+  body(last: TokenEmission, elapsedSec: number): string;
+}
+
+/**
+ * A zero-token answer (max_new_tokens 0) still passes through the engine as one token so its
+ * timing includes the prefill; the client sees 0 tokens.
+ */
+function visibleEmission(emission: TokenEmission, plan: OutputPlan): TokenEmission {
+  if (plan.tokens > 0) return emission;
+  return { ...emission, tokens: 0, completionTokens: 0 };
+}
+
+/** Runs `job` on the engine and answers `res` as a stream or as one JSON body. */
+export function runGeneration(
+  ctx: SimContext,
+  res: ServerResponse,
+  job: GenerationJob,
+  writer: AnswerWriter,
+  stream: boolean,
+): void {
+  // The client may have left while its body was read and tokenized: then there is nothing to run.
+  if (res.socket === null || res.socket.destroyed) return;
+  let finished = false;
+  if (stream) startEventStream(res);
+  const sink = {
+    deliver(raw: TokenEmission): void {
+      const emission = visibleEmission(raw, job.plan);
+      const elapsed = ctx.driver.clock.now() - job.arrival;
+      if (emission.finished) finished = true;
+      if (stream) {
+        res.write(writer.event(emission, elapsed));
+        if (emission.finished) res.end();
+      } else {
+        writer.collect(emission);
+        if (emission.finished) sendJson(res, 200, writer.body(emission, elapsed));
+      }
+    },
+  };
+  const onGone = (): void => {
+    if (finished) return;
+    finished = true;
+    ctx.driver.abort(job.id);
+    ctx.metrics.abort(job.id);
+  };
+  res.on('close', onGone);
+  ctx.metrics.begin(job.id, job.arrival);
+  ctx.truth?.begin(job.id, ctx.driver.clock.toHrMs(job.arrival), ctx.driver.clock.hrNowMs());
+  ctx.driver.submit(
+    {
+      id: job.id,
+      promptTokens: job.promptIds.length,
+      promptTokenIds: job.promptIds,
+      outputTokens: Math.max(1, job.plan.tokens),
+      finishReason: job.plan.finishReason,
+      arrivalTime: job.arrival,
+    },
+    sink,
+  );
+}

@@ -1,0 +1,57 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { runCli } from './helpers/cli.js';
+import { post } from './sim-server-helpers.js';
+
+const BIN = fileURLToPath(new URL('../bin/servebench.js', import.meta.url));
+
+/** Spawns `servebench sim` and resolves with its printed address once it listens. */
+async function spawnSim(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; url: string; output: () => string }> {
+  const child = spawn(process.execPath, [BIN, 'sim', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let output = '';
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (output += text));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      output += text;
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match && output.includes('ignored flags')) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`sim exited with ${code}: ${output}`)));
+  });
+  return { child, url, output: () => output };
+}
+
+describe('servebench sim as a process', () => {
+  const children: ChildProcessWithoutNullStreams[] = [];
+  after(() => children.forEach((child) => child.kill('SIGKILL')));
+
+  test('a pasted launch command starts, prints its address, deployment and ignored flags, serves, and stops on SIGTERM', async () => {
+    const sim = await spawnSim([
+      'python3', '-m', 'sglang.launch_server', '--model-path', 'Qwen/Qwen2.5-0.5B-Instruct', '--port', '0', '--host', '127.0.0.1',
+      '--trust-remote-code', '--attention-backend', 'fa3', '--api-key', 'sk-very-secret', '--enable-metrics',
+    ]);
+    children.push(sim.child);
+    const printed = sim.output();
+    assert.match(printed, /simulated: Qwen2\.5-0\.5B bf16 on 1 × .*H100/);
+    assert.match(printed, /^ignored flags \(no effect on the simulation\): --trust-remote-code --attention-backend --api-key$/m);
+    assert.ok(!printed.includes('sk-very-secret'));
+    const reply = await post(sim.url, '/generate', { text: 'hello', sampling_params: { max_new_tokens: 8, ignore_eos: true }, stream: true });
+    assert.equal(reply.status, 200);
+    assert.equal(reply.events.at(-1).meta_info.completion_tokens, 8);
+    const info = await post(sim.url, '/get_server_info', '');
+    assert.ok(!info.text.includes('sk-very-secret'));
+    sim.child.kill('SIGTERM');
+    const [code] = await once(sim.child, 'exit');
+    assert.equal(code, 0);
+  });
+
+  test('a flag that is neither SGLang nor sim exits 2 with one line naming it', async () => {
+    const result = await runCli(['sim', '--model-path', 'Qwen/Qwen3-8B', '--not-a-flag', '1']);
+    assert.equal(result.code, 2);
+    assert.equal(result.stderr.trim().split('\n').length, 1);
+    assert.match(result.stderr, /--not-a-flag/);
+  });
+});
