@@ -1,0 +1,133 @@
+/**
+ * The measured run of spec §4.1: warmup, cache flush, the 1 s pause, profiler start, arrivals at
+ * precomputed absolute times behind the FIFO concurrency limit, profiler stop, accept length —
+ * the last two inside the duration, as the reference measures it.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { UserError } from '../../core/errors.js';
+import type { BenchRngs } from '../../core/rng.js';
+import type { BenchArgs } from '../args/types.js';
+import { authHeaders, isChatBackend } from '../backends/index.js';
+import { mooncakeReplayLines } from '../datasets/mooncake.js';
+import { fetchServerInfo, postForStatus } from '../transport/auxiliary.js';
+import { nowSeconds } from '../transport/clock.js';
+import type { HttpPool } from '../transport/httpPool.js';
+import type { Dataset, DatasetRow, RequestOutput } from '../types.js';
+import { acceptLengthFromServerInfo } from './acceptLength.js';
+import { isMultiTurnPrompt } from './conversation.js';
+import { dispatchSchedule } from './dispatch.js';
+import { createExecutor } from './executor.js';
+import { createLoraPicker } from './lora.js';
+import { startProfiler, stopProfiler } from './profiler.js';
+import { poissonSchedule, timestampSchedule } from './schedule.js';
+import type { ScheduledRequest } from './schedule.js';
+import { runWarmup } from './warmup.js';
+
+/** A tqdm-like bar advanced once per finished request (conversation in multi-turn mode). */
+export interface Progress {
+  update(n: number): void;
+  close(): void;
+}
+
+export interface BenchmarkPlan {
+  args: BenchArgs;
+  dataset: Dataset;
+  /** `--served-model-name` or the model: the `model` field of payloads. */
+  modelId: string;
+  /** Generation URL (§1.4). */
+  apiUrl: string;
+  /** Base URL of the auxiliary endpoints (§1.4). */
+  baseUrl: string;
+  /** The parsed `--extra-request-body` object ({} when absent). */
+  extraRequestBody: Record<string, unknown>;
+  pool: HttpPool;
+  rngs: BenchRngs;
+  env: NodeJS.ProcessEnv;
+  /** Console lines (stdout). */
+  print: (line: string) => void;
+  /** Operator notices (stderr), e.g. the Ctrl-C message. */
+  notice: (line: string) => void;
+  createProgress: (total: number) => Progress | null;
+  /** Seconds in-flight requests get after Ctrl-C before they are aborted (default 5). */
+  interruptGraceSeconds?: number;
+}
+
+export interface BenchmarkRun {
+  /** One output per sent request in dataset order (flattened per turn in multi-turn mode). */
+  outputs: RequestOutput[];
+  /** The dataset row of each sent request; null in multi-turn mode, where the reference passes none (Q10). */
+  rows: DatasetRow[] | null;
+  duration: number;
+  acceptLength: number | null;
+  interrupted: boolean;
+}
+
+const PRE_RUN_PAUSE_MS = 1000;
+const DEFAULT_GRACE_SECONDS = 5;
+const CHAT_BACKENDS_TEXT = 'sglang-oai-chat, vllm-chat, lmdeploy-chat, openai-chat';
+
+function isTruthyEnv(value: string | undefined): boolean {
+  return value !== undefined && ['true', '1'].includes(value.toLowerCase());
+}
+
+/** Poisson arrivals, or the trace's own times for mooncake (which ignores `--request-rate`). */
+function buildSchedule(plan: BenchmarkPlan): ScheduledRequest[] {
+  const { args, dataset, rngs } = plan;
+  const pickLora = createLoraPicker(args.lora_name, args.lora_request_distribution, args.lora_zipf_alpha, rngs);
+  if (args.dataset_name !== 'mooncake') return poissonSchedule(dataset.rows, args.request_rate, pickLora, rngs.numpy);
+  const rounds = Math.max(1, args.mooncake_num_rounds);
+  const sessions = Math.round(dataset.rows.length / rounds);
+  for (const line of mooncakeReplayLines(sessions, rounds, args.mooncake_slowdown_factor)) plan.print(line);
+  return timestampSchedule(dataset.rows, pickLora);
+}
+
+/** Runs warmup and the measured phase; prints the reference's lines between them. */
+export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
+  const { args, dataset, pool, print } = plan;
+  const rows = dataset.rows;
+  if (rows.length === 0) {
+    throw new UserError('the dataset produced no requests; check --dataset-path, --num-prompts and the length options');
+  }
+  const multiTurn = dataset.multiTurn || isMultiTurnPrompt(rows[0]!.prompt);
+  if (multiTurn && !isChatBackend(args.backend)) {
+    throw new UserError(`multi-turn conversations only support chat backends (${CHAT_BACKENDS_TEXT}); got --backend ${args.backend}`);
+  }
+  const auth = authHeaders(plan.env);
+  const executor = createExecutor({ args, pool, apiUrl: plan.apiUrl, modelId: plan.modelId, authHeaders: auth, multiTurn, print });
+
+  await runWarmup(args, dataset.warmupRow ?? rows[0]!, executor, plan.extraRequestBody, print);
+  if ((args.backend.includes('sglang') && isTruthyEnv(plan.env.SGLANG_IS_IN_CI)) || args.flush_cache) {
+    await postForStatus(pool, `${plan.baseUrl}/flush_cache`, auth);
+  }
+  await sleep(PRE_RUN_PAUSE_MS);
+  const profilerContext = { args, baseUrl: plan.baseUrl, pool, env: plan.env, print };
+  await startProfiler(profilerContext);
+
+  const schedule = buildSchedule(plan);
+  const progress = plan.createProgress(rows.length);
+  const dispatched = await dispatchSchedule({
+    schedule,
+    send: (item, queueTime) =>
+      executor.execute(executor.inputFor(item.row, item.loraName, { ...plan.extraRequestBody, ...item.row.extraRequestBody }), queueTime),
+    maxConcurrency: args.max_concurrency,
+    transfers: pool,
+    graceSeconds: plan.interruptGraceSeconds ?? DEFAULT_GRACE_SECONDS,
+    onDone: () => progress?.update(1),
+    notice: plan.notice,
+  });
+
+  await stopProfiler(profilerContext);
+  progress?.close();
+  let acceptLength: number | null = null;
+  if (args.backend.includes('sglang')) {
+    acceptLength = acceptLengthFromServerInfo(await fetchServerInfo(pool, plan.baseUrl, auth));
+  }
+  const duration = nowSeconds() - dispatched.start;
+  return {
+    outputs: dispatched.sent.flatMap((item) => item.outputs),
+    rows: multiTurn ? null : dispatched.sent.map((item) => schedule[item.index]!.row),
+    duration,
+    acceptLength,
+    interrupted: dispatched.interrupted,
+  };
+}

@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { DatasetRow, RequestOutput } from '../types.js';
+import { dispatchSchedule } from './dispatch.js';
+import type { ScheduledRequest } from './schedule.js';
+
+const row = { prompt: 'p', promptLen: 1, outputLen: 1, textPromptLen: 1, visionPromptLen: 0, imageData: null, extraRequestBody: {} } as DatasetRow;
+const schedule = (offsets: number[]): ScheduledRequest[] => offsets.map((sendAt, index) => ({ row, index, sendAt, loraName: null }));
+const output = (index: number) => ({ success: true, promptLen: index }) as RequestOutput;
+
+test('sends at absolute offsets, keeps schedule order, charges the slot wait as queue time', async () => {
+  const sentAt: number[] = [];
+  const waits: number[] = [];
+  const start = performance.now();
+  const result = await dispatchSchedule({
+    schedule: schedule([0, 0, 0.03, 0.06]),
+    send: async (item, queueTime) => {
+      sentAt.push(performance.now() - start);
+      waits.push(queueTime);
+      await new Promise((r) => setTimeout(r, 20));
+      return [output(item.index)];
+    },
+    maxConcurrency: 1,
+    transfers: { inFlight: 0, abortAll: () => assert.fail('no abort without Ctrl-C') },
+    graceSeconds: 1,
+    onDone: () => {},
+    notice: () => {},
+  });
+  assert.deepEqual(result.sent.map((s) => s.outputs[0]!.promptLen), [0, 1, 2, 3]);
+  assert.equal(result.interrupted, false);
+  assert.ok(waits[1]! >= 0.015, 'the second request waited for the single slot');
+  assert.ok(sentAt[2]! >= 30 && sentAt[3]! >= 60, `sent at ${sentAt.map((t) => t.toFixed(1)).join(', ')} ms`);
+});
+
+test('Ctrl-C: nothing new is sent, queued requests are dropped, in-flight ones are aborted after the grace period', async () => {
+  let aborted = '';
+  let finishInFlight: () => void = () => {};
+  const notices: string[] = [];
+  const pending = dispatchSchedule({
+    schedule: schedule([0, 0, 0.05, 5]),
+    send: async (item) => {
+      if (item.index === 0) {
+        setTimeout(() => process.emit('SIGINT'), 10);
+        await new Promise<void>((resolve) => (finishInFlight = resolve));
+      }
+      return [output(item.index)];
+    },
+    maxConcurrency: 1,
+    transfers: {
+      inFlight: 1,
+      abortAll: (message) => {
+        aborted = message;
+        finishInFlight();
+      },
+    },
+    graceSeconds: 0.05,
+    onDone: () => {},
+    notice: (line) => notices.push(line),
+  });
+  const result = await pending;
+  assert.equal(result.interrupted, true);
+  assert.deepEqual(result.sent.map((s) => s.index), [0], 'request 1 was queued behind the slot and dropped; 2 and 3 never left');
+  assert.match(aborted, /interrupted by Ctrl-C/);
+  assert.match(notices[0]!, /^Interrupted: sending no new requests; waiting up to 0\.05 s for 1 in-flight requests/);
+  assert.equal(process.listenerCount('SIGINT'), 0, 'the handler is removed after the run');
+});

@@ -1,0 +1,102 @@
+/**
+ * Releases scheduled requests at their absolute offsets from the run start, behind the FIFO
+ * concurrency limit, until the schedule ends or Ctrl-C stops it. After Ctrl-C nothing new is
+ * sent (queued requests are dropped) and in-flight ones get a grace period before being aborted.
+ */
+import { nowSeconds } from '../transport/clock.js';
+import type { RequestOutput } from '../types.js';
+import { InterruptWatch, INTERRUPT_EXIT_CODE } from './interrupt.js';
+import type { ScheduledRequest } from './schedule.js';
+import { FifoSemaphore } from './semaphore.js';
+
+/** What Ctrl-C acts on: the transfers in flight (this thread's HttpPool, or the load workers). */
+export interface InFlightTransfers {
+  readonly inFlight: number;
+  abortAll(message: string): void;
+}
+
+export interface DispatchOptions {
+  schedule: readonly ScheduledRequest[];
+  /** Sends one scheduled request; `queueTime` is its wait for a concurrency slot. */
+  send(item: ScheduledRequest, queueTime: number): Promise<RequestOutput[]>;
+  maxConcurrency: number | null;
+  transfers: InFlightTransfers;
+  graceSeconds: number;
+  /** Called once per finished (or dropped) request. */
+  onDone(): void;
+  notice(line: string): void;
+}
+
+export interface DispatchResult {
+  /** Run-clock seconds at which the first request was released. */
+  start: number;
+  /** Per schedule item that was sent, in schedule order: its index and outputs. */
+  sent: Array<{ index: number; outputs: RequestOutput[] }>;
+  interrupted: boolean;
+}
+
+/** Runs the schedule to completion (or interruption). */
+export async function dispatchSchedule(options: DispatchOptions): Promise<DispatchResult> {
+  const { schedule, transfers } = options;
+  const semaphore = options.maxConcurrency ? new FifoSemaphore(options.maxConcurrency) : null;
+  let stopped = false;
+  let wake: () => void = () => {};
+  let graceTimer: NodeJS.Timeout | null = null;
+  const watch = new InterruptWatch({
+    onInterrupt: () => {
+      stopped = true;
+      wake();
+      options.notice(
+        `Interrupted: sending no new requests; waiting up to ${options.graceSeconds} s for ${transfers.inFlight} in-flight requests (Ctrl-C again to exit now)`,
+      );
+      graceTimer = setTimeout(() => transfers.abortAll('aborted: interrupted by Ctrl-C'), options.graceSeconds * 1000);
+    },
+    onForce: () => process.exit(INTERRUPT_EXIT_CODE),
+  });
+
+  const release = async (item: ScheduledRequest): Promise<RequestOutput[] | null> => {
+    const arrived = nowSeconds();
+    if (semaphore) await semaphore.acquire();
+    try {
+      return stopped ? null : await options.send(item, nowSeconds() - arrived);
+    } finally {
+      semaphore?.release();
+      options.onDone();
+    }
+  };
+
+  // Timers run on libuv's millisecond loop clock and may fire up to 1 ms early: wait again until
+  // the precise clock has reached the send time. Ctrl-C ends the wait at once.
+  const waitUntil = async (due: number): Promise<void> => {
+    let waitMs = (due - nowSeconds()) * 1000;
+    while (waitMs > 0 && !stopped) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.max(1, waitMs));
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      waitMs = (due - nowSeconds()) * 1000;
+    }
+  };
+
+  const start = nowSeconds();
+  try {
+    const tasks: Array<Promise<RequestOutput[] | null>> = [];
+    for (const item of schedule) {
+      await waitUntil(start + item.sendAt);
+      if (stopped) break;
+      tasks.push(release(item));
+    }
+    const results = await Promise.all(tasks);
+    const sent: DispatchResult['sent'] = [];
+    results.forEach((outputs, index) => {
+      if (outputs !== null) sent.push({ index, outputs });
+    });
+    return { start, sent, interrupted: watch.requested };
+  } finally {
+    if (graceTimer !== null) clearTimeout(graceTimer);
+    watch.dispose();
+  }
+}

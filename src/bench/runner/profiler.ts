@@ -1,0 +1,106 @@
+/**
+ * `--profile` (spec §4.4): start/stop the server's torch profiler, or every listed worker's in
+ * PD-separated mode, printing the reference's lines.
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { UserError } from '../../core/errors.js';
+import { pyFloat } from '../../core/pyformat.js';
+import { pyRepr, pyStrRepr } from '../../core/pyrepr.js';
+import type { PyValue } from '../../core/pyrepr.js';
+import type { BenchArgs } from '../args/types.js';
+import { postForStatus } from '../transport/auxiliary.js';
+import type { HttpPool } from '../transport/httpPool.js';
+
+export interface ProfilerContext {
+  args: BenchArgs;
+  baseUrl: string;
+  pool: HttpPool;
+  env: NodeJS.ProcessEnv;
+  print: (line: string) => void;
+}
+
+/** The start_profile body; creates its output directory on this machine, as the reference does. */
+export function startProfileBody(args: BenchArgs, env: NodeJS.ProcessEnv, unixSeconds: number): Record<string, PyValue> {
+  const numSteps = args.profile_by_stage && args.profile_num_steps === null ? 5 : args.profile_num_steps;
+  const baseDir = args.profile_output_dir ?? env.SGLANG_TORCH_PROFILER_DIR ?? '/tmp';
+  const outputDir = join(resolve(baseDir), pyRepr(pyFloat(unixSeconds)));
+  try {
+    mkdirSync(outputDir, { recursive: true });
+  } catch (error) {
+    throw new UserError(`cannot create the profile directory ${outputDir} (${(error as Error).message}); pass a writable --profile-output-dir`);
+  }
+  return {
+    activities: args.profile_activities,
+    num_steps: numSteps,
+    profile_by_stage: args.profile_by_stage,
+    profile_stages: args.profile_stages,
+    output_dir: outputDir,
+    profile_prefix: args.profile_prefix,
+  };
+}
+
+async function profileRequest(context: ProfilerContext, url: string) {
+  const body = url.endsWith('/start_profile')
+    ? startProfileBody(context.args, context.env, (performance.timeOrigin + performance.now()) / 1000)
+    : {};
+  context.print(`async_request_profile api_url=${pyStrRepr(url)} body=${pyRepr(body)}`);
+  // Profile calls carry no headers at all (spec §2.1).
+  return postForStatus(context.pool, url, {}, body);
+}
+
+/** ("Prefill-i", url) for each prefill URL, then ("Decode-i", url) for each decode URL. */
+export function pdProfileTargets(args: BenchArgs): Array<[string, string]> {
+  const targets: Array<[string, string]> = [];
+  (args.profile_prefill_url ?? []).forEach((url, i) => targets.push([`Prefill-${i}`, url]));
+  (args.profile_decode_url ?? []).forEach((url, i) => targets.push([`Decode-${i}`, url]));
+  return targets;
+}
+
+async function callPdWorkers(context: ProfilerContext, targets: Array<[string, string]>, mode: 'start' | 'stop') {
+  context.print(mode === 'start' ? 'Starting profiler...' : 'Stopping profiler...');
+  const past = mode === 'start' ? 'started' : 'stopped';
+  for (const [worker, url] of targets) {
+    const outcome = await profileRequest(context, `${url}/${mode}_profile`);
+    context.print(
+      outcome.ok
+        ? `Profiler ${past} for ${worker} worker at ${url}`
+        : `Failed to ${mode} profiler for ${worker} worker at ${url}: ${outcome.error}`,
+    );
+  }
+}
+
+/** Starts profiling (no-op without `--profile`). */
+export async function startProfiler(context: ProfilerContext): Promise<void> {
+  const { args } = context;
+  if (!args.profile) return;
+  if (args.pd_separated) {
+    const targets = pdProfileTargets(args);
+    if (targets.length === 0) {
+      context.print('Warning: PD separated mode requires --profile-prefill-url or --profile-decode-url');
+      context.print('Skipping profiler start. Please specify worker URLs for profiling.');
+      return;
+    }
+    await callPdWorkers(context, targets, 'start');
+    return;
+  }
+  context.print('Starting profiler...');
+  const outcome = await profileRequest(context, `${context.baseUrl}/start_profile`);
+  if (outcome.ok) context.print('Profiler started');
+}
+
+/** Stops profiling; without PD it is skipped when `--profile-num-steps` bounds the profile. */
+export async function stopProfiler(context: ProfilerContext): Promise<void> {
+  const { args } = context;
+  if (!args.profile) return;
+  if (args.pd_separated) {
+    const targets = pdProfileTargets(args);
+    if (targets.length > 0) await callPdWorkers(context, targets, 'stop');
+    return;
+  }
+  if (args.profile_num_steps !== null) return;
+  context.print('Stopping profiler...');
+  const outcome = await profileRequest(context, `${context.baseUrl}/stop_profile`);
+  if (outcome.ok) context.print('Profiler stopped');
+}

@@ -1,0 +1,49 @@
+/**
+ * Turns a finished run into bench_serving's metrics and servebench's extras: the retokenized
+ * counts come from the tokenizer (encode without special tokens, batched), the rest is pure.
+ */
+import { calculateExtras } from '../metrics/extras.js';
+import { calculateMetrics, usesRetokenizedItl } from '../metrics/calculate.js';
+import type { BenchmarkMetrics, ServebenchExtras } from '../metrics/types.js';
+import type { Tokenizer } from '../../tokenizer/types.js';
+import type { BenchArgs } from '../args/types.js';
+import type { BenchmarkRun } from './benchmark.js';
+
+export interface RunSummary {
+  metrics: BenchmarkMetrics;
+  extras: ServebenchExtras;
+}
+
+/** Token counts of `texts` (no special tokens); empty texts skip the tokenizer. */
+async function tokenCounts(tokenizer: Tokenizer, texts: readonly string[]): Promise<number[]> {
+  const nonEmpty = texts.filter((text) => text !== '');
+  const encoded = nonEmpty.length > 0 ? await tokenizer.encodeBatch(nonEmpty, false) : [];
+  let next = 0;
+  return texts.map((text) => (text === '' ? 0 : encoded[next++]!.length));
+}
+
+/** Computes the metrics of `run`; failed outputs are not tokenized. */
+export async function summarizeRun(run: BenchmarkRun, args: BenchArgs, tokenizer: Tokenizer): Promise<RunSummary> {
+  const { outputs } = run;
+  const retokenizedOutputLens = await tokenCounts(
+    tokenizer,
+    outputs.map((output) => (output.success ? output.generatedText : '')),
+  );
+  let chunkTokenCounts: number[][] | undefined;
+  if (usesRetokenizedItl(args.backend, run.acceptLength)) {
+    const flat = await tokenCounts(tokenizer, outputs.flatMap((output) => (output.success ? output.textChunks : [])));
+    let next = 0;
+    chunkTokenCounts = outputs.map((output) => (output.success ? output.textChunks.map(() => flat[next++]!) : []));
+  }
+  const metrics = calculateMetrics({
+    outputs,
+    durationS: run.duration,
+    backend: args.backend,
+    acceptLength: run.acceptLength,
+    retokenizedOutputLens,
+    chunkTokenCounts,
+    multiTurn: run.rows === null,
+  });
+  const extras = calculateExtras({ outputs, requestRate: args.request_rate, maxConcurrency: args.max_concurrency });
+  return { metrics, extras };
+}

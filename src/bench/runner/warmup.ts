@@ -1,0 +1,35 @@
+/**
+ * Warmup (spec §4.2): `--warmup-requests` copies of the first row's request, all at once and
+ * outside the concurrency limit, with at most 32 output tokens, the first LoRA adapter, the
+ * global extra body only and no routing key. All copies failing ends the run.
+ */
+import { UserError } from '../../core/errors.js';
+import type { BenchArgs } from '../args/types.js';
+import type { DatasetRow } from '../types.js';
+import type { RequestExecutor } from './executor.js';
+import { warmupLora } from './lora.js';
+
+const WARMUP_MAX_OUTPUT_LEN = 32;
+
+/** Runs the warmup and prints the reference's two lines around it. */
+export async function runWarmup(
+  args: BenchArgs,
+  row: DatasetRow,
+  executor: RequestExecutor,
+  extraRequestBody: Record<string, unknown>,
+  print: (line: string) => void,
+): Promise<void> {
+  print(`Starting warmup with ${args.warmup_requests} sequences...`);
+  const input = {
+    ...executor.inputFor(row, warmupLora(args.lora_name), extraRequestBody),
+    outputLen: Math.min(row.outputLen, WARMUP_MAX_OUTPUT_LEN),
+  };
+  delete input.routingKey;
+  const copies = Math.max(0, args.warmup_requests);
+  const outputs = (await Promise.all(Array.from({ length: copies }, () => executor.execute(input, 0)))).flat();
+  if (copies > 0 && !outputs.some((output) => output.success)) {
+    const firstError = (outputs[0]?.error ?? '').replace(/\s*\n\s*/g, ' ').trim();
+    throw new UserError(`Warmup failed - Please make sure benchmark arguments are correctly specified. Error: ${firstError}`);
+  }
+  print(`Warmup completed with ${args.warmup_requests} sequences. Starting main benchmark run...`);
+}

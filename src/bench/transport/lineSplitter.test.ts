@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { LineSplitter } from './lineSplitter.js';
+
+test('splits at every byte boundary, including inside a multi-byte character', () => {
+  const text = 'data: {"t":"héllo 😀"}\r\n\ndata: [DONE]\nlast';
+  const bytes = Buffer.from(text, 'utf8');
+  for (let cut = 1; cut <= bytes.length; cut++) {
+    const lines: string[] = [];
+    const splitter = new LineSplitter();
+    for (let at = 0; at < bytes.length; at += cut) splitter.push(bytes.subarray(at, at + cut), (l) => lines.push(l));
+    splitter.flush((l) => lines.push(l));
+    assert.deepEqual(lines, ['data: {"t":"héllo 😀"}\r', '', 'data: [DONE]', 'last'], `cut ${cut}`);
+  }
+});
+
+test('a reused chunk buffer does not corrupt the carried tail', () => {
+  const splitter = new LineSplitter();
+  const lines: string[] = [];
+  const chunk = Buffer.from('abc');
+  splitter.push(chunk, (l) => lines.push(l));
+  chunk.write('xyz');
+  splitter.push(Buffer.from('d\n'), (l) => lines.push(l));
+  assert.deepEqual(lines, ['abcd']);
+});

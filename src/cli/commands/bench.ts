@@ -1,0 +1,176 @@
+/**
+ * `servebench bench`: a drop-in `python -m sglang.bench_serving`. Orchestration only — the
+ * start-up sequence of spec §1.3 with the reference's stdout lines in order, then the run, the
+ * result block, servebench's extras and the JSONL record.
+ */
+import { UsageError, UserError } from '../../core/errors.js';
+import { pythonJsonLoads } from '../../core/pyjson.js';
+import { createBenchRngs } from '../../core/rng.js';
+import { formatNamespace } from '../../bench/args/namespace.js';
+import { HelpRequested, parseBenchArgs } from '../../bench/args/parse.js';
+import type { BenchArgs } from '../../bench/args/types.js';
+import { resolvePort, resolveUrls } from '../../bench/args/urls.js';
+import { validateBenchArgs } from '../../bench/args/validate.js';
+import { authHeaders } from '../../bench/backends/index.js';
+import { buildDataset } from '../../bench/datasets/index.js';
+import { ALL_REQUESTS_FAILED_WARNING } from '../../bench/metrics/calculate.js';
+import { formatResultBlock } from '../../bench/output/block.js';
+import { formatExtendedBlock } from '../../bench/output/extras-block.js';
+import { appendJsonl, defaultOutputFileName } from '../../bench/output/jsonl-file.js';
+import { createProgressBar } from '../../bench/output/progress.js';
+import { buildResultRecord } from '../../bench/output/record.js';
+import { runBenchmark } from '../../bench/runner/benchmark.js';
+import { discoverModel } from '../../bench/runner/discovery.js';
+import { INTERRUPT_EXIT_CODE } from '../../bench/runner/interrupt.js';
+import { summarizeRun } from '../../bench/runner/report.js';
+import { notifyRunRecorded } from '../../bench/runner/runHooks.js';
+import { judgeClient } from '../../bench/selfcheck/verdict.js';
+import { startLoopHealthMonitor } from '../../bench/selfcheck/monitor.js';
+import { fetchServerInfo } from '../../bench/transport/auxiliary.js';
+import { HttpPool } from '../../bench/transport/httpPool.js';
+import { loadTokenizer } from '../../tokenizer/index.js';
+import type { Tokenizer } from '../../tokenizer/types.js';
+import type { Command } from '../main.js';
+
+const print = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+const notice = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+/** `--extra-request-body` as an object ({} when absent). */
+function parseExtraBody(text: string | null): Record<string, unknown> {
+  if (text === null) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--extra-request-body is not valid JSON (${(error as Error).message}); pass an object like '{"top_p": 0.9}'`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new UsageError(`--extra-request-body must be a JSON object like '{"top_p": 0.9}', got ${text}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function isHttpUrl(text: string): boolean {
+  return URL.canParse(text) && ['http:', 'https:'].includes(new URL(text).protocol);
+}
+
+/** Step 10: the model's own tokenizer decides the chat-template notice; a load failure is only reported. */
+async function checkChatTemplate(model: string): Promise<Tokenizer | null> {
+  let tokenizer: Tokenizer | null = null;
+  try {
+    tokenizer = await loadTokenizer({ model });
+  } catch (error) {
+    print(`Fail to load tokenizer config with error=${(error as Error).message}`);
+  }
+  if (tokenizer === null || !tokenizer.hasChatTemplate) {
+    print('');
+    print('WARNING It is recommended to use the `Chat` or `Instruct` model for benchmarking.');
+    print('Because when the tokenizer counts the output tokens, if there is gibberish, it might count incorrectly.');
+    print('');
+  }
+  return tokenizer;
+}
+
+/** Starts the in-process simulated server of `--sim` and points host/port at it. */
+async function startSim(args: BenchArgs): Promise<(() => Promise<void>) | null> {
+  if (args.extensions.sim === null) return null;
+  const { startSimServer } = await import('../../sim/server/sim-server.js');
+  const flags = args.extensions.sim.split(/\s+/).filter((flag) => flag !== '');
+  const sim = await startSimServer(flags, { port: 0, host: '127.0.0.1', quiet: true });
+  args.base_url = null;
+  args.host = '127.0.0.1';
+  args.port = sim.port;
+  return () => sim.close();
+}
+
+async function run(argv: string[]): Promise<number> {
+  let args: BenchArgs;
+  try {
+    args = parseBenchArgs(argv);
+  } catch (error) {
+    if (error instanceof HelpRequested) {
+      process.stdout.write(error.text);
+      return error.exitCode;
+    }
+    throw error;
+  }
+  print(`benchmark_args=${formatNamespace(args)}`);
+  const rngs = createBenchRngs(args.seed);
+  const extraRequestBody = parseExtraBody(args.extra_request_body);
+  validateBenchArgs(args);
+  const stopSim = await startSim(args);
+  const pool = new HttpPool({ streamIdleTimeout: args.extensions.streamIdleTimeout });
+  try {
+    args.port = resolvePort(args);
+    const urls = resolveUrls(args);
+    if (!isHttpUrl(urls.apiUrl)) {
+      throw new UsageError(`cannot send requests to '${urls.apiUrl}': pass --base-url as a full URL like http://127.0.0.1:30000`);
+    }
+    const auth = authHeaders(process.env);
+    if (args.model === null) {
+      const found = await discoverModel(pool, args.backend, urls.modelUrl, auth);
+      if (!found.ok) {
+        found.lines.forEach(print);
+        return 1;
+      }
+      args.model = found.model;
+    }
+    const modelTokenizer = await checkChatTemplate(args.model);
+    print(formatNamespace(args));
+    print('');
+
+    const modelId = args.served_model_name ?? args.model;
+    const tokenizer =
+      args.tokenizer === null && modelTokenizer !== null ? modelTokenizer : await loadTokenizer({ tokenizer: args.tokenizer, model: args.model });
+    const dataset = await buildDataset(args, tokenizer, print, { rngs });
+
+    const monitor = startLoopHealthMonitor();
+    const runResult = await runBenchmark({
+      args,
+      dataset,
+      modelId,
+      apiUrl: urls.apiUrl,
+      baseUrl: urls.baseUrl,
+      extraRequestBody,
+      pool,
+      rngs,
+      env: process.env,
+      print,
+      notice,
+      createProgress: (total) => createProgressBar(total, args.disable_tqdm),
+    });
+    const health = monitor.stop();
+
+    const { metrics, extras } = await summarizeRun(runResult, args, tokenizer);
+    if (metrics.completed === 0) notice(`UserWarning: ${ALL_REQUESTS_FAILED_WARNING}`);
+    if (args.plot_throughput && metrics.completed > 0) print('tip: install termplotlib and gnuplot to plot the metrics');
+    process.stdout.write(formatResultBlock(metrics, args));
+    process.stdout.write(formatExtendedBlock(extras));
+    print(judgeClient([health]).line);
+
+    const serverInfo = await fetchServerInfo(pool, urls.baseUrl, auth, pythonJsonLoads);
+    const record = buildResultRecord({ args, metrics, serverInfo, outputs: runResult.outputs, extras });
+    const outputFile = args.output_file ?? defaultOutputFileName(args, new Date());
+    appendJsonl(outputFile, record);
+    await notifyRunRecorded({ args, metrics, extras, record, outputFile, outputs: runResult.outputs });
+
+    if (runResult.interrupted) return INTERRUPT_EXIT_CODE;
+    if (metrics.completed === 0) {
+      const where = args.output_details ? `each request's error is in ${outputFile}` : 'add --output-details to record each error';
+      throw new UserError(`all ${runResult.outputs.length} requests failed (causes above; ${where}); check the server and the benchmark arguments`);
+    }
+    return 0;
+  } finally {
+    await pool.close();
+    await stopSim?.();
+  }
+}
+
+export const command: Command = {
+  summary: 'benchmark a serving endpoint (drop-in for python -m sglang.bench_serving)',
+  run,
+};

@@ -1,0 +1,47 @@
+/**
+ * Runs the built CLI (`node bin/servebench.js`, after `tsc -p tsconfig.build.json`) as a child
+ * process. Asynchronous on purpose: the loopback test servers live in the test process and must
+ * keep answering while the CLI runs.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/servebench.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Sends SIGINT `delayMs` after stdout first matches `pattern` (a Ctrl-C at a known point). */
+  interrupt?: { pattern: RegExp; delayMs: number };
+}
+
+/** Runs `servebench <args>` in `cwd` and collects its output. */
+export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? REPO_ROOT,
+      env: { ...process.env, OPENAI_API_KEY: '', API_KEY: '', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let interruptArmed = options.interrupt !== undefined;
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      stdout += text;
+      if (interruptArmed && options.interrupt!.pattern.test(stdout)) {
+        interruptArmed = false;
+        setTimeout(() => child.kill('SIGINT'), options.interrupt!.delayMs);
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
