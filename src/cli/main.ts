@@ -51,9 +51,8 @@ export async function main(argv: string[]): Promise<number> {
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-V') {
-    const { readFileSync } = await import('node:fs');
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-    process.stdout.write(`servebench ${pkg.version}\n`);
+    const { TOOL_VERSION } = await import('../core/version.js');
+    process.stdout.write(`servebench ${TOOL_VERSION}\n`);
     return 0;
   }
   if (!(COMMAND_NAMES as readonly string[]).includes(name)) {

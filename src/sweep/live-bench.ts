@@ -20,7 +20,7 @@ import { fetchServerInfo } from '../bench/transport/auxiliary.js';
 import { HttpPool } from '../bench/transport/httpPool.js';
 import type { RequestOutput } from '../bench/types.js';
 import { splitCommandLine } from '../sim/flags/launch-flags.js';
-import { startSimServer } from '../sim/server/sim-server.js';
+import { startSimThread } from '../sim/server/sim-thread.js';
 import type { Tokenizer } from '../tokenizer/types.js';
 import { workloadTokenizer } from './bench-setup.js';
 
@@ -62,7 +62,7 @@ function parseExtraBody(text: string | null): Record<string, unknown> {
  */
 export async function openLiveTarget(baseArgs: BenchArgs, simFlags: string | null): Promise<LiveTarget> {
   const args: BenchArgs = { ...baseArgs };
-  const sim = simFlags === null ? null : await startSimServer(splitCommandLine(simFlags), { port: 0, host: '127.0.0.1', quiet: true });
+  const sim = simFlags === null ? null : await startSimThread(splitCommandLine(simFlags));
   const pool = new HttpPool({ streamIdleTimeout: args.extensions.streamIdleTimeout });
   const close = async (): Promise<void> => {
     await pool.close();

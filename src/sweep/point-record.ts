@@ -3,7 +3,6 @@
  * result record and the catalog run, so every point is a normal run in the catalog, labelled
  * with its sweep and load.
  */
-import { readFileSync } from 'node:fs';
 import type { BenchArgs } from '../bench/args/types.js';
 import type { BenchmarkMetrics, ServebenchExtras } from '../bench/metrics/types.js';
 import { buildResultRecord } from '../bench/output/record.js';
@@ -14,7 +13,7 @@ import type { RecipeConfig, RunInput } from '../catalog/types.js';
 import type { PyValue } from '../core/pyrepr.js';
 import type { PredictDeployment } from './predict-deployment.js';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+import { TOOL_VERSION as VERSION } from '../core/version.js';
 
 export interface PointRunInput {
   args: BenchArgs;

@@ -3,7 +3,7 @@
  * start-up sequence of spec §1.3 with the reference's stdout lines in order, then the run, the
  * result block, servebench's extras and the JSONL record.
  */
-import { UsageError, UserError } from '../../core/errors.js';
+import { UsageError, UserError, describeError } from '../../core/errors.js';
 import { pythonJsonLoads } from '../../core/pyjson.js';
 import { createBenchRngs } from '../../core/rng.js';
 import { formatNamespace } from '../../bench/args/namespace.js';
@@ -18,17 +18,19 @@ import { formatResultBlock } from '../../bench/output/block.js';
 import { formatExtendedBlock } from '../../bench/output/extras-block.js';
 import { appendJsonl, defaultOutputFileName } from '../../bench/output/jsonl-file.js';
 import { createProgressBar } from '../../bench/output/progress.js';
-import { buildResultRecord } from '../../bench/output/record.js';
+import { buildResultRecord, type JsonRecord } from '../../bench/output/record.js';
+import type { RequestOutput } from '../../bench/types.js';
 import { runBenchmark } from '../../bench/runner/benchmark.js';
 import { discoverModel } from '../../bench/runner/discovery.js';
 import { INTERRUPT_EXIT_CODE } from '../../bench/runner/interrupt.js';
 import { summarizeRun } from '../../bench/runner/report.js';
-import { notifyRunRecorded } from '../../bench/runner/runHooks.js';
 import { judgeClient } from '../../bench/selfcheck/verdict.js';
 import { startLoopHealthMonitor } from '../../bench/selfcheck/monitor.js';
 import { fetchServerInfo } from '../../bench/transport/auxiliary.js';
 import { HttpPool } from '../../bench/transport/httpPool.js';
 import { loadTokenizer } from '../../tokenizer/index.js';
+import { splitCommandLine } from '../../sim/flags/launch-flags.js';
+import { TOOL_VERSION } from '../../core/version.js';
 import type { Tokenizer } from '../../tokenizer/types.js';
 import type { Command } from '../main.js';
 
@@ -78,13 +80,47 @@ async function checkChatTemplate(model: string): Promise<Tokenizer | null> {
 /** Starts the in-process simulated server of `--sim` and points host/port at it. */
 async function startSim(args: BenchArgs): Promise<(() => Promise<void>) | null> {
   if (args.extensions.sim === null) return null;
-  const { startSimServer } = await import('../../sim/server/sim-server.js');
-  const flags = args.extensions.sim.split(/\s+/).filter((flag) => flag !== '');
-  const sim = await startSimServer(flags, { port: 0, host: '127.0.0.1', quiet: true });
+  const { startSimThread } = await import('../../sim/server/sim-thread.js');
+  const sim = await startSimThread(splitCommandLine(args.extensions.sim));
   args.base_url = null;
   args.host = '127.0.0.1';
   args.port = sim.port;
   return () => sim.close();
+}
+
+/** `--plot-throughput`: the two per-second plots as PNG files next to the JSONL file. */
+async function plotThroughput(outputFile: string, outputs: readonly RequestOutput[]): Promise<void> {
+  const { writeThroughputPlots } = await import('../../plots/export.js');
+  writeThroughputPlots(outputFile, outputs, print);
+}
+
+/**
+ * Keeps the run in the catalog. The JSONL record is already on disk, so a catalog that cannot be
+ * written (locked, corrupt) costs a warning line, not the measurement.
+ */
+async function recordInCatalog(
+  args: BenchArgs,
+  record: JsonRecord,
+  outputFile: string,
+  outputs: readonly RequestOutput[],
+  startedAt: Date,
+): Promise<void> {
+  const { recordBenchRun } = await import('../../catalog/record-bench.js');
+  try {
+    const { id, path } = recordBenchRun({
+      record,
+      args: { ...args },
+      outputs,
+      startedAt,
+      toolVersion: `servebench ${TOOL_VERSION}`,
+      outputFile,
+      dbPath: args.extensions.db,
+      simFlags: args.extensions.sim,
+    });
+    notice(`Run ${id} recorded in ${path}`);
+  } catch (error) {
+    notice(`warning: the run was not recorded in the catalog (${describeError(error)}); its record is in ${outputFile}`);
+  }
 }
 
 async function run(argv: string[]): Promise<number> {
@@ -128,6 +164,7 @@ async function run(argv: string[]): Promise<number> {
       args.tokenizer === null && modelTokenizer !== null ? modelTokenizer : await loadTokenizer({ tokenizer: args.tokenizer, model: args.model });
     const dataset = await buildDataset(args, tokenizer, print, { rngs });
 
+    const startedAt = new Date();
     const monitor = startLoopHealthMonitor();
     const runResult = await runBenchmark({
       args,
@@ -147,7 +184,6 @@ async function run(argv: string[]): Promise<number> {
 
     const { metrics, extras } = await summarizeRun(runResult, args, tokenizer);
     if (metrics.completed === 0) notice(`UserWarning: ${ALL_REQUESTS_FAILED_WARNING}`);
-    if (args.plot_throughput && metrics.completed > 0) print('tip: install termplotlib and gnuplot to plot the metrics');
     process.stdout.write(formatResultBlock(metrics, args));
     process.stdout.write(formatExtendedBlock(extras));
     print(judgeClient([health]).line);
@@ -156,7 +192,8 @@ async function run(argv: string[]): Promise<number> {
     const record = buildResultRecord({ args, metrics, serverInfo, outputs: runResult.outputs, extras });
     const outputFile = args.output_file ?? defaultOutputFileName(args, new Date());
     appendJsonl(outputFile, record);
-    await notifyRunRecorded({ args, metrics, extras, record, outputFile, outputs: runResult.outputs });
+    if (args.plot_throughput && metrics.completed > 0) await plotThroughput(outputFile, runResult.outputs);
+    if (!args.extensions.noCatalog) await recordInCatalog(args, record, outputFile, runResult.outputs, startedAt);
 
     if (runResult.interrupted) return INTERRUPT_EXIT_CODE;
     if (metrics.completed === 0) {

@@ -3,14 +3,13 @@
  * `/metrics`, `/v1/models`, and the sim's own `/sim/truth`.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TokenEmission } from '../types.js';
 import { ApiError } from './api-error.js';
 import { readBody, sendJson, sendText } from './http-io.js';
 import type { SimContext } from './sim-context.js';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+import { TOOL_VERSION as VERSION } from '../../core/version.js';
 
 function snakeCase(key: string): string {
   return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

@@ -1,0 +1,25 @@
+/** Worker-thread entry of `startSimThread`: serves until the parent posts 'close'. */
+import { parentPort, workerData } from 'node:worker_threads';
+import { UsageError, UserError, describeError } from '../../core/errors.js';
+import { startSimServer } from './sim-server.js';
+import type { SimThreadMessage } from './sim-thread.js';
+
+const { argv, host } = workerData as { argv: string[]; host: string };
+const port = parentPort!;
+const post = (message: SimThreadMessage): void => port.postMessage(message);
+
+try {
+  const server = await startSimServer(argv, { port: 0, host, quiet: true });
+  port.on('message', (message) => {
+    if (message !== 'close') return;
+    void server.close().then(() => {
+      post({ kind: 'closed' });
+      port.close();
+    });
+  });
+  post({ kind: 'listening', url: server.url, port: server.port, launch: server.launch });
+} catch (error) {
+  const exitCode = error instanceof UsageError || error instanceof UserError ? error.exitCode : 1;
+  post({ kind: 'failed', message: `--sim: ${describeError(error)}`, exitCode });
+  port.close();
+}
