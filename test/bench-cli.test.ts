@@ -55,13 +55,16 @@ function readRecord(path: string): Record<string, unknown> {
  * Concurrent warmup copies: they open the keep-alive connections (and compile the hot paths) the
  * measured run then reuses, so connection set-up does not blur the comparison.
  */
-const WARMUP_REQUESTS = 32;
+const WARMUP_REQUESTS = 256;
 
-/** Small random prompts, fixed 8-token outputs; a finite rate keeps the single-threaded server unqueued. */
+/**
+ * 256 streams open at once: sends spread over ~0.64 s (a finite rate keeps the single-threaded
+ * server's accept queue short) while each stream lasts over a second (64 tokens, 20 ms apart).
+ */
 function loadArgs(server: StreamServer, backend: string, file: string): string[] {
   return [
     'bench', '--backend', backend, '--base-url', server.url, '--model', MODEL,
-    '--dataset-name', 'random', '--random-input-len', '16', '--random-output-len', '8', '--random-range-ratio', '1',
+    '--dataset-name', 'random', '--random-input-len', '16', '--random-output-len', '64', '--random-range-ratio', '1',
     '--num-prompts', '256', '--max-concurrency', '256', '--request-rate', '400', '--warmup-requests', String(WARMUP_REQUESTS),
     '--disable-tqdm', '--output-file', file,
   ];
@@ -70,7 +73,7 @@ function loadArgs(server: StreamServer, backend: string, file: string): string[]
 describe('measured timing equals the server truth (±1 ms) for every backend', () => {
   let server: StreamServer;
   before(async () => {
-    server = await startStreamServer({ firstTokenDelayMs: 20, intervalMs: 5, reasoningTokens: 3 });
+    server = await startStreamServer({ firstTokenDelayMs: 20, intervalMs: 20, reasoningTokens: 3 });
   });
   after(() => server.close());
 
@@ -94,6 +97,7 @@ describe('measured timing equals the server truth (±1 ms) for every backend', (
         const busy = busyFraction(before, cpuTimes());
         assert.equal(record.completed, 256);
         assert.equal(truth.requests, 256);
+        assert.equal(truth.maxOpenStreams, 256, 'all 256 streams were open at once');
         const ttft = record.mean_ttft_ms as number;
         const itl = record.mean_itl_ms as number;
         if (backend.endsWith('chat')) {

@@ -52,8 +52,11 @@ export interface StreamServer {
   requests: ServedRequest[];
   /** Auxiliary calls as "METHOD /path" (with the JSON body for POSTs that have one). */
   auxCalls: Array<{ call: string; body: unknown; headers: IncomingMessage['headers'] }>;
-  /** Mean TTFT and ITL (ms) the server actually produced for requests from index `from` on. */
-  truth(from: number): { meanTtftMs: number; meanItlMs: number; requests: number };
+  /**
+   * Mean TTFT and ITL (ms) the server actually produced for requests from index `from` on, and the
+   * most of those streams it held open at one time.
+   */
+  truth(from: number): { meanTtftMs: number; meanItlMs: number; requests: number; maxOpenStreams: number };
   close(): Promise<void>;
 }
 
@@ -186,7 +189,18 @@ export async function startStreamServer(options: StreamServerOptions = {}): Prom
         for (let i = 1; i < contentWrites.length; i++) gaps.push(contentWrites[i]! - contentWrites[i - 1]!);
       }
       const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
-      return { meanTtftMs: mean(ttfts), meanItlMs: mean(gaps), requests: ttfts.length };
+      // Opening (+1) and closing (−1) edges of every stream, swept in time order (closes first on ties).
+      const edges = requests
+        .slice(from)
+        .flatMap((served) => [
+          { at: served.receivedAt, step: 1 },
+          { at: served.tokenWrites.at(-1) ?? served.receivedAt, step: -1 },
+        ])
+        .sort((a, b) => a.at - b.at || a.step - b.step);
+      let open = 0;
+      let maxOpenStreams = 0;
+      for (const edge of edges) maxOpenStreams = Math.max(maxOpenStreams, (open += edge.step));
+      return { meanTtftMs: mean(ttfts), meanItlMs: mean(gaps), requests: ttfts.length, maxOpenStreams };
     },
     async close() {
       clearInterval(ticker);
