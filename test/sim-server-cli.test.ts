@@ -1,28 +1,10 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { runCli } from './helpers/cli.js';
+import { spawnSim } from './helpers/sim-process.js';
 import { post } from './sim-server-helpers.js';
-
-const BIN = fileURLToPath(new URL('../bin/servebench.js', import.meta.url));
-
-/** Spawns `servebench sim` and resolves with its printed address once it listens. */
-async function spawnSim(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; url: string; output: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'sim', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let output = '';
-  child.stderr.setEncoding('utf8').on('data', (text: string) => (output += text));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.setEncoding('utf8').on('data', (text: string) => {
-      output += text;
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match && output.includes('ignored flags')) resolve(match[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`sim exited with ${code}: ${output}`)));
-  });
-  return { child, url, output: () => output };
-}
 
 describe('servebench sim as a process', () => {
   const children: ChildProcessWithoutNullStreams[] = [];

@@ -1,6 +1,6 @@
 /**
  * Shared by the sim-server integration tests: an in-process truth-mode sim and a bench_serving-style
- * reader of its responses (line split, `data: ` prefix, `[DONE]` skipped, JSON per line).
+ * reader of its responses (line split, `data:` prefix, `[DONE]` skipped, JSON per line).
  */
 import { request } from 'undici';
 import { startSimServer, type SimServerHandle } from '../src/sim/server/sim-server.js';
@@ -38,8 +38,9 @@ export async function get(url: string, path: string): Promise<Reply> {
 
 function reply(status: number, text: string): Reply {
   const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
-  const isStream = lines.length > 0 && lines[0]!.startsWith('data: ');
-  const events = isStream ? lines.map((l) => l.slice('data: '.length)).filter((l) => l !== '[DONE]').map((l) => JSON.parse(l)) : [];
+  // `data:` with or without the space: TensorRT-LLM's stream writes none.
+  const isStream = lines.length > 0 && lines[0]!.startsWith('data:');
+  const events = isStream ? lines.map((l) => l.slice('data:'.length).trimStart()).filter((l) => l !== '[DONE]').map((l) => JSON.parse(l)) : [];
   let json: unknown = null;
   if (!isStream && text !== '') {
     try {

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TokenEmission } from '../types.js';
 import type { OutputPlan } from '../text/output-plan.js';
-import { ChatFormatter, CompletionFormatter, NativeFormatter } from './wire-format.js';
+import { ChatFormatter, CompletionFormatter, NativeFormatter, TrtFormatter } from './wire-format.js';
 
 const plan: OutputPlan = { tokens: 4, finishReason: 'length', pieces: [' a', ' b"', ' c', ' d'], ids: [1, 2, 3, 4], matchedStop: null };
 const context = { id: 'r1', model: 'm', created: 1, promptTokens: 7, plan };
@@ -86,5 +86,24 @@ describe('ChatFormatter', () => {
     const message = JSON.parse(body.body(emission(4, 4, true))).choices[0].message;
     assert.equal(message.content, null);
     assert.equal(message.tool_calls[0].function.arguments, '{"city": "x"}');
+  });
+});
+
+describe('TrtFormatter', () => {
+  test('one `data:` line per emission with only its own text (several tokens under speculative decoding), no [DONE]', () => {
+    const f = new TrtFormatter(plan);
+    const first = f.event(emission(1, 1));
+    const last = f.event(emission(4, 3, true));
+    assert.ok(first.startsWith('data:{') && first.endsWith('}\n\n'));
+    assert.equal(JSON.parse(first.slice('data:'.length)).text_output, ' a');
+    assert.equal(JSON.parse(last.slice('data:'.length)).text_output, ' b" c d');
+    assert.ok(!last.includes('[DONE]'));
+  });
+
+  test('the non-stream body holds the whole text', () => {
+    const f = new TrtFormatter(plan);
+    f.collect(emission(2, 2));
+    f.collect(emission(4, 2, true));
+    assert.equal(JSON.parse(f.body()).text_output, ' a b" c d');
   });
 });

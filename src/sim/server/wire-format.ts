@@ -262,3 +262,35 @@ export class ChatFormatter {
     });
   }
 }
+
+/**
+ * TensorRT-LLM's Triton ensemble `generate_stream`: one `data:` line per decode step carrying that
+ * step's own text, and no `[DONE]`. bench_serving appends every `text_output` it reads, so the
+ * step's text, not the accumulated answer, keeps its retokenized count equal to the tokens sent.
+ */
+export class TrtFormatter {
+  private static readonly PREFIX = 'data:{"model_name":"ensemble","model_version":"1","sequence_end":false,"sequence_id":0,"sequence_start":false,"text_output":"';
+  private emitted = 0;
+  private text = '';
+
+  constructor(private readonly plan: OutputPlan) {}
+
+  private absorb(emission: TokenEmission): string {
+    const piece = joinPieces(this.plan, this.emitted, emission.completionTokens);
+    this.emitted = emission.completionTokens;
+    return piece;
+  }
+
+  event(emission: TokenEmission): string {
+    return `${TrtFormatter.PREFIX}${escapeJson(this.absorb(emission))}"}\n\n`;
+  }
+
+  collect(emission: TokenEmission): void {
+    this.text += this.absorb(emission);
+  }
+
+  /** The one response of `stream: false`, as Triton's `generate` answers: the whole text. */
+  body(): string {
+    return JSON.stringify({ model_name: 'ensemble', model_version: '1', sequence_end: false, sequence_id: 0, sequence_start: false, text_output: this.text });
+  }
+}
