@@ -6,6 +6,7 @@
 import type { CandidateOutcome } from './config-search.js';
 import type { InstancePlan } from './config-space.js';
 import { renderLaunchCommands } from './launch-render.js';
+import { formatRulelessTable } from './sweep-table.js';
 import { outputThroughput, type SweepPoint } from './sweep.js';
 
 function metric(point: SweepPoint | null, key: string): string {
@@ -32,12 +33,9 @@ export function formatRankingTable(outcomes: readonly CandidateOutcome[]): strin
       note,
     ];
   });
-  const all = [header, ...rows];
-  const widths = header.map((_, i) => Math.max(...all.map((row) => (row[i] as string).length)));
   const leftAligned = new Set([1, 2, 9]);
-  return all
-    .map((row) => row.map((cell, i) => (leftAligned.has(i) ? cell.padEnd(widths[i] as number) : cell.padStart(widths[i] as number))).join('  ').trimEnd())
-    .join('\n');
+  const right = new Set([...header.keys()].filter((i) => !leftAligned.has(i)));
+  return formatRulelessTable(header, rows, right);
 }
 
 export interface LaunchReportOptions {

@@ -4,10 +4,11 @@
  * once for the whole sweep. Console lines of the individual runs are not printed; the sweep
  * prints one line per point instead.
  */
-import { UsageError, UserError } from '../core/errors.js';
+import { UserError } from '../core/errors.js';
 import { pythonJsonLoads } from '../core/pyjson.js';
 import type { PyValue } from '../core/pyrepr.js';
 import { createBenchRngs } from '../core/rng.js';
+import { parseExtraBody } from '../bench/args/extra-body.js';
 import type { BenchArgs } from '../bench/args/types.js';
 import { resolvePort, resolveUrls, type BenchUrls } from '../bench/args/urls.js';
 import { authHeaders } from '../bench/backends/index.js';
@@ -43,18 +44,6 @@ export interface LiveRun {
 }
 
 const quiet = (): void => {};
-
-function parseExtraBody(text: string | null): Record<string, unknown> {
-  if (text === null) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new UsageError(`--extra-request-body is not valid JSON; pass an object like '{"top_p": 0.9}'`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`--extra-request-body must be a JSON object like '{"top_p": 0.9}'`);
-  return value as Record<string, unknown>;
-}
 
 /**
  * Connects to the target: starts the sim of `simFlags` on a loopback port when given, resolves

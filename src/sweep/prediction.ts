@@ -6,11 +6,11 @@
 import { UserError } from '../core/errors.js';
 import type { BenchArgs } from '../bench/args/types.js';
 import { calculateExtras } from '../bench/metrics/extras.js';
-import { calculateMetrics } from '../bench/metrics/calculate.js';
 import type { BenchmarkMetrics, ServebenchExtras } from '../bench/metrics/types.js';
 import type { RequestOutput } from '../bench/types.js';
 import { createDisaggregatedEngine, createEngine } from '../sim/engine/index.js';
 import { predictRun } from '../sim/predict/index.js';
+import { predictedMetrics } from '../sim/predict/predicted-metrics.js';
 import type { Engine, LaunchConfig } from '../sim/types.js';
 import type { PredictDeployment, PredictInstance } from './predict-deployment.js';
 import type { WorkloadCache } from './workload-cache.js';
@@ -49,15 +49,7 @@ export async function predictBench(deployment: PredictDeployment, args: BenchArg
     numpy: rngs.numpy,
     warmupRequests: args.warmup_requests,
   });
-  // The virtual client records streams as the native sglang backend does, and the sim's text
-  // retokenizes to exactly the emitted count, so the retokenized totals equal the emitted ones.
-  const metrics = calculateMetrics({
-    outputs: result.outputs,
-    durationS: result.durationS,
-    backend: 'sglang',
-    acceptLength: result.acceptLength,
-    retokenizedOutputLens: result.outputs.map((output) => (output.success ? output.outputLen : 0)),
-  });
+  const metrics = predictedMetrics(result);
   const extras = calculateExtras({ outputs: result.outputs, requestRate: args.request_rate, maxConcurrency: args.max_concurrency });
   const notes = SHARED_PREFIX_DATASETS.has(args.dataset_name)
     ? [`note: prefix-cache hits between ${args.dataset_name} prompts are not modelled in virtual time; 'servebench bench --sim' models them`]

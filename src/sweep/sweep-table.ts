@@ -2,6 +2,7 @@
  * The text a sweep prints: one row per load (throughput, latency figures, goodput, SLO verdict)
  * and a summary naming the peak and, with an SLO, the highest load that met it.
  */
+import { formatTextTable } from '../catalog/report/text-table.js';
 import { formatLoad, type LoadKind } from './load-series.js';
 import { formatSlo, type Slo } from './slo.js';
 import { highestMeeting, outputThroughput, peakPoint, type SweepPoint } from './sweep.js';
@@ -42,9 +43,17 @@ function columns(kind: LoadKind, cards: number, withSlo: boolean): Column[] {
 export function formatSweepTable(points: readonly SweepPoint[], kind: LoadKind, cards: number, withSlo: boolean): string {
   const cols = columns(kind, cards, withSlo);
   const sorted = [...points].sort((a, b) => a.load - b.load);
-  const rows = [cols.map((c) => c.title), ...sorted.map((point) => cols.map((c) => c.value(point)))];
-  const widths = cols.map((_, i) => Math.max(...rows.map((row) => (row[i] as string).length)));
-  return rows.map((row) => row.map((cell, i) => cell.padStart(widths[i] as number)).join('  ')).join('\n');
+  const rows = sorted.map((point) => cols.map((c) => c.value(point)));
+  return formatRulelessTable(cols.map((c) => c.title), rows, new Set(cols.keys()));
+}
+
+/**
+ * The catalog's aligned text table without its rule line under the headers: sweep tables keep
+ * one line per row right below the header, as they have always printed.
+ */
+export function formatRulelessTable(headers: readonly string[], rows: readonly (readonly string[])[], right: ReadonlySet<number>): string {
+  const [headerLine, , ...rowLines] = formatTextTable(headers, rows, right).split('\n');
+  return [headerLine, ...rowLines].join('\n');
 }
 
 function describeLoad(kind: LoadKind, load: number): string {

@@ -5,6 +5,8 @@
  * `benchmark_args=Namespace(...)`, the command rebuilt from the Namespace's non-default values.
  */
 import { BENCH_OPTIONS } from '../../src/bench/args/options.js';
+import { parseNamespace } from '../../src/catalog/ingest/python-repr.js';
+import { pyRepr, type PyValue } from '../../src/core/pyrepr.js';
 import { listReferenceLogs, readReferenceLog } from './reference-logs.js';
 
 export interface ReferenceCommand {
@@ -42,58 +44,17 @@ function writtenCommands(file: string, text: string): ReferenceCommand[] {
   return commands;
 }
 
-/** Splits `k=v, k=v` at top-level commas (outside quotes and brackets). */
-function namespaceFields(body: string): Array<[string, string]> {
-  const fields: Array<[string, string]> = [];
-  let depth = 0;
-  let quote: string | null = null;
-  let start = 0;
-  for (let i = 0; i <= body.length; i++) {
-    const ch = body[i];
-    if (quote) {
-      if (ch === quote) quote = null;
-      continue;
-    }
-    if (ch === "'" || ch === '"') quote = ch;
-    else if (ch === '[') depth++;
-    else if (ch === ']') depth--;
-    else if ((ch === ',' && depth === 0) || ch === undefined) {
-      const field = body.slice(start, i).trim();
-      const eq = field.indexOf('=');
-      if (eq > 0) fields.push([field.slice(0, eq), field.slice(eq + 1)]);
-      start = i + 1;
-    }
-  }
-  return fields;
-}
-
-/** A Python literal of the Namespace repr as JSON-like data. */
-function pyLiteral(text: string): unknown {
-  if (text === 'None') return null;
-  if (text === 'True') return true;
-  if (text === 'False') return false;
-  if (text === 'inf') return Infinity;
-  if (text.startsWith('[')) {
-    const inner = text.slice(1, -1).trim();
-    return inner === '' ? [] : namespaceFields(`x=${inner.replace(/,\s*/g, ', x=')}`).map(([, v]) => pyLiteral(v));
-  }
-  if (text.startsWith("'") || text.startsWith('"')) return text.slice(1, -1);
-  return Number(text);
-}
-
 function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
 function namespaceCommand(file: string, repr: string): ReferenceCommand {
-  const body = repr.slice(repr.indexOf('Namespace(') + 'Namespace('.length, repr.lastIndexOf(')'));
   const args: string[] = [];
   const droppedKeys: string[] = [];
-  for (const [key, text] of namespaceFields(body)) {
+  for (const [key, value] of Object.entries(parseNamespace(repr))) {
     const option = BENCH_OPTIONS.find((candidate) => candidate.dest === key);
-    const value = pyLiteral(text);
     if (!option) {
-      droppedKeys.push(`${key}=${text}`);
+      droppedKeys.push(`${key}=${pyRepr(value as PyValue)}`);
       continue;
     }
     if (sameValue(value, option.defaultValue) || value === null) continue;

@@ -5,8 +5,9 @@
  */
 import type { ChatMessage, RequestInput } from '../types.js';
 import { applyOpenAiDefaults } from './completions.js';
-import { MalformedChunkError, TokenTimeline, field, usageCompletionTokens } from './timeline.js';
-import type { BackendAdapter, ParsedResponse, PayloadOptions, ResponseParser } from './types.js';
+import { BaseResponseParser } from './parser-base.js';
+import { MalformedChunkError, field } from './timeline.js';
+import type { BackendAdapter, ParsedResponse, PayloadOptions } from './types.js';
 
 /** The messages of a request: a list prompt verbatim, else one user message (with images first). */
 export function chatMessages(input: RequestInput): unknown[] {
@@ -34,19 +35,8 @@ export function chatPayload(input: RequestInput, options: PayloadOptions): Recor
   );
 }
 
-class ChatParser implements ResponseParser {
-  private readonly timeline: TokenTimeline;
-  private generatedText = '';
-  private outputLen: number;
+class ChatParser extends BaseResponseParser {
   private firstReasoningTtft: number | undefined;
-
-  constructor(
-    private readonly st: number,
-    requestedLen: number,
-  ) {
-    this.timeline = new TokenTimeline(st);
-    this.outputLen = requestedLen;
-  }
 
   onChunk(data: unknown, now: number): void {
     this.timeline.line(now);
@@ -57,7 +47,7 @@ class ChatParser implements ResponseParser {
       const delta = field(choices[0], 'delta');
       const reasoning = field(delta, 'reasoning_content');
       if (this.firstReasoningTtft === undefined && typeof reasoning === 'string' && reasoning !== '') {
-        this.firstReasoningTtft = now - this.st;
+        this.firstReasoningTtft = now - this.timeline.st;
       }
       const content = field(delta, 'content');
       if (typeof content === 'string' && content !== '') {
@@ -65,15 +55,10 @@ class ChatParser implements ResponseParser {
         this.generatedText += content;
       }
     }
-    const tokens = usageCompletionTokens(data);
-    if (tokens !== undefined) this.outputLen = tokens;
+    this.adoptUsage(data);
   }
 
-  onDone(now: number): void {
-    this.timeline.line(now);
-  }
-
-  onBody(data: unknown, now: number): void {
+  override onBody(data: unknown, now: number): void {
     this.timeline.line(now);
     const choices = field(data, 'choices');
     if (!Array.isArray(choices) || choices.length === 0) {
@@ -82,19 +67,11 @@ class ChatParser implements ResponseParser {
     const content = field(field(choices[0], 'message'), 'content');
     this.generatedText = typeof content === 'string' ? content : '';
     this.timeline.arrival(now);
-    const tokens = usageCompletionTokens(data);
-    if (tokens !== undefined) this.outputLen = tokens;
+    this.adoptUsage(data);
   }
 
-  result(): ParsedResponse {
-    const parsed: ParsedResponse = {
-      generatedText: this.generatedText,
-      ttft: this.timeline.ttft,
-      itl: this.timeline.itl,
-      textChunks: this.timeline.textChunks,
-      outputLen: this.outputLen,
-      latency: this.timeline.latency(),
-    };
+  override result(): ParsedResponse {
+    const parsed = super.result();
     if (this.firstReasoningTtft !== undefined) parsed.firstReasoningTtft = this.firstReasoningTtft;
     return parsed;
   }

@@ -3,8 +3,9 @@
  * stream (spec §2.3, §2.6). A chunk whose `choices[0].text` is non-empty is one token arrival.
  */
 import type { RequestInput } from '../types.js';
-import { MalformedChunkError, TokenTimeline, field, usageCompletionTokens } from './timeline.js';
-import type { BackendAdapter, ParsedResponse, PayloadOptions, ResponseParser } from './types.js';
+import { BaseResponseParser } from './parser-base.js';
+import { MalformedChunkError, field } from './timeline.js';
+import type { BackendAdapter, PayloadOptions } from './types.js';
 
 /**
  * Adds the `temperature` / `ignore_eos` defaults the extra body does not set, then the extra body
@@ -63,18 +64,13 @@ interface CompletionsFlavour {
   readUsage: boolean;
 }
 
-class CompletionsParser implements ResponseParser {
-  private readonly timeline: TokenTimeline;
-  private generatedText = '';
-  private outputLen: number;
-
+class CompletionsParser extends BaseResponseParser {
   constructor(
     st: number,
     requestedLen: number,
     private readonly flavour: CompletionsFlavour,
   ) {
-    this.timeline = new TokenTimeline(st);
-    this.outputLen = requestedLen;
+    super(st, requestedLen);
   }
 
   onChunk(data: unknown, now: number): void {
@@ -99,28 +95,7 @@ class CompletionsParser implements ResponseParser {
   }
 
   private readUsage(data: unknown): void {
-    if (!this.flavour.readUsage) return;
-    const tokens = usageCompletionTokens(data);
-    if (tokens !== undefined) this.outputLen = tokens;
-  }
-
-  onDone(now: number): void {
-    this.timeline.line(now);
-  }
-
-  onBody(data: unknown, now: number): void {
-    this.onChunk(data, now);
-  }
-
-  result(): ParsedResponse {
-    return {
-      generatedText: this.generatedText,
-      ttft: this.timeline.ttft,
-      itl: this.timeline.itl,
-      textChunks: this.timeline.textChunks,
-      outputLen: this.outputLen,
-      latency: this.timeline.latency(),
-    };
+    if (this.flavour.readUsage) this.adoptUsage(data);
   }
 }
 

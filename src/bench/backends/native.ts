@@ -3,8 +3,9 @@
  * and `meta_info.completion_tokens`; a chunk carrying k new tokens splits its gap into k ITL entries.
  */
 import type { RequestInput } from '../types.js';
-import { MalformedChunkError, TokenTimeline, field } from './timeline.js';
-import type { BackendAdapter, ParsedResponse, PayloadOptions, ResponseParser } from './types.js';
+import { BaseResponseParser } from './parser-base.js';
+import { MalformedChunkError, field } from './timeline.js';
+import type { BackendAdapter, PayloadOptions } from './types.js';
 
 /** The /generate payload, keys in the reference's order; the extra body is spread at the top level (Q25). */
 export function nativePayload(input: RequestInput, options: PayloadOptions): Record<string, unknown> {
@@ -26,16 +27,8 @@ export function nativePayload(input: RequestInput, options: PayloadOptions): Rec
   return payload;
 }
 
-class NativeParser implements ResponseParser {
-  private readonly timeline: TokenTimeline;
-  private generatedText = '';
-  private outputLen: number;
+class NativeParser extends BaseResponseParser {
   private lastCompletionTokens = 0;
-
-  constructor(st: number, requestedLen: number) {
-    this.timeline = new TokenTimeline(st);
-    this.outputLen = requestedLen;
-  }
 
   onChunk(data: unknown, now: number): void {
     this.timeline.line(now);
@@ -56,25 +49,6 @@ class NativeParser implements ResponseParser {
       this.timeline.arrival(now);
     }
     this.lastCompletionTokens = completionTokens;
-  }
-
-  onDone(now: number): void {
-    this.timeline.line(now);
-  }
-
-  onBody(data: unknown, now: number): void {
-    this.onChunk(data, now);
-  }
-
-  result(): ParsedResponse {
-    return {
-      generatedText: this.generatedText,
-      ttft: this.timeline.ttft,
-      itl: this.timeline.itl,
-      textChunks: this.timeline.textChunks,
-      outputLen: this.outputLen,
-      latency: this.timeline.latency(),
-    };
   }
 }
 

@@ -3,8 +3,9 @@
  * one arrival; the output length is the requested one. Sends no headers.
  */
 import type { RequestInput } from '../types.js';
-import { MalformedChunkError, TokenTimeline, field } from './timeline.js';
-import type { BackendAdapter, ParsedResponse, PayloadOptions, ResponseParser } from './types.js';
+import { BaseResponseParser } from './parser-base.js';
+import { MalformedChunkError, field } from './timeline.js';
+import type { BackendAdapter, PayloadOptions } from './types.js';
 
 /** The TensorRT-LLM payload; `--disable-ignore-eos` removes `min_length` and `end_id`. */
 export function trtPayload(input: RequestInput, options: PayloadOptions): Record<string, unknown> {
@@ -26,17 +27,8 @@ export function trtPayload(input: RequestInput, options: PayloadOptions): Record
   return payload;
 }
 
-class TrtParser implements ResponseParser {
-  private readonly timeline: TokenTimeline;
-  private generatedText = '';
-
-  constructor(
-    st: number,
-    private readonly requestedLen: number,
-  ) {
-    this.timeline = new TokenTimeline(st);
-  }
-
+/** The output length stays the requested one: TensorRT-LLM reports no token count. */
+class TrtParser extends BaseResponseParser {
   onChunk(data: unknown, now: number): void {
     const text = field(data, 'text_output');
     if (typeof text !== 'string') throw new MalformedChunkError('malformed chunk: no "text_output" string');
@@ -44,23 +36,12 @@ class TrtParser implements ResponseParser {
     this.timeline.arrival(now);
   }
 
-  onDone(): void {
+  override onDone(): void {
     // TensorRT-LLM sends no [DONE]; tolerate one without counting it.
   }
 
-  onBody(data: unknown, now: number): void {
-    this.onChunk(data, now);
-  }
-
-  result(): ParsedResponse {
-    return {
-      generatedText: this.generatedText,
-      ttft: this.timeline.ttft,
-      itl: this.timeline.itl,
-      textChunks: this.timeline.textChunks,
-      outputLen: this.requestedLen,
-      latency: this.timeline.latencyToLastToken(),
-    };
+  protected override latency(): number {
+    return this.timeline.latencyToLastToken();
   }
 }
 

@@ -1,11 +1,13 @@
 /**
- * Command-line plumbing shared by the catalog commands (ingest, runs, show, compare, table):
- * an argparse parser whose errors are `UsageError`s (never `process.exit`), `--db`, and
- * `--label key=value` / `--since` readers.
+ * Command-line plumbing shared by the catalog commands (ingest, runs, show, compare, table, plot,
+ * dashboard): an argparse parser whose errors are `UsageError`s (never `process.exit`), `--db`,
+ * the command shell around it, the catalog's open/close, and `--label key=value` / `--since` readers.
  */
 import { ArgumentParser } from 'argparse';
 import { UsageError } from '../../core/errors.js';
 import { splitLabelPair } from '../../core/label-pair.js';
+import { openCatalog, type Catalog, type OpenCatalogOptions } from '../store/catalog.js';
+import type { RunFilter } from '../types.js';
 
 /** A parser for `servebench <name>` with `-h/--help` and `--db`. */
 export function catalogParser(name: string, description: string): ArgumentParser {
@@ -43,6 +45,72 @@ export function parseOrHelp<T>(parser: ArgumentParser, argv: readonly string[]):
   }
   if (extras.length) throw new UsageError(`unrecognized arguments: ${extras.join(' ')}`);
   return { ...parsed } as T;
+}
+
+/** What every catalog command's parsed arguments carry. */
+export interface CatalogArgs {
+  db: string | null;
+}
+
+export interface CatalogCommandSpec<T extends CatalogArgs> {
+  /** The subcommand name, as typed after `servebench`. */
+  name: string;
+  /** One line for `servebench --help`. */
+  summary: string;
+  /** The description `servebench <name> --help` prints. */
+  description: string;
+  /** Adds the command's own arguments to the parser, which already has `-h/--help` and `--db`. */
+  addArguments(parser: ArgumentParser): void;
+  /** Runs on the parsed arguments; resolves to the exit code. */
+  run(args: T): Promise<number>;
+}
+
+/** A catalog command: builds its parser, prints help for `-h/--help` (exit 0), else runs on the parsed argv. */
+export function catalogCommand<T extends CatalogArgs>(spec: CatalogCommandSpec<T>): { summary: string; run(argv: string[]): Promise<number> } {
+  return {
+    summary: spec.summary,
+    async run(argv) {
+      const parser = catalogParser(spec.name, spec.description);
+      spec.addArguments(parser);
+      const args = parseOrHelp<T>(parser, argv);
+      return args ? spec.run(args) : 0;
+    },
+  };
+}
+
+/**
+ * Opens the catalog at `db` (an existing one unless `options` say otherwise: only ingest creates
+ * one) for the length of `use`, and closes it however `use` ends.
+ */
+export async function withCatalog<R>(
+  db: string | null,
+  use: (catalog: Catalog) => R | Promise<R>,
+  options: OpenCatalogOptions = { mustExist: true },
+): Promise<R> {
+  const catalog = openCatalog(db, options);
+  try {
+    return await use(catalog);
+  } finally {
+    catalog.close();
+  }
+}
+
+/** The run filters `runs` and `table` both offer. */
+export interface RunFilterArgs {
+  model: string | null;
+  hardware: string | null;
+  label: string[] | null;
+  since: string | null;
+}
+
+/** The `listRuns` filter of `--model`, `--hardware`, `--label` and `--since`; bad labels or dates are usage errors. */
+export function runFilterOf(args: RunFilterArgs): RunFilter {
+  return {
+    ...(args.model ? { model: args.model } : {}),
+    ...(args.hardware ? { hardware: args.hardware } : {}),
+    labels: parseLabels(args.label),
+    ...(args.since ? { since: parseSince(args.since) } : {}),
+  };
 }
 
 /** `--label k=v` values as a record; a value without `=` or with an empty key is a usage error. */

@@ -8,6 +8,7 @@ import { pythonJsonLoads } from '../../core/pyjson.js';
 import { createBenchRngs } from '../../core/rng.js';
 import { formatNamespace } from '../../bench/args/namespace.js';
 import { HelpRequested, parseBenchArgs } from '../../bench/args/parse.js';
+import { parseExtraBody } from '../../bench/args/extra-body.js';
 import type { BenchArgs } from '../../bench/args/types.js';
 import { resolvePort, resolveUrls } from '../../bench/args/urls.js';
 import { validateBenchArgs } from '../../bench/args/validate.js';
@@ -40,21 +41,6 @@ const print = (line: string): void => {
 const notice = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
-
-/** `--extra-request-body` as an object ({} when absent). */
-function parseExtraBody(text: string | null): Record<string, unknown> {
-  if (text === null) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`--extra-request-body is not valid JSON (${(error as Error).message}); pass an object like '{"top_p": 0.9}'`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new UsageError(`--extra-request-body must be a JSON object like '{"top_p": 0.9}', got ${text}`);
-  }
-  return value as Record<string, unknown>;
-}
 
 function isHttpUrl(text: string): boolean {
   return URL.canParse(text) && ['http:', 'https:'].includes(new URL(text).protocol);

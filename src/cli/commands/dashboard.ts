@@ -1,27 +1,25 @@
 /** `servebench dashboard`: serves the catalog as a local web app until interrupted. */
 import type { Command } from '../main.js';
 import { UsageError } from '../../core/errors.js';
-import { openCatalog } from '../../catalog/index.js';
-import { catalogParser, parseOrHelp } from '../../catalog/cli/options.js';
+import { catalogCommand, withCatalog, type CatalogArgs } from '../../catalog/cli/options.js';
 import { isLoopbackHost, startDashboard } from '../../dashboard/server.js';
 
-interface DashboardArgs {
-  db: string | null;
+interface DashboardArgs extends CatalogArgs {
   host: string;
   port: number;
 }
 
-export const command: Command = {
+export const command: Command = catalogCommand<DashboardArgs>({
+  name: 'dashboard',
   summary: 'serve a local web dashboard of the catalog: runs, run details with plots, comparison, best-practice table',
-  async run(argv) {
-    const parser = catalogParser('dashboard', 'Serve the run catalog as a local web app (read-only).');
+  description: 'Serve the run catalog as a local web app (read-only).',
+  addArguments(parser) {
     parser.add_argument('--host', { default: '127.0.0.1', help: 'address to listen on (default 127.0.0.1: this machine only)' });
     parser.add_argument('--port', { type: 'int', default: 8040, help: 'port to listen on (default 8040; 0 picks a free one)' });
-    const args = parseOrHelp<DashboardArgs>(parser, argv);
-    if (!args) return 0;
+  },
+  async run(args) {
     if (!(args.port >= 0 && args.port <= 65535)) throw new UsageError(`--port ${args.port} is not a port number (0..65535)`);
-    const catalog = openCatalog(args.db, { mustExist: true });
-    try {
+    await withCatalog(args.db, async (catalog) => {
       const dashboard = await startDashboard({ catalog, host: args.host, port: args.port });
       process.stdout.write(`servebench dashboard: ${dashboard.url}/  (catalog ${catalog.path}, ${catalog.countRuns()} runs; Ctrl-C stops)\n`);
       if (!isLoopbackHost(args.host)) {
@@ -33,9 +31,7 @@ export const command: Command = {
         process.once('SIGTERM', stop);
       });
       await dashboard.close();
-    } finally {
-      catalog.close();
-    }
+    });
     return 0;
   },
-};
+});

@@ -6,13 +6,11 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from '../main.js';
 import { UserError } from '../../core/errors.js';
-import { openCatalog } from '../../catalog/index.js';
-import { catalogParser, parseLabels, parseOrHelp } from '../../catalog/cli/options.js';
+import { catalogCommand, parseLabels, withCatalog, type CatalogArgs } from '../../catalog/cli/options.js';
 import { readRunsFromText } from '../../catalog/ingest/read-runs.js';
 import type { RunInput } from '../../catalog/types.js';
 
-interface IngestArgs {
-  db: string | null;
+interface IngestArgs extends CatalogArgs {
   files: string[];
   label: string[] | null;
   launch: string[] | null;
@@ -31,10 +29,11 @@ function readText(file: string): string {
   return bytes.toString('utf8');
 }
 
-export const command: Command = {
+export const command: Command = catalogCommand<IngestArgs>({
+  name: 'ingest',
   summary: 'read bench_serving logs, JSONL results and recipe pages into the run catalog',
-  async run(argv) {
-    const parser = catalogParser('ingest', 'Read bench_serving console logs, JSONL result files and recipe documents into the catalog.');
+  description: 'Read bench_serving console logs, JSONL result files and recipe documents into the catalog.',
+  addArguments(parser) {
     parser.add_argument('files', { nargs: '+', metavar: 'FILE', help: 'console log, JSONL result file or recipe document' });
     parser.add_argument('--label', {
       action: 'append',
@@ -46,15 +45,14 @@ export const command: Command = {
       metavar: 'CMD',
       help: 'server launch command of runs whose file has none (repeat for prefill/decode/router)',
     });
-    const args = parseOrHelp<IngestArgs>(parser, argv);
-    if (!args) return 0;
+  },
+  async run(args) {
     const labels = parseLabels(args.label);
     const perFile: { file: string; runs: RunInput[] }[] = args.files.map((file) => ({
       file,
       runs: readRunsFromText(readText(file), file, { labels, launchCommands: args.launch ?? [] }),
     }));
-    const catalog = openCatalog(args.db);
-    try {
+    await withCatalog(args.db, (catalog) => {
       const outcomes = catalog.recordRuns(perFile.flatMap((f) => f.runs), { mergeLabels: Object.keys(labels).length > 0 });
       let k = 0;
       for (const { file, runs } of perFile) {
@@ -69,9 +67,7 @@ export const command: Command = {
         });
       }
       process.stdout.write(`catalog: ${catalog.path} (${catalog.countRuns()} runs)\n`);
-    } finally {
-      catalog.close();
-    }
+    }, { mustExist: false });
     return 0;
   },
-};
+});

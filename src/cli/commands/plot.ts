@@ -5,14 +5,12 @@
  */
 import type { Command } from '../main.js';
 import { UsageError } from '../../core/errors.js';
-import { openCatalog } from '../../catalog/index.js';
-import { catalogParser, parseOrHelp } from '../../catalog/cli/options.js';
+import { catalogCommand, withCatalog, type CatalogArgs } from '../../catalog/cli/options.js';
 import { PLOT_KINDS, comparisonChartOption, runChartOption, type PlotKind } from '../../plots/charts.js';
 import { imageFormatOf, writeChart } from '../../plots/export.js';
 import { DEFAULT_SIZE } from '../../plots/render.js';
 
-interface PlotArgs {
-  db: string | null;
+interface PlotArgs extends CatalogArgs {
   runs: string[];
   kind: PlotKind;
   out: string;
@@ -21,10 +19,11 @@ interface PlotArgs {
   height: number;
 }
 
-export const command: Command = {
+export const command: Command = catalogCommand<PlotArgs>({
+  name: 'plot',
   summary: 'export a chart of catalog runs as SVG or PNG (throughput, concurrency, ttft, itl, tput-vs-tpot)',
-  async run(argv) {
-    const parser = catalogParser('plot', 'Export a chart of catalog runs; the format follows the --out extension (.svg or .png).');
+  description: 'Export a chart of catalog runs; the format follows the --out extension (.svg or .png).',
+  addArguments(parser) {
     parser.add_argument('runs', { nargs: '+', metavar: 'RUN', help: "run id or unique prefix, as listed by 'servebench runs'" });
     parser.add_argument('--kind', {
       choices: [...PLOT_KINDS],
@@ -35,8 +34,8 @@ export const command: Command = {
     parser.add_argument('--per-card', { action: 'store_true', help: 'tput-vs-tpot: output tok/s per card instead of in total' });
     parser.add_argument('--width', { type: 'int', default: DEFAULT_SIZE.width, help: `chart width in pixels (default ${DEFAULT_SIZE.width})` });
     parser.add_argument('--height', { type: 'int', default: DEFAULT_SIZE.height, help: `chart height in pixels (default ${DEFAULT_SIZE.height})` });
-    const args = parseOrHelp<PlotArgs>(parser, argv);
-    if (!args) return 0;
+  },
+  async run(args) {
     imageFormatOf(args.out);
     if (!(args.width >= 200 && args.width <= 8000 && args.height >= 150 && args.height <= 8000)) {
       throw new UsageError('--width must be 200..8000 and --height 150..8000 pixels');
@@ -44,8 +43,7 @@ export const command: Command = {
     if (args.kind !== 'tput-vs-tpot' && args.runs.length !== 1) {
       throw new UsageError(`--kind ${args.kind} plots one run; give one RUN, or use --kind tput-vs-tpot for several`);
     }
-    const catalog = openCatalog(args.db, { mustExist: true });
-    try {
+    await withCatalog(args.db, (catalog) => {
       const runs = args.runs.map((id) => catalog.getRun(id));
       const size = { width: args.width, height: args.height };
       if (args.kind === 'tput-vs-tpot') {
@@ -56,10 +54,8 @@ export const command: Command = {
         const run = runs[0]!;
         writeChart(runChartOption(args.kind, run, catalog.getRequests(run.id)), args.out, size);
       }
-    } finally {
-      catalog.close();
-    }
+    });
     process.stdout.write(`${args.out}\n`);
     return 0;
   },
-};
+});

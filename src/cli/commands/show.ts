@@ -1,28 +1,26 @@
 /** `servebench show RUN`: everything stored about one run. */
 import type { Command } from '../main.js';
-import { openCatalog } from '../../catalog/index.js';
-import { catalogParser, parseOrHelp } from '../../catalog/cli/options.js';
+import { catalogCommand, withCatalog, type CatalogArgs } from '../../catalog/cli/options.js';
 import { formatRunDetails } from '../../catalog/report/run-views.js';
 import { encodeJson } from '../../catalog/store/json-codec.js';
 
-interface ShowArgs {
-  db: string | null;
+interface ShowArgs extends CatalogArgs {
   run: string;
   json: boolean;
   requests: boolean;
 }
 
-export const command: Command = {
+export const command: Command = catalogCommand<ShowArgs>({
+  name: 'show',
   summary: 'show one run: metrics, arguments, recipe configuration, labels, warnings',
-  async run(argv) {
-    const parser = catalogParser('show', 'Show everything stored about one run.');
+  description: 'Show everything stored about one run.',
+  addArguments(parser) {
     parser.add_argument('run', { metavar: 'RUN', help: "run id or unique prefix (see 'servebench runs')" });
     parser.add_argument('--json', { action: 'store_true', help: 'print the run as JSON' });
     parser.add_argument('--requests', { action: 'store_true', help: 'with --json: include the per-request records' });
-    const args = parseOrHelp<ShowArgs>(parser, argv);
-    if (!args) return 0;
-    const catalog = openCatalog(args.db, { mustExist: true });
-    try {
+  },
+  async run(args) {
+    await withCatalog(args.db, (catalog) => {
       const run = catalog.getRun(args.run);
       if (args.json) {
         const body = args.requests ? { ...run, requests: catalog.getRequests(run.id) } : run;
@@ -30,9 +28,7 @@ export const command: Command = {
       } else {
         process.stdout.write(`${formatRunDetails(run)}\n`);
       }
-    } finally {
-      catalog.close();
-    }
+    });
     return 0;
   },
-};
+});
