@@ -4,6 +4,12 @@
  * closed-loop streams over undici, then reads GET /sim/truth and prints lateness p50/p99/max.
  *
  *   npx tsx bench/sim-lateness.ts [--streams 2000] [--seconds 20] [--itl-ms 100] [--ttft-ms 200] [--tokens 64] [--api generate|chat]
+ *
+ * With `--sim "<SGLang flags>"` the sim runs the performance model instead (its writes recorded all
+ * the same) and the driver sends one burst of `--burst` requests at once, as the README's
+ * `bench --sim` run does (request i: 1 + i mod `--prompt-words` prompt words, 1 + i mod `--tokens` outputs):
+ *
+ *   npx tsx bench/sim-lateness.ts --sim "--model-path Qwen/Qwen2.5-0.5B-Instruct --hardware h100" [--burst 200] [--tokens 16] [--prompt-words 64]
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -20,6 +26,10 @@ interface Options {
   ttftMs: number;
   tokens: number;
   api: 'generate' | 'chat';
+  /** SGLang launch flags of a modelled sim (burst mode), or null for truth mode. */
+  sim: string | null;
+  burst: number;
+  promptWords: number;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -32,8 +42,11 @@ function parseOptions(argv: string[]): Options {
     seconds: Number(get('seconds', '20')),
     itlMs: Number(get('itl-ms', '100')),
     ttftMs: Number(get('ttft-ms', '200')),
-    tokens: Number(get('tokens', '64')),
+    tokens: Number(get('tokens', argv.includes('--sim') ? '16' : '64')),
     api: get('api', 'generate') === 'chat' ? 'chat' : 'generate',
+    sim: argv.includes('--sim') ? get('sim', '') : null,
+    burst: Number(get('burst', '200')),
+    promptWords: Number(get('prompt-words', '64')),
   };
 }
 
@@ -56,7 +69,7 @@ interface ChildStats {
 /** Child process: the sim itself. Reports its URL to the parent, serves until killed. */
 async function runChild(argv: string[]): Promise<void> {
   const { startSimServer } = await import('../src/sim/server/sim-server.js');
-  const server = await startSimServer(argv, { quiet: true, port: 0 });
+  const server = await startSimServer(argv, { quiet: true, port: 0, recordWrites: true });
   const cpuStart = process.cpuUsage();
   const started = performance.now();
   const loopDelay = monitorEventLoopDelay({ resolution: 1 });
@@ -133,12 +146,36 @@ function raisePriority(pids: number[]): string {
   }
 }
 
-async function runParent(options: Options): Promise<void> {
-  const child = fork(fileURLToPath(import.meta.url), ['--child', '--model-path', 'Qwen/Qwen3-8B', '--truth-ttft-ms', String(options.ttftMs), '--truth-itl-ms', String(options.itlMs)], {
+type TruthRecords = Record<string, { arrivalMs: number; submittedMs: number; scheduledMs: number[]; actualMs: number[] }>;
+
+/** Forks the sim (truth mode, or the model under `--sim`) and returns it with its URL and priority. */
+async function startChild(options: Options): Promise<{ child: ChildProcess; url: string; priority: string }> {
+  const simArgs = options.sim !== null
+    ? options.sim.split(/\s+/).filter(Boolean)
+    : ['--model-path', 'Qwen/Qwen3-8B', '--truth-ttft-ms', String(options.ttftMs), '--truth-itl-ms', String(options.itlMs)];
+  const child = fork(fileURLToPath(import.meta.url), ['--child', ...simArgs], {
     execArgv: ['--import', 'tsx', ...(process.env.SIM_CHILD_NODE_ARGS ?? '').split(' ').filter(Boolean)],
   });
   const url = await new Promise<string>((resolve) => child.once('message', (m: { url: string }) => resolve(m.url)));
-  const priority = raisePriority([child.pid!, process.pid]);
+  return { child, url, priority: raisePriority([child.pid!, process.pid]) };
+}
+
+async function readTruth(url: string): Promise<TruthRecords> {
+  return ((await (await fetch(`${url}/sim/truth`)).json()) as { requests: TruthRecords }).requests;
+}
+
+const summary = (values: number[]): string =>
+  `p50 ${percentile(values, 50).toFixed(3)} ms, p99 ${percentile(values, 99).toFixed(3)} ms, max ${max(values).toFixed(3)} ms`;
+
+/** Foreign CPU: what the machine ran beyond the sim and the driver (jiffies are 1/100 s). */
+function foreignCpu(start: { busy: number; total: number }, end: { busy: number; total: number }, oursSeconds: number): string {
+  const elapsedCores = (end.total - start.total) / 100;
+  const foreign = Math.max(0, (end.busy - start.busy) / 100 - oursSeconds);
+  return `${((foreign / elapsedCores) * 100).toFixed(0)} % of the machine`;
+}
+
+async function runParent(options: Options): Promise<void> {
+  const { child, url, priority } = await startChild(options);
   const agent = new Agent({ connections: null, pipelining: 1, bodyTimeout: 0, headersTimeout: 0, keepAliveTimeout: 60_000 });
   const request = requestBody(options);
   const streamMs = options.ttftMs + (options.tokens - 1) * options.itlMs;
@@ -164,22 +201,18 @@ async function runParent(options: Options): Promise<void> {
   await Promise.all(Array.from({ length: options.streams }, (_, i) => worker(i)));
   const machineEnd = machineJiffies();
   const serverStats = await childStats(child);
-  const truth = (await (await fetch(`${url}/sim/truth`)).json()) as {
-    requests: Record<string, { arrivalMs: number; submittedMs: number; scheduledMs: number[]; actualMs: number[] }>;
-  };
+  const truth = await readTruth(url);
   child.disconnect();
   await agent.close();
   const lateness: number[] = [];
   const firstChunk: number[] = [];
   const intake: number[] = [];
-  for (const record of Object.values(truth.requests)) {
+  for (const record of Object.values(truth)) {
     intake.push(record.submittedMs - record.arrivalMs);
     for (let i = 0; i < record.actualMs.length; i++) lateness.push(record.actualMs[i]! - record.scheduledMs[i]!);
     if (record.actualMs.length > 0) firstChunk.push(record.actualMs[0]! - record.scheduledMs[0]!);
   }
   const clientCpu = process.cpuUsage(cpuStart);
-  const summary = (values: number[]): string =>
-    `p50 ${percentile(values, 50).toFixed(3)} ms, p99 ${percentile(values, 99).toFixed(3)} ms, max ${max(values).toFixed(3)} ms`;
   console.log(
     `sim lateness, ${options.streams} concurrent ${options.api} streams, truth TTFT ${options.ttftMs} ms / ITL ${options.itlMs} ms, ` +
       `${options.tokens} tokens each, ${options.seconds} s`,
@@ -192,13 +225,71 @@ async function runParent(options: Options): Promise<void> {
     `  sim CPU ${serverStats.cpuPct.toFixed(0)} % of one core (since start), event-loop delay p99 ${serverStats.loopDelayP99Ms.toFixed(1)} ms; driver CPU ${((clientCpu.user + clientCpu.system) / 1e4 / options.seconds).toFixed(0)} %; ` +
       `machine load average (1 min) ${loadavg()[0]!.toFixed(2)} on ${cpus().length} cores; sim process priority ${priority}`,
   );
-  // Jiffies are 1/100 s; what the machine ran beyond the sim and the driver is foreign load.
-  const elapsedCores = (machineEnd.total - machineStart.total) / 100;
   const ours = serverStats.cpuSeconds - serverCpuStart + (clientCpu.user + clientCpu.system) / 1e6;
-  const foreign = Math.max(0, (machineEnd.busy - machineStart.busy) / 100 - ours);
-  console.log(`  foreign CPU during the run (other processes and the kernel): ${((foreign / elapsedCores) * 100).toFixed(0)} % of the machine`);
+  console.log(`  foreign CPU during the run (other processes and the kernel): ${foreignCpu(machineStart, machineEnd, ours)}`);
+}
+
+/**
+ * Burst mode: one warm-up request, then `burst` requests at once (the README's `bench --sim` shape),
+ * against the modelled sim. Compares each request's actual inter-chunk gaps with the scheduled ones:
+ * a late server shows as lateness, and as chunks written together (a gap under a tenth of its schedule).
+ */
+async function runBurst(options: Options): Promise<void> {
+  const { child, url, priority } = await startChild(options);
+  const agent = new Agent({ connections: null, pipelining: 1, bodyTimeout: 0, headersTimeout: 0 });
+  // As the random dataset: request i has 1 + i mod N prompt words and output tokens. Each prompt
+  // starts with its own number, so no two share a prefix (no radix-cache hits).
+  const body = (i: number): string =>
+    JSON.stringify({
+      text: `${i}${' world'.repeat(i % options.promptWords)}`,
+      sampling_params: { max_new_tokens: 1 + (i % options.tokens), ignore_eos: true },
+      stream: true,
+    });
+  await streamOnce(agent, url, { path: '/generate', body: body(options.burst) });
+  await fetch(`${url}/sim/truth`, { method: 'DELETE' });
+  const cpuStart = process.cpuUsage();
+  const machineStart = machineJiffies();
+  const serverCpuStart = await childCpuSeconds(child);
+  const started = performance.now();
+  await Promise.all(Array.from({ length: options.burst }, (_, i) => streamOnce(agent, url, { path: '/generate', body: body(i) })));
+  const seconds = (performance.now() - started) / 1000;
+  const machineEnd = machineJiffies();
+  const serverStats = await childStats(child);
+  const truth = await readTruth(url);
+  child.disconnect();
+  await agent.close();
+  const lateness: number[] = [];
+  const scheduledGaps: number[] = [];
+  const actualGaps: number[] = [];
+  let together = 0;
+  for (const record of Object.values(truth)) {
+    for (let i = 0; i < record.actualMs.length; i++) {
+      lateness.push(record.actualMs[i]! - record.scheduledMs[i]!);
+      if (i === 0) continue;
+      const scheduled = record.scheduledMs[i]! - record.scheduledMs[i - 1]!;
+      const actual = record.actualMs[i]! - record.actualMs[i - 1]!;
+      scheduledGaps.push(scheduled);
+      actualGaps.push(actual);
+      if (actual < scheduled / 10) together += 1;
+    }
+  }
+  const gaps = (values: number[]): string =>
+    `p50 ${percentile(values, 50).toFixed(3)}, p95 ${percentile(values, 95).toFixed(3)}, p99 ${percentile(values, 99).toFixed(3)} ms`;
+  const clientCpu = process.cpuUsage(cpuStart);
+  console.log(`sim lateness, burst of ${options.burst} /generate requests (1..${options.promptWords}-word prompts, 1..${options.tokens} output tokens), sim ${options.sim}`);
+  console.log(`  chunks written: ${lateness.length} in ${seconds.toFixed(2)} s`);
+  console.log(`  lateness (actual − scheduled write time), all chunks: ${summary(lateness)}`);
+  console.log(`  gaps between a request's chunks, scheduled: ${gaps(scheduledGaps)}`);
+  console.log(`  gaps between a request's chunks, written:   ${gaps(actualGaps)}`);
+  console.log(`  chunks written together with the previous one (gap < 1/10 of schedule): ${((together / Math.max(1, actualGaps.length)) * 100).toFixed(1)} %`);
+  console.log(`  sim CPU ${serverStats.cpuPct.toFixed(0)} % of one core (since start); sim process priority ${priority}`);
+  const ours = serverStats.cpuSeconds - serverCpuStart + (clientCpu.user + clientCpu.system) / 1e6;
+  console.log(`  foreign CPU during the burst (other processes and the kernel): ${foreignCpu(machineStart, machineEnd, ours)}`);
 }
 
 const argv = process.argv.slice(2);
 if (argv[0] === '--child') await runChild(argv.slice(1));
-else await runParent(parseOptions(argv));
+else {
+  const options = parseOptions(argv);
+  await (options.sim !== null ? runBurst(options) : runParent(options));
+}

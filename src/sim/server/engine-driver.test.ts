@@ -58,3 +58,37 @@ test('abort stops deliveries and tells the engine at once', async () => {
   assert.equal(deliveries, 0);
   driver.stop();
 });
+
+test("a request's emissions due in the same pass reach its sink together, flagged until the last", () => {
+  const clock = new EngineClock();
+  const start = clock.now();
+  const emission = (requestId: string, n: number, finished: boolean): TokenEmission => ({
+    requestId, time: start, tokens: 1, completionTokens: n, cachedTokens: 0, specVerifyCount: 0, finished, finishReason: finished ? 'length' : null,
+  });
+  // A server that fell behind: three chunks of `a` and one of `b`, interleaved, all already due
+  // once both requests are in.
+  let submitted = 0;
+  let pending = [emission('a', 1, false), emission('b', 1, true), emission('a', 2, false), emission('a', 3, true)];
+  const engine: Engine = {
+    submit() {
+      submitted += 1;
+    },
+    abort() {},
+    nextEventTime: () => (submitted === 2 && pending.length > 0 ? start : undefined),
+    advanceTo() {
+      const out = pending;
+      pending = [];
+      return out;
+    },
+    flushCache: () => true,
+    stats: () => ({ numRunning: 0, numWaiting: 0, kvUsage: 0, kvCapacityTokens: 0, avgSpecAcceptLength: null, promptTokensTotal: 0, generationTokensTotal: 0, cachedTokensTotal: 0, requestsFinished: 0, stepCount: 0 }),
+  };
+  const driver = new EngineDriver(engine, clock);
+  const calls: string[] = [];
+  const sink = { deliver: (e: TokenEmission, more: boolean) => calls.push(`${e.requestId}${e.completionTokens}${more ? '+' : ''}`) };
+  driver.submit({ id: 'a', promptTokens: 1, outputTokens: 3, finishReason: 'length', arrivalTime: start }, sink);
+  driver.submit({ id: 'b', promptTokens: 1, outputTokens: 1, finishReason: 'length', arrivalTime: start }, sink);
+  assert.deepEqual(calls, ['a1+', 'a2+', 'a3', 'b1']);
+  assert.equal(driver.activeRequests, 0);
+  driver.stop();
+});

