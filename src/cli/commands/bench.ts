@@ -34,6 +34,7 @@ import { splitCommandLine } from '../../sim/flags/launch-flags.js';
 import { TOOL_VERSION } from '../../core/version.js';
 import type { Tokenizer } from '../../tokenizer/types.js';
 import type { Command } from '../main.js';
+import type { SimThreadHandle } from '../../sim/server/sim-thread.js';
 
 const print = (line: string): void => {
   process.stdout.write(`${line}\n`);
@@ -63,15 +64,15 @@ async function checkChatTemplate(model: string): Promise<Tokenizer | null> {
   return tokenizer;
 }
 
-/** Starts the in-process simulated server of `--sim` and points host/port at it. */
-async function startSim(args: BenchArgs): Promise<(() => Promise<void>) | null> {
+/** Starts the simulated server of `--sim` on its own thread and points host/port at it. */
+async function startSim(args: BenchArgs): Promise<SimThreadHandle | null> {
   if (args.extensions.sim === null) return null;
   const { startSimThread } = await import('../../sim/server/sim-thread.js');
   const sim = await startSimThread(splitCommandLine(args.extensions.sim));
   args.base_url = null;
   args.host = '127.0.0.1';
   args.port = sim.port;
-  return () => sim.close();
+  return sim;
 }
 
 /** `--plot-throughput`: the two per-second plots as PNG files next to the JSONL file. */
@@ -124,7 +125,7 @@ async function run(argv: string[]): Promise<number> {
   const rngs = createBenchRngs(args.seed);
   const extraRequestBody = parseExtraBody(args.extra_request_body);
   validateBenchArgs(args);
-  const stopSim = await startSim(args);
+  const sim = await startSim(args);
   const pool = new HttpPool({ streamIdleTimeout: args.extensions.streamIdleTimeout });
   try {
     args.port = resolvePort(args);
@@ -173,6 +174,10 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(formatResultBlock(metrics, args));
     process.stdout.write(formatExtendedBlock(extras));
     print(judgeClient([health]).line);
+    if (sim !== null) {
+      const { judgeSimWrites } = await import('../../sim/truth/lateness-verdict.js');
+      print(judgeSimWrites(await sim.writeLateness()).line);
+    }
 
     const serverInfo = await fetchServerInfo(pool, urls.baseUrl, auth, pythonJsonLoads);
     const record = buildResultRecord({ args, metrics, serverInfo, outputs: runResult.outputs, extras });
@@ -189,7 +194,7 @@ async function run(argv: string[]): Promise<number> {
     return 0;
   } finally {
     await pool.close();
-    await stopSim?.();
+    await sim?.close();
   }
 }
 

@@ -44,6 +44,8 @@ export interface SimServerHandle {
   url: string;
   port: number;
   launch: LaunchConfig;
+  /** Actual minus scheduled write time (ms) of every chunk written so far; empty unless writes are recorded. */
+  writeLateness(): number[];
   close(): Promise<void>;
 }
 
@@ -158,6 +160,7 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
     url,
     port,
     launch,
+    writeLateness: () => recorder?.lateness() ?? [],
     close: () =>
       new Promise<void>((resolve) => {
         driver.stop();

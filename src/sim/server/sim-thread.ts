@@ -7,11 +7,14 @@
 import { Worker } from 'node:worker_threads';
 import { UserError } from '../../core/errors.js';
 import type { LaunchConfig } from '../types.js';
+import type { LatenessSummary } from '../truth/lateness-verdict.js';
 
 export interface SimThreadHandle {
   url: string;
   port: number;
   launch: LaunchConfig;
+  /** How late the sim wrote its chunks compared with its model's schedule, so far. */
+  writeLateness(): Promise<LatenessSummary>;
   close(): Promise<void>;
 }
 
@@ -19,9 +22,10 @@ export interface SimThreadHandle {
 export type SimThreadMessage =
   | { kind: 'listening'; url: string; port: number; launch: LaunchConfig }
   | { kind: 'failed'; message: string; exitCode: number }
+  | { kind: 'lateness'; summary: LatenessSummary }
   | { kind: 'closed' };
 
-/** Starts `startSimServer(argv, { host, port: 0, quiet: true })` on a worker thread. */
+/** Starts `startSimServer(argv, { host, port: 0, quiet: true, recordWrites: true })` on a worker thread. */
 export function startSimThread(argv: readonly string[], host = '127.0.0.1'): Promise<SimThreadHandle> {
   const entry = new URL(import.meta.url.endsWith('.ts') ? './sim-worker.ts' : './sim-worker.js', import.meta.url);
   // Under tsx (tests, scripts) the worker needs the same TypeScript loader as its parent.
@@ -43,6 +47,16 @@ export function startSimThread(argv: readonly string[], host = '127.0.0.1'): Pro
         url: message.url,
         port: message.port,
         launch: message.launch,
+        writeLateness: () =>
+          new Promise<LatenessSummary>((done) => {
+            const onReply = (reply: SimThreadMessage): void => {
+              if (reply.kind !== 'lateness') return;
+              worker.off('message', onReply);
+              done(reply.summary);
+            };
+            worker.on('message', onReply);
+            worker.postMessage('lateness');
+          }),
         close: () =>
           new Promise<void>((done) => {
             worker.once('exit', () => done());

@@ -1,6 +1,7 @@
 /** Worker-thread entry of `startSimThread`: serves until the parent posts 'close'. */
 import { parentPort, workerData } from 'node:worker_threads';
 import { UsageError, UserError, describeError } from '../../core/errors.js';
+import { summarizeLateness } from '../truth/lateness-verdict.js';
 import { startSimServer } from './sim-server.js';
 import type { SimThreadMessage } from './sim-thread.js';
 
@@ -9,8 +10,9 @@ const port = parentPort!;
 const post = (message: SimThreadMessage): void => port.postMessage(message);
 
 try {
-  const server = await startSimServer(argv, { port: 0, host, quiet: true });
+  const server = await startSimServer(argv, { port: 0, host, quiet: true, recordWrites: true });
   port.on('message', (message) => {
+    if (message === 'lateness') post({ kind: 'lateness', summary: summarizeLateness(server.writeLateness()) });
     if (message !== 'close') return;
     void server.close().then(() => {
       post({ kind: 'closed' });

@@ -1,0 +1,24 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { judgeSimWrites, summarizeLateness } from './lateness-verdict.js';
+
+test('a sim on schedule gets a clean line', () => {
+  const summary = summarizeLateness([0.1, 0.2, 0.1, 0.3, 0.05]);
+  assert.equal(summary.chunks, 5);
+  assert.equal(summary.maxMs, 0.3);
+  const verdict = judgeSimWrites(summary);
+  assert.equal(verdict.behind, false);
+  assert.match(verdict.line, /^Simulated server self-check: write lateness p50 0\.10 ms, p99 0\.30 ms, max 0\.3 ms over 5 chunks$/);
+});
+
+test('a sim whose p99 lateness passes 2 ms is reported as behind, with the fix', () => {
+  const lateness = Array.from({ length: 100 }, (_, i) => (i < 95 ? 0.2 : 12));
+  const verdict = judgeSimWrites(summarizeLateness(lateness));
+  assert.equal(verdict.behind, true);
+  assert.match(verdict.line, /^WARNING simulated server fell behind its model \(write lateness p50 0\.20 ms, p99 12\.00 ms/);
+  assert.match(verdict.line, /servebench predict/);
+});
+
+test('no chunks written: zeros, not a crash', () => {
+  assert.deepEqual(summarizeLateness([]), { chunks: 0, p50Ms: 0, p99Ms: 0, maxMs: 0 });
+});

@@ -1,0 +1,36 @@
+/**
+ * The simulated server's verdict on its own timing (pure): how late it wrote chunks compared with
+ * the schedule its model computed. A sim that falls behind (too little CPU for the load) delivers
+ * several steps' chunks at once, which a client then measures as zero inter-token gaps.
+ */
+import { percentile } from '../../core/stats.js';
+
+export interface LatenessSummary {
+  chunks: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+/** p99 write lateness above which the served timeline no longer follows the model. */
+export const SIM_BEHIND_P99_MS = 2;
+
+export function summarizeLateness(latenessMs: readonly number[]): LatenessSummary {
+  if (latenessMs.length === 0) return { chunks: 0, p50Ms: 0, p99Ms: 0, maxMs: 0 };
+  let maxMs = -Infinity;
+  for (const value of latenessMs) if (value > maxMs) maxMs = value;
+  return { chunks: latenessMs.length, p50Ms: percentile(latenessMs, 50), p99Ms: percentile(latenessMs, 99), maxMs };
+}
+
+/** One console line: the sim's timing error, and a warning with the fix when it fell behind. */
+export function judgeSimWrites(summary: LatenessSummary): { behind: boolean; line: string } {
+  const figures =
+    `write lateness p50 ${summary.p50Ms.toFixed(2)} ms, p99 ${summary.p99Ms.toFixed(2)} ms, ` +
+    `max ${summary.maxMs.toFixed(1)} ms over ${summary.chunks} chunks`;
+  const behind = summary.p99Ms > SIM_BEHIND_P99_MS;
+  const line = behind
+    ? `WARNING simulated server fell behind its model (${figures}): this machine cannot serve the simulated load in real time, ` +
+      `so latencies above include its delay; 'servebench predict' gives the model's figures`
+    : `Simulated server self-check: ${figures}`;
+  return { behind, line };
+}
