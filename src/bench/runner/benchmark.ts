@@ -13,10 +13,13 @@ import { fetchServerInfo, postForStatus } from '../transport/auxiliary.js';
 import { nowSeconds } from '../transport/clock.js';
 import type { HttpPool } from '../transport/httpPool.js';
 import type { Dataset, DatasetRow, RequestOutput } from '../types.js';
+import type { LoopHealthSample } from '../selfcheck/verdict.js';
+import { LoadWorkers } from '../workers/load-workers.js';
 import { acceptLengthFromServerInfo } from './acceptLength.js';
 import { isMultiTurnPrompt } from './conversation.js';
 import { dispatchSchedule } from './dispatch.js';
 import { createExecutor } from './executor.js';
+import type { RequestExecutor } from './executor.js';
 import { createLoraPicker } from './lora.js';
 import { startProfiler, stopProfiler } from './profiler.js';
 import { poissonSchedule, timestampSchedule } from './schedule.js';
@@ -50,6 +53,8 @@ export interface BenchmarkPlan {
   createProgress: (total: number) => Progress | null;
   /** Seconds in-flight requests get after Ctrl-C before they are aborted (default 5). */
   interruptGraceSeconds?: number;
+  /** Load-generation threads (`--workers`): 1 (default) sends from this thread, more start worker threads. */
+  workers?: number;
 }
 
 export interface BenchmarkRun {
@@ -60,6 +65,8 @@ export interface BenchmarkRun {
   duration: number;
   acceptLength: number | null;
   interrupted: boolean;
+  /** Self-check samples of the worker threads (`--workers` > 1); absent when this thread sent the requests. */
+  workerHealth?: LoopHealthSample[];
 }
 
 const PRE_RUN_PAUSE_MS = 1000;
@@ -93,7 +100,13 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
     throw new UserError(`multi-turn conversations only support chat backends (${CHAT_BACKENDS_TEXT}); got --backend ${args.backend}`);
   }
   const auth = authHeaders(plan.env);
-  const executor = createExecutor({ args, pool, apiUrl: plan.apiUrl, modelId: plan.modelId, authHeaders: auth, multiTurn, print });
+  const executorOptions = { args, apiUrl: plan.apiUrl, modelId: plan.modelId, authHeaders: auth, multiTurn };
+  const localExecutor = createExecutor({ ...executorOptions, pool, print });
+  // With --workers N > 1 the requests go out from N threads; rows become inputs here, as before.
+  const workers = (plan.workers ?? 1) > 1 ? await LoadWorkers.start(plan.workers!, executorOptions, print) : null;
+  const executor: RequestExecutor = workers
+    ? { inputFor: localExecutor.inputFor, execute: (input, queueTime) => workers.execute(input, queueTime) }
+    : localExecutor;
 
   await runWarmup(args, dataset.warmupRow ?? rows[0]!, executor, plan.extraRequestBody, print);
   if ((args.backend.includes('sglang') && isTruthyEnv(plan.env.SGLANG_IS_IN_CI)) || args.flush_cache) {
@@ -105,12 +118,13 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
 
   const schedule = buildSchedule(plan);
   const progress = plan.createProgress(rows.length);
+  workers?.startMeasuring();
   const dispatched = await dispatchSchedule({
     schedule,
     send: (item, queueTime) =>
       executor.execute(executor.inputFor(item.row, item.loraName, { ...plan.extraRequestBody, ...item.row.extraRequestBody }), queueTime),
     maxConcurrency: args.max_concurrency,
-    transfers: pool,
+    transfers: workers ?? pool,
     graceSeconds: plan.interruptGraceSeconds ?? DEFAULT_GRACE_SECONDS,
     onDone: () => progress?.update(1),
     notice: plan.notice,
@@ -123,11 +137,14 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
     acceptLength = acceptLengthFromServerInfo(await fetchServerInfo(pool, plan.baseUrl, auth));
   }
   const duration = nowSeconds() - dispatched.start;
-  return {
+  const run: BenchmarkRun = {
     outputs: dispatched.sent.flatMap((item) => item.outputs),
     rows: multiTurn ? null : dispatched.sent.map((item) => schedule[item.index]!.row),
     duration,
     acceptLength,
     interrupted: dispatched.interrupted,
   };
+  // Closed after the duration is taken: ending the threads is not part of the run.
+  if (workers) run.workerHealth = await workers.close();
+  return run;
 }

@@ -3,6 +3,7 @@
  * start-up sequence of spec §1.3 with the reference's stdout lines in order, then the run, the
  * result block, servebench's extras and the JSONL record.
  */
+import { availableParallelism } from 'node:os';
 import { UsageError, UserError, describeError } from '../../core/errors.js';
 import { pythonJsonLoads } from '../../core/pyjson.js';
 import { createBenchRngs } from '../../core/rng.js';
@@ -27,6 +28,7 @@ import { INTERRUPT_EXIT_CODE } from '../../bench/runner/interrupt.js';
 import { summarizeRun } from '../../bench/runner/report.js';
 import { judgeClient } from '../../bench/selfcheck/verdict.js';
 import { startLoopHealthMonitor } from '../../bench/selfcheck/monitor.js';
+import { defaultWorkerCount } from '../../bench/workers/plan.js';
 import { fetchServerInfo } from '../../bench/transport/auxiliary.js';
 import { HttpPool } from '../../bench/transport/httpPool.js';
 import { loadTokenizer } from '../../tokenizer/index.js';
@@ -166,6 +168,7 @@ async function run(argv: string[]): Promise<number> {
       print,
       notice,
       createProgress: (total) => createProgressBar(total, args.disable_tqdm),
+      workers: args.extensions.workers ?? defaultWorkerCount(availableParallelism()),
     });
     const health = monitor.stop();
 
@@ -173,7 +176,8 @@ async function run(argv: string[]): Promise<number> {
     if (metrics.completed === 0) notice(`UserWarning: ${ALL_REQUESTS_FAILED_WARNING}`);
     process.stdout.write(formatResultBlock(metrics, args));
     process.stdout.write(formatExtendedBlock(extras));
-    print(judgeClient([health]).line);
+    // With worker threads the loops that stamped the events judge the run; the main thread stamped none.
+    print(judgeClient(runResult.workerHealth ?? [health]).line);
     if (sim !== null) {
       const { judgeSimWrites } = await import('../../sim/truth/lateness-verdict.js');
       print(judgeSimWrites(await sim.writeLateness()).line);

@@ -1,0 +1,485 @@
+/**
+ * How accurate is the bench client, and what does it cost? Drives a truth-mode sim (its own
+ * process, as `servebench sim --truth-ttft-ms T --truth-itl-ms I` runs) with S closed-loop
+ * streams through the client's real request path (backend adapter, pooled undici transport,
+ * `--workers` threads), then compares what the client measured with what the server says it
+ * wrote (GET /sim/truth, on the shared process.hrtime clock) and reports client CPU per token event.
+ *
+ *   npx tsx bench/client-accuracy.ts                       # the default matrix (~10 minutes)
+ *   npx tsx bench/client-accuracy.ts --points 1024x10 --workers 2 --seconds 8 --cpu-rows off
+ *
+ * Options: --points SxI[,SxI...] (streams x truth ITL ms), --workers N[,N...], --seconds window,
+ * --tokens output tokens per request, --ttft-ms truth TTFT, --cpu-rows on|off, --cpu-points SxI[,...],
+ * --cpu-tokens N.
+ * The accuracy rows use SGLang's native /generate (its `rid` pairs each request with its truth);
+ * the CPU rows compare native (cumulative text) and OpenAI completions (incremental) streams.
+ */
+import { fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg, setPriority } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { BackendName } from '../src/bench/args/types.js';
+import { parseBenchArgs } from '../src/bench/args/parse.js';
+import { calculateMetrics } from '../src/bench/metrics/calculate.js';
+import { createExecutor } from '../src/bench/runner/executor.js';
+import { judgeClient } from '../src/bench/selfcheck/verdict.js';
+import type { LoopHealthSample } from '../src/bench/selfcheck/verdict.js';
+import { HttpPool } from '../src/bench/transport/httpPool.js';
+import { nowSeconds } from '../src/bench/transport/clock.js';
+import type { RequestInput, RequestOutput } from '../src/bench/types.js';
+import { threadClockOffsetMs, toSharedSeconds } from '../src/bench/workers/clock.js';
+import { LoadWorkers } from '../src/bench/workers/load-workers.js';
+import type { LoadWorkerConfig } from '../src/bench/workers/messages.js';
+import { startThreadHealthMonitor } from '../src/bench/workers/thread-health.js';
+import { mean, median, percentile } from '../src/core/stats.js';
+
+type Api = 'generate' | 'completions';
+
+interface Point {
+  streams: number;
+  itlMs: number;
+  workers: number;
+  api: Api;
+  /** Output tokens per request. */
+  tokens: number;
+}
+
+interface Options {
+  points: Array<{ streams: number; itlMs: number }>;
+  workers: number[];
+  seconds: number;
+  tokens: number;
+  ttftMs: number;
+  cpuRows: boolean;
+  /** Output tokens per request of the CPU rows: long enough that per-request costs do not dominate. */
+  cpuTokens: number;
+  /** Loads of the CPU rows (streams x ITL ms), each run with both stream formats. */
+  cpuPoints: Array<{ streams: number; itlMs: number }>;
+}
+
+interface TruthRecord {
+  arrivalMs: number;
+  scheduledMs: number[];
+  actualMs: number[];
+}
+
+interface LatencyFigures {
+  meanItl: number;
+  medianItl: number;
+  p99Itl: number;
+  meanTtft: number;
+}
+
+interface Accuracy {
+  client: LatencyFigures;
+  /** The same requests as the server wrote them; TTFT from the client's send (shared clock). */
+  truth: LatencyFigures;
+  /** Mean arrival → first write as the server saw it. */
+  serverTtft: number;
+}
+
+interface Row {
+  point: Point;
+  /** Requests sent in the measured window. */
+  requests: number;
+  errors: number;
+  /** Count and first message per cause, e.g. `3 reset: "read ECONNRESET"`; empty without errors. */
+  errorCauses: string;
+  eventsPerS: number;
+  /** Null for OpenAI streams: the sim keys those by its own ids, so they cannot be matched. */
+  accuracy: Accuracy | null;
+  lateness: { p50: number; p99: number };
+  cpuUsPerEvent: number;
+  verdict: string;
+  clientRssMb: number;
+  simRssMb: number;
+  idleLoop: Canary;
+  /** 1-minute load average when the point started: the box is shared, this says how quiet it was. */
+  loadAverage: number;
+}
+
+const MODEL = 'Qwen/Qwen3-8B';
+const DEFAULT_POINTS = '64x10,256x10,1024x50,4096x200,8192x400';
+/** ~50k events/s offered (the target's load), and half of it, which the sim on a 2-core box keeps up with better. */
+const DEFAULT_CPU_POINTS = '1024x20,1024x40';
+/** Ramp beyond one request's duration before the window opens: every stream is on its second request. */
+const RAMP_EXTRA_SECONDS = 1;
+
+function parseOptions(argv: string[]): Options {
+  const get = (name: string, fallback: string): string => {
+    const at = argv.indexOf(`--${name}`);
+    return at === -1 ? fallback : argv[at + 1]!;
+  };
+  const points = (name: string, fallback: string): Options['points'] =>
+    get(name, fallback)
+      .split(',')
+      .map((text) => {
+        const [streams, itlMs] = text.split('x').map(Number);
+        if (!Number.isInteger(streams) || !(itlMs! > 0)) throw new Error(`--${name}: expected STREAMSxITL_MS, got ${text}`);
+        return { streams: streams!, itlMs: itlMs! };
+      });
+  return {
+    points: points('points', DEFAULT_POINTS),
+    cpuPoints: points('cpu-points', DEFAULT_CPU_POINTS),
+    workers: get('workers', '1,2').split(',').map(Number),
+    seconds: Number(get('seconds', '10')),
+    tokens: Number(get('tokens', '32')),
+    ttftMs: Number(get('ttft-ms', '50')),
+    cpuRows: get('cpu-rows', 'on') === 'on',
+    cpuTokens: Number(get('cpu-tokens', '256')),
+  };
+}
+
+/** Child process: the sim itself. Reports its URL to the parent, serves until killed. */
+async function runChild(argv: string[]): Promise<void> {
+  const { startSimServer } = await import('../src/sim/server/sim-server.js');
+  const server = await startSimServer(argv, { quiet: true, port: 0, host: '127.0.0.1' });
+  process.send!({ url: server.url });
+}
+
+async function startSim(point: Point, options: Options): Promise<{ url: string; child: ChildProcess }> {
+  const child = fork(
+    fileURLToPath(import.meta.url),
+    ['--child', '--model-path', MODEL, '--truth-ttft-ms', String(options.ttftMs), '--truth-itl-ms', String(point.itlMs)],
+    { execArgv: ['--import', 'tsx'] },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('message', (m: { url: string }) => resolve(m.url));
+    child.once('exit', (code) => reject(new Error(`sim exited with code ${code}`)));
+  });
+  return { url, child };
+}
+
+/** Resident memory of a process now, from /proc (MB); NaN where /proc is missing. */
+function rssMb(pid: number | 'self'): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+interface Client {
+  execute(input: RequestInput): Promise<RequestOutput>;
+  /** The measured window opens: the self-check covers it from now on, not the ramp. */
+  startMeasuring(): void;
+  /** Ends the client; the self-check samples of its load-generating loops. */
+  close(): Promise<LoopHealthSample[]>;
+}
+
+const BACKEND: Record<Api, BackendName> = { generate: 'sglang', completions: 'sglang-oai' };
+const PATH: Record<Api, string> = { generate: '/generate', completions: '/v1/completions' };
+
+/**
+ * The CLI's executor with the CLI's defaults: on the main thread for one worker (no thread hop),
+ * on `--workers N` threads otherwise.
+ */
+async function startClient(point: Point, url: string): Promise<Client> {
+  const config: LoadWorkerConfig = {
+    args: parseBenchArgs(['--backend', BACKEND[point.api]]),
+    apiUrl: url + PATH[point.api],
+    modelId: MODEL,
+    authHeaders: {},
+    multiTurn: false,
+  };
+  if (point.workers > 1) {
+    const workers = await LoadWorkers.start(point.workers, config, console.log);
+    return {
+      execute: async (input) => (await workers.execute(input, 0))[0]!,
+      startMeasuring: () => workers.startMeasuring(),
+      close: () => workers.close(),
+    };
+  }
+  const pool = new HttpPool({ streamIdleTimeout: config.args.extensions.streamIdleTimeout });
+  const executor = createExecutor({ ...config, pool, print: console.log });
+  let health: ReturnType<typeof startThreadHealthMonitor> | null = null;
+  return {
+    execute: async (input) => (await executor.execute(input, 0))[0]!,
+    startMeasuring: () => {
+      health = startThreadHealthMonitor();
+    },
+    close: async () => {
+      const sample = health?.stop();
+      await pool.close();
+      return sample ? [sample] : [];
+    },
+  };
+}
+
+function requestInput(url: string, api: Api, outputLen: number, rid: string): RequestInput {
+  return {
+    prompt: `Tell me story ${rid}.`,
+    apiUrl: url + PATH[api],
+    promptLen: 6,
+    outputLen,
+    model: MODEL,
+    loraName: null,
+    imageData: null,
+    // The sim's native API takes `rid` as the request id of its truth record.
+    extraRequestBody: api === 'generate' ? { rid } : {},
+  };
+}
+
+/** Receive times (run clock, s) of a successful output's token events. */
+function eventTimes(output: RequestOutput): number[] {
+  if (!output.success) return [];
+  let at = output.startTime + output.ttft;
+  const times = [at];
+  for (const gap of output.itl) times.push((at += gap));
+  return times;
+}
+
+/** Event-loop delay (ms) of a thread that does nothing: the jitter the machine itself adds. */
+interface Canary {
+  p99: number;
+  max: number;
+}
+
+/**
+ * An idle thread in the client process measuring its own loop delay. Whatever it sees, the
+ * client would have seen doing nothing at all: the floor under the client's timing error.
+ */
+function startCanary(): { restart(): void; stop(): Promise<Canary> } {
+  const worker = new Worker(
+    `const { parentPort } = require('node:worker_threads');
+     const { monitorEventLoopDelay } = require('node:perf_hooks');
+     const histogram = monitorEventLoopDelay({ resolution: 1 });
+     histogram.enable();
+     parentPort.on('message', (message) => {
+       if (message === 'restart') return histogram.reset();
+       histogram.disable();
+       const ms = (ns) => Math.max(0, ns / 1e6 - 1);
+       parentPort.postMessage({ p99: ms(histogram.percentile(99)), max: ms(histogram.max) });
+       parentPort.close();
+     });`,
+    { eval: true },
+  );
+  return {
+    restart: () => worker.postMessage('restart'),
+    stop: () =>
+      new Promise<Canary>((resolve) => {
+        worker.once('message', resolve);
+        worker.postMessage('stop');
+      }),
+  };
+}
+
+interface Snapshot {
+  /** Process CPU seconds: every thread of the client, workers included. */
+  cpuSeconds: number;
+  clientRssMb: number;
+  simRssMb: number;
+}
+
+/** Resolves at run-clock second `at` with the client's CPU and both processes' memory then. */
+function snapshotAt(at: number, simPid: number, then: () => void = () => {}): Promise<Snapshot> {
+  return new Promise((resolve) =>
+    setTimeout(() => {
+      then();
+      const usage = process.cpuUsage();
+      resolve({ cpuSeconds: (usage.user + usage.system) / 1e6, clientRssMb: rssMb('self'), simRssMb: rssMb(simPid) });
+    }, Math.max(0, (at - nowSeconds()) * 1000)),
+  );
+}
+
+/**
+ * One point in steady state. S closed-loop streams start spread over one request's duration (no
+ * burst of connects, no waves); the ramp warms connections and the JIT, then the window
+ * [T0, T1) is measured: requests sent in it are compared with the server's truth for the same
+ * request (matched by `rid`), CPU is read at T0 and T1, and events received in it are counted.
+ */
+async function measurePoint(point: Point, options: Options): Promise<Row> {
+  const loadAverage = loadavg()[0]!;
+  const sim = await startSim(point, options);
+  const client = await startClient(point, sim.url);
+  const canary = startCanary();
+  try {
+    const requestSeconds = (options.ttftMs + (point.tokens - 1) * point.itlMs) / 1000;
+    const start = nowSeconds();
+    const t0 = start + requestSeconds + RAMP_EXTRA_SECONDS;
+    const t1 = t0 + options.seconds;
+    const measured: Array<{ rid: string; output: RequestOutput }> = [];
+    const all: RequestOutput[] = [];
+    let serial = 0;
+    const stream = async (index: number): Promise<void> => {
+      await new Promise((resolve) => setTimeout(resolve, (index / point.streams) * requestSeconds * 1000));
+      while (nowSeconds() < t1) {
+        const rid = `ca-${serial++}`;
+        const input = requestInput(sim.url, point.api, point.tokens, rid);
+        const output = await client.execute(input);
+        all.push(output);
+        if (output.startTime >= t0) measured.push({ rid, output });
+      }
+    };
+    const [atT0, atT1] = (await Promise.all([
+      snapshotAt(t0, sim.child.pid!, () => {
+        client.startMeasuring();
+        canary.restart();
+      }),
+      snapshotAt(t1, sim.child.pid!),
+      ...Array.from({ length: point.streams }, (_, i) => stream(i)),
+    ])) as [Snapshot, Snapshot];
+    const samples = await client.close();
+    const idleLoop = await canary.stop();
+    const events = all.reduce((sum, output) => sum + eventTimes(output).filter((t) => t >= t0 && t < t1).length, 0);
+
+    const truth = (await (await fetch(`${sim.url}/sim/truth`)).json()) as { requests: Record<string, TruthRecord> };
+    const offsetMs = threadClockOffsetMs();
+    const [t0Ms, t1Ms] = [t0, t1].map((t) => toSharedSeconds(t, offsetMs) * 1000);
+    const lateness: number[] = [];
+    for (const record of Object.values(truth.requests)) {
+      if (record.arrivalMs < t0Ms! || record.arrivalMs >= t1Ms!) continue;
+      for (let i = 0; i < record.actualMs.length; i++) lateness.push(record.actualMs[i]! - record.scheduledMs[i]!);
+    }
+    const failures = new Map<string, { count: number; first: string }>();
+    for (const { output } of measured) {
+      if (output.success) continue;
+      const cause = output.failureCause ?? 'other';
+      const seen = failures.get(cause) ?? { count: 0, first: output.error.split('\n')[0]!.slice(0, 80) };
+      seen.count += 1;
+      failures.set(cause, seen);
+    }
+    const row: Row = {
+      point,
+      requests: measured.length,
+      errors: [...failures.values()].reduce((sum, { count }) => sum + count, 0),
+      errorCauses: [...failures].map(([cause, { count, first }]) => `${count} ${cause}: "${first}"`).join(', '),
+      eventsPerS: events / options.seconds,
+      accuracy: point.api === 'generate' ? compareWithTruth(measured, truth.requests, offsetMs) : null,
+      lateness: { p50: percentile(lateness, 50), p99: percentile(lateness, 99) },
+      cpuUsPerEvent: ((atT1.cpuSeconds - atT0.cpuSeconds) * 1e6) / events,
+      verdict: judgeClient(samples).line,
+      idleLoop,
+      clientRssMb: atT1.clientRssMb,
+      simRssMb: atT1.simRssMb,
+      loadAverage,
+    };
+    return row;
+  } finally {
+    sim.child.kill('SIGTERM');
+  }
+}
+
+/**
+ * The client's figures (as `servebench bench` computes them) next to the server's truth for the
+ * same requests. TTFT's truth is first write − send on the shared clock: the time a perfect
+ * client would have measured, connection and request transfer included.
+ */
+function compareWithTruth(
+  measured: ReadonlyArray<{ rid: string; output: RequestOutput }>,
+  truth: Record<string, TruthRecord>,
+  offsetMs: number,
+): Accuracy {
+  const outputs: RequestOutput[] = [];
+  const truthItl: number[] = [];
+  const truthTtft: number[] = [];
+  const serverTtft: number[] = [];
+  for (const { rid, output } of measured) {
+    const record = truth[rid];
+    if (!output.success || record === undefined) continue;
+    outputs.push(output);
+    truthTtft.push(record.actualMs[0]! - toSharedSeconds(output.startTime, offsetMs) * 1000);
+    serverTtft.push(record.actualMs[0]! - record.arrivalMs);
+    for (let i = 1; i < record.actualMs.length; i++) truthItl.push(record.actualMs[i]! - record.actualMs[i - 1]!);
+  }
+  const metrics = calculateMetrics({ outputs, durationS: 1, backend: 'sglang', acceptLength: null, retokenizedOutputLens: outputs.map(() => 0) });
+  return {
+    client: { meanItl: metrics.meanItlMs, medianItl: metrics.medianItlMs, p99Itl: metrics.p99ItlMs, meanTtft: metrics.meanTtftMs },
+    truth: { meanItl: mean(truthItl), medianItl: median(truthItl), p99Itl: percentile(truthItl, 99), meanTtft: mean(truthTtft) },
+    serverTtft: mean(serverTtft),
+  };
+}
+
+const pct = (client: number, truth: number): string => `${(((client - truth) / truth) * 100).toFixed(2)}%`;
+const f = (value: number, digits = 2): string => value.toFixed(digits);
+
+function printAccuracy(rows: Row[]): void {
+  console.log('');
+  console.log(
+    '| streams | truth ITL | workers | events/s | mean ITL client / truth (err) | median ITL client / truth (err) | p99 ITL client / truth (diff) ' +
+      '| mean TTFT client / truth (diff) | server arrival→first write | server lateness p50 / p99 | client CPU µs/event | errors | RSS at end client / sim MB | load avg |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of rows) {
+    const a = r.accuracy!;
+    console.log(
+      `| ${r.point.streams} | ${r.point.itlMs} ms | ${r.point.workers} | ${Math.round(r.eventsPerS)} | ` +
+        `${f(a.client.meanItl, 3)} / ${f(a.truth.meanItl, 3)} (${pct(a.client.meanItl, a.truth.meanItl)}) | ` +
+        `${f(a.client.medianItl, 3)} / ${f(a.truth.medianItl, 3)} (${pct(a.client.medianItl, a.truth.medianItl)}) | ` +
+        `${f(a.client.p99Itl)} / ${f(a.truth.p99Itl)} (${f(a.client.p99Itl - a.truth.p99Itl)} ms) | ` +
+        `${f(a.client.meanTtft)} / ${f(a.truth.meanTtft)} (${f(a.client.meanTtft - a.truth.meanTtft)} ms) | ` +
+        `${f(a.serverTtft)} ms | ${f(r.lateness.p50)} / ${f(r.lateness.p99)} ms | ${f(r.cpuUsPerEvent)} | ` +
+        `${r.errors}/${r.requests}${r.errors > 0 ? ` (${r.errorCauses})` : ''} | ${Math.round(r.clientRssMb)} / ${Math.round(r.simRssMb)} | ${f(r.loadAverage, 1)} |`,
+    );
+  }
+  console.log('');
+  for (const r of rows) {
+    console.log(
+      `${r.point.streams} streams, ${r.point.workers} worker(s): ${r.verdict}; ` +
+        `an idle thread beside it saw p99 ${f(r.idleLoop.p99)} ms, max ${f(r.idleLoop.max, 1)} ms`,
+    );
+  }
+}
+
+function printCpu(rows: Row[]): void {
+  console.log('');
+  console.log('| stream format | streams x ITL | tokens/request | workers | events/s | client CPU-s per 1M events | server lateness p99 | load avg |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const r of rows) {
+    const format = r.point.api === 'generate' ? 'SGLang native (cumulative text)' : 'OpenAI completions (incremental)';
+    console.log(
+      `| ${format} | ${r.point.streams} x ${r.point.itlMs} ms | ${r.point.tokens} | ${r.point.workers} | ${Math.round(r.eventsPerS)} | ${f(r.cpuUsPerEvent)} | ` +
+        `${f(r.lateness.p99)} ms | ${f(r.loadAverage, 1)} |`,
+    );
+  }
+}
+
+/** Nice value asked for the client and the sim (inherited by its threads and the forked sim). */
+const RAISED_PRIORITY = -10;
+
+/**
+ * On a shared box other tenants' work would starve the client and the sim and be counted as
+ * their error. Raise this process's priority before any worker or the sim starts (both inherit
+ * it); without the privilege the run goes on at normal priority and says so.
+ */
+function raisePriority(): string {
+  try {
+    setPriority(RAISED_PRIORITY);
+    return `client and sim at nice ${RAISED_PRIORITY}`;
+  } catch {
+    return 'normal priority (raising it needs privileges)';
+  }
+}
+
+async function main(options: Options): Promise<void> {
+  const priority = raisePriority();
+  console.log(
+    `client accuracy vs a truth-mode sim: truth TTFT ${options.ttftMs} ms, ${options.tokens} tokens per request, ` +
+      `${options.seconds} s measured window per point; machine: ${availableParallelism()} cores; ${priority}`,
+  );
+  const rows: Row[] = [];
+  for (const workers of options.workers) {
+    for (const { streams, itlMs } of options.points) {
+      const point: Point = { streams, itlMs, workers, api: 'generate', tokens: options.tokens };
+      rows.push(await measurePoint(point, options));
+      process.stderr.write(`done: ${streams} streams x ${itlMs} ms, ${workers} worker(s)\n`);
+    }
+  }
+  printAccuracy(rows);
+  if (!options.cpuRows) return;
+  // CPU per event at a load the server can offer, both stream formats.
+  const cpuRows: Row[] = [];
+  for (const { streams, itlMs } of options.cpuPoints) {
+    for (const api of ['generate', 'completions'] as const) {
+      cpuRows.push(await measurePoint({ streams, itlMs, workers: 1, api, tokens: options.cpuTokens }, options));
+    }
+  }
+  printCpu(cpuRows);
+}
+
+const argv = process.argv.slice(2);
+if (argv[0] === '--child') await runChild(argv.slice(1));
+else await main(parseOptions(argv));

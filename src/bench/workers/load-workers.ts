@@ -1,0 +1,170 @@
+/**
+ * The main thread's side of multi-threaded load generation. The runner keeps the schedule, the
+ * global `--max-concurrency` semaphore, the progress bar and Ctrl-C; at each release it hands the
+ * request to a worker (round-robin in arrival order) and gets the finished record back, its start
+ * time converted to this thread's run clock. The runner's own bookkeeping puts records in dataset
+ * order, so the merged run is exactly what one process would have recorded, only stamped by loops
+ * that were never the bottleneck.
+ */
+import { Worker } from 'node:worker_threads';
+import { UserError } from '../../core/errors.js';
+import type { LoopHealthSample } from '../selfcheck/verdict.js';
+import type { RequestInput, RequestOutput } from '../types.js';
+import { outputsFromSharedClock, threadClockOffsetMs } from './clock.js';
+import type { FromWorker, LoadWorkerConfig, ToWorker } from './messages.js';
+import { workerForArrival } from './plan.js';
+
+interface Pending {
+  resolve(outputs: RequestOutput[]): void;
+  reject(error: Error): void;
+  worker: number;
+}
+
+interface WorkerSlot {
+  thread: Worker;
+  /** Resolves with the worker's self-check sample once it has finished; null when it sent nothing or died first. */
+  finished: Promise<LoopHealthSample | null>;
+  onFinished(sample: LoopHealthSample | null): void;
+}
+
+/**
+ * A worker on the compiled entry next to this file, or under tsx (tests, bench scripts) on the
+ * TypeScript source. Node 20 does not apply `--import tsx` to a worker's entry, so a one-line
+ * script registers tsx in the worker first and then imports the source.
+ */
+function spawnWorker(config: LoadWorkerConfig): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./worker-entry.js', import.meta.url), { workerData: config });
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  const source = JSON.stringify(new URL('./worker-entry.ts', import.meta.url).href);
+  return new Worker(`import(${tsx}).then((api) => { api.register(); return import(${source}); });`, { eval: true, workerData: config });
+}
+
+export class LoadWorkers {
+  private readonly offsetMs = threadClockOffsetMs();
+  private readonly slots: WorkerSlot[] = [];
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+  private arrivals = 0;
+  private closing = false;
+
+  private constructor(count: number, config: LoadWorkerConfig, print: (line: string) => void, ready: (error?: Error) => void) {
+    let started = 0;
+    for (let index = 0; index < count; index++) {
+      const thread = spawnWorker(config);
+      let onFinished: (sample: LoopHealthSample | null) => void = () => {};
+      const finished = new Promise<LoopHealthSample | null>((resolve) => (onFinished = resolve));
+      this.slots.push({ thread, finished, onFinished: (sample) => onFinished(sample) });
+      thread.on('message', (message: FromWorker) => {
+        switch (message.kind) {
+          case 'ready':
+            if (++started === count) {
+              this.holdProcess(false);
+              ready();
+            }
+            return;
+          case 'done':
+            this.settle(message.id, message.outputs);
+            return;
+          case 'print':
+            print(message.line);
+            return;
+          case 'health':
+            this.slots[index]!.onFinished(message.sample);
+            return;
+        }
+      });
+      thread.on('error', (error) => this.fail(index, error, ready));
+      thread.on('exit', (code) => {
+        if (!this.closing) this.fail(index, new Error(`exited with code ${code}`), ready);
+      });
+    }
+  }
+
+  /** Starts `count` workers and resolves once every one is ready to send. */
+  static async start(count: number, config: LoadWorkerConfig, print: (line: string) => void): Promise<LoadWorkers> {
+    let workers: LoadWorkers | undefined;
+    await new Promise<void>((resolve, reject) => {
+      workers = new LoadWorkers(count, config, print, (error) => (error ? reject(error) : resolve()));
+    });
+    return workers!;
+  }
+
+  get count(): number {
+    return this.slots.length;
+  }
+
+  /** Requests handed to a worker and not yet finished. */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  /**
+   * Sends `input` (all its turns in multi-turn mode) on the next worker in arrival order; resolves
+   * with its records on this thread's clock. The `execute` of a RequestExecutor.
+   */
+  execute(input: RequestInput, queueTime: number): Promise<RequestOutput[]> {
+    const worker = workerForArrival(this.arrivals++, this.slots.length);
+    const id = this.nextId++;
+    if (this.pending.size === 0) this.holdProcess(true);
+    return new Promise<RequestOutput[]>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, worker });
+      this.post(worker, { kind: 'send', id, input, queueTime });
+    });
+  }
+
+  /** The measured phase starts: each worker's self-check covers it from now on, not the warmup. */
+  startMeasuring(): void {
+    for (let index = 0; index < this.slots.length; index++) this.post(index, { kind: 'measure' });
+  }
+
+  /** Fails every request in flight on every worker, and any sent later, as `aborted` (Ctrl-C's InFlightTransfers). */
+  abortAll(message: string): void {
+    for (let index = 0; index < this.slots.length; index++) this.post(index, { kind: 'abort-all', message });
+  }
+
+  /** Ends every worker; resolves with the self-check sample of each one that sent requests and lived to report, in worker order. */
+  async close(): Promise<LoopHealthSample[]> {
+    this.closing = true;
+    this.holdProcess(true);
+    this.slots.forEach((_slot, index) => this.post(index, { kind: 'finish' }));
+    const samples = await Promise.all(this.slots.map((slot) => slot.finished));
+    await Promise.all(this.slots.map((slot) => slot.thread.terminate()));
+    return samples.filter((sample): sample is LoopHealthSample => sample !== null);
+  }
+
+  /**
+   * Workers keep the process alive only while they owe an answer (requests in flight, or the
+   * samples close() waits for): a run that fails before close() still lets the process exit.
+   */
+  private holdProcess(hold: boolean): void {
+    for (const slot of this.slots) {
+      if (hold) slot.thread.ref();
+      else slot.thread.unref();
+    }
+  }
+
+  private post(worker: number, message: ToWorker): void {
+    this.slots[worker]!.thread.postMessage(message);
+  }
+
+  private settle(id: number, outputs: RequestOutput[]): void {
+    const pending = this.pending.get(id);
+    if (pending === undefined) return;
+    this.pending.delete(id);
+    if (this.pending.size === 0 && !this.closing) this.holdProcess(false);
+    pending.resolve(outputsFromSharedClock(outputs, this.offsetMs));
+  }
+
+  /** A worker that dies takes its requests with it: the run cannot be merged honestly any more. */
+  private fail(worker: number, cause: Error, ready: (error?: Error) => void): void {
+    const error = new UserError(`load worker ${worker + 1} of ${this.slots.length} failed: ${cause.message.split('\n')[0]}`);
+    ready(error);
+    for (const [id, pending] of this.pending) {
+      if (pending.worker !== worker) continue;
+      this.pending.delete(id);
+      pending.reject(error);
+    }
+    if (this.pending.size === 0 && !this.closing) this.holdProcess(false);
+    this.slots[worker]!.onFinished(null);
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * What crosses between the main thread and a load worker. Every absolute time in these messages
+ * is on the shared clock (see clock.ts); everything else is plain structured-clone data.
+ */
+import type { ExecutorOptions } from '../runner/executor.js';
+import type { LoopHealthSample } from '../selfcheck/verdict.js';
+import type { RequestInput, RequestOutput } from '../types.js';
+
+/**
+ * What a worker needs to build the same request executor as the main thread (`workerData`); it
+ * makes its own pool (with `args.extensions.streamIdleTimeout`) and forwards `--print-requests`
+ * lines to the main thread.
+ */
+export type LoadWorkerConfig = Omit<ExecutorOptions, 'pool' | 'print'>;
+
+export type ToWorker =
+  /** Send one request (a whole conversation in multi-turn mode); `queueTime` seconds were spent waiting for a slot. */
+  | { kind: 'send'; id: number; input: RequestInput; queueTime: number }
+  /** The measured phase starts now: restart the self-check window (warmup stays out of it). */
+  | { kind: 'measure' }
+  /** Ctrl-C grace expired: fail everything in flight and anything sent later. */
+  | { kind: 'abort-all'; message: string }
+  /** The run is over: report the loop's health, close the pool, exit. */
+  | { kind: 'finish' };
+
+export type FromWorker =
+  | { kind: 'ready' }
+  /** One output per request (per turn in multi-turn mode); `startTime` on the shared clock. */
+  | { kind: 'done'; id: number; outputs: RequestOutput[] }
+  | { kind: 'print'; line: string }
+  /** The loop's self-check over its working window; null when it was never given a request. */
+  | { kind: 'health'; sample: LoopHealthSample | null };

@@ -1,0 +1,22 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseStatCpuSeconds, threadCpuClock } from './thread-cpu.js';
+
+test('utime and stime are read after the last parenthesis of the command name', () => {
+  const stat = '4242 (node (worker) x) S 1 4242 4242 0 -1 4194560 900 0 0 0 250 75 0 0 20 0 11 0 1000 0 0';
+  assert.equal(parseStatCpuSeconds(stat), 3.25);
+});
+
+test('an unreadable stat line is an error, not a zero', () => {
+  assert.throws(() => parseStatCpuSeconds('garbage'), /unreadable stat line/);
+});
+
+test('the thread clock advances with work done on this thread', () => {
+  const cpuNow = threadCpuClock();
+  const start = cpuNow();
+  const until = performance.now() + 60;
+  while (performance.now() < until) {
+    // Burns CPU on this thread.
+  }
+  assert.ok(cpuNow() - start >= 0.02, `${cpuNow() - start}`);
+});

@@ -1,0 +1,51 @@
+/**
+ * A load worker: its own keep-alive pool and event loop, sending what the main thread hands it
+ * through the very executor the single-threaded run uses, so its records are the ones the main
+ * thread would have produced. Start times leave on the shared clock.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { createExecutor } from '../runner/executor.js';
+import type { LoopHealthMonitor } from '../selfcheck/monitor.js';
+import { HttpPool } from '../transport/httpPool.js';
+import { outputsToSharedClock, threadClockOffsetMs } from './clock.js';
+import type { FromWorker, LoadWorkerConfig, ToWorker } from './messages.js';
+import { startThreadHealthMonitor } from './thread-health.js';
+
+const port = parentPort!;
+const config = workerData as LoadWorkerConfig;
+const offsetMs = threadClockOffsetMs();
+const post = (message: FromWorker): void => port.postMessage(message);
+const pool = new HttpPool({ streamIdleTimeout: config.args.extensions.streamIdleTimeout });
+const executor = createExecutor({ ...config, pool, print: (line) => post({ kind: 'print', line }) });
+
+/**
+ * The self-check window: from the first request (module loading and start-up compilation stay
+ * out), restarted when the main thread says the measured phase begins.
+ */
+let health: LoopHealthMonitor | null = null;
+
+async function send(message: Extract<ToWorker, { kind: 'send' }>): Promise<void> {
+  const outputs = await executor.execute(message.input, message.queueTime);
+  post({ kind: 'done', id: message.id, outputs: outputsToSharedClock(outputs, offsetMs) });
+}
+
+port.on('message', (message: ToWorker) => {
+  switch (message.kind) {
+    case 'send':
+      health ??= startThreadHealthMonitor();
+      void send(message);
+      return;
+    case 'measure':
+      health?.stop();
+      health = startThreadHealthMonitor();
+      return;
+    case 'abort-all':
+      pool.abortAll(message.message);
+      return;
+    case 'finish':
+      post({ kind: 'health', sample: health?.stop() ?? null });
+      void pool.close().then(() => port.close());
+      return;
+  }
+});
+post({ kind: 'ready' });
