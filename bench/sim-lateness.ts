@@ -164,6 +164,21 @@ async function readTruth(url: string): Promise<TruthRecords> {
   return ((await (await fetch(`${url}/sim/truth`)).json()) as { requests: TruthRecords }).requests;
 }
 
+/** Ends a measured phase: machine CPU counters, the sim's own stats and write record, then teardown. */
+async function endMeasurement(
+  child: ChildProcess,
+  url: string,
+  agent: Agent,
+): Promise<{ machineEnd: ReturnType<typeof machineJiffies>; serverStats: ChildStats; truth: TruthRecords }> {
+  const machineEnd = machineJiffies();
+  const serverStats = await childStats(child);
+  const truth = await readTruth(url);
+  child.disconnect();
+  await agent.close();
+  return { machineEnd, serverStats, truth };
+}
+
+
 const summary = (values: number[]): string =>
   `p50 ${percentile(values, 50).toFixed(3)} ms, p99 ${percentile(values, 99).toFixed(3)} ms, max ${max(values).toFixed(3)} ms`;
 
@@ -199,11 +214,7 @@ async function runParent(options: Options): Promise<void> {
     }
   };
   await Promise.all(Array.from({ length: options.streams }, (_, i) => worker(i)));
-  const machineEnd = machineJiffies();
-  const serverStats = await childStats(child);
-  const truth = await readTruth(url);
-  child.disconnect();
-  await agent.close();
+  const { machineEnd, serverStats, truth } = await endMeasurement(child, url, agent);
   const lateness: number[] = [];
   const firstChunk: number[] = [];
   const intake: number[] = [];
@@ -253,11 +264,7 @@ async function runBurst(options: Options): Promise<void> {
   const started = performance.now();
   await Promise.all(Array.from({ length: options.burst }, (_, i) => streamOnce(agent, url, { path: '/generate', body: body(i) })));
   const seconds = (performance.now() - started) / 1000;
-  const machineEnd = machineJiffies();
-  const serverStats = await childStats(child);
-  const truth = await readTruth(url);
-  child.disconnect();
-  await agent.close();
+  const { machineEnd, serverStats, truth } = await endMeasurement(child, url, agent);
   const lateness: number[] = [];
   const scheduledGaps: number[] = [];
   const actualGaps: number[] = [];

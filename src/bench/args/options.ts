@@ -91,7 +91,7 @@ export const BENCH_OPTIONS: readonly OptionSpec[] = [
   { flag: '--extra-request-body', dest: 'extra_request_body', kind: 'str', defaultValue: null, help: 'JSON object merged into every request body.' },
   { flag: '--apply-chat-template', dest: 'apply_chat_template', kind: 'flag', defaultValue: false, help: 'Apply the chat template to sharegpt/custom prompts.' },
   { flag: '--profile', dest: 'profile', kind: 'flag', defaultValue: false, help: 'Start and stop the server profiler around the run.' },
-  { flag: '--plot-throughput', dest: 'plot_throughput', kind: 'flag', defaultValue: false, help: 'Plot tokens/s and concurrency per second in the terminal.' },
+  { flag: '--plot-throughput', dest: 'plot_throughput', kind: 'flag', defaultValue: false, help: 'Write PNG plots of output tokens/s and concurrent requests per second next to the output file.' },
   { flag: '--profile-activities', dest: 'profile_activities', kind: 'str', nargs: '+', choices: ['CPU', 'GPU', 'CUDA_PROFILER'], defaultValue: ['CPU', 'GPU'], help: 'Profiler activities.' },
   { flag: '--profile-num-steps', dest: 'profile_num_steps', kind: 'int', defaultValue: null, help: 'Profile this many steps (then stop_profile is not sent).' },
   { flag: '--profile-by-stage', dest: 'profile_by_stage', kind: 'flag', defaultValue: false, help: 'Profile prefill and decode separately.' },
