@@ -7,7 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import { UserError } from '../../core/errors.js';
 import type { LaunchConfig } from '../types.js';
-import type { LatenessSummary } from '../truth/lateness-verdict.js';
+import { summarizeLateness, type LatenessSummary } from '../truth/lateness-verdict.js';
 
 export interface SimThreadHandle {
   url: string;
@@ -43,12 +43,16 @@ export function startSimThread(argv: readonly string[], host = '127.0.0.1'): Pro
         return;
       }
       if (message.kind !== 'listening') return;
+      // A thread that has died answers nothing: later calls must not wait for it.
+      let exited = false;
+      worker.once('exit', () => (exited = true));
       resolve({
         url: message.url,
         port: message.port,
         launch: message.launch,
         writeLateness: () =>
           new Promise<LatenessSummary>((done) => {
+            if (exited) return done(summarizeLateness([]));
             const onReply = (reply: SimThreadMessage): void => {
               if (reply.kind !== 'lateness') return;
               worker.off('message', onReply);
@@ -59,6 +63,7 @@ export function startSimThread(argv: readonly string[], host = '127.0.0.1'): Pro
           }),
         close: () =>
           new Promise<void>((done) => {
+            if (exited) return done();
             worker.once('exit', () => done());
             worker.postMessage('close');
           }),
