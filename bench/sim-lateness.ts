@@ -3,7 +3,10 @@
  * Forks a truth-mode sim (its own process, as `servebench sim` runs), drives it with N concurrent
  * closed-loop streams over undici, then reads GET /sim/truth and prints lateness p50/p99/max.
  *
- *   npx tsx bench/sim-lateness.ts [--streams 2000] [--seconds 20] [--itl-ms 100] [--ttft-ms 200] [--tokens 64] [--api generate|chat]
+ *   npx tsx bench/sim-lateness.ts [--streams 2000] [--seconds 20] [--itl-ms 100] [--ttft-ms 200] [--tokens 64] [--api generate|chat] [--realtime on|off]
+ *
+ * The sim starts as `servebench sim` starts it (its own thread, serial scavenges) with
+ * `--sim-realtime` unless `--realtime off`; the report says which scheduling its loop thread got.
  *
  * With `--sim "<SGLang flags>"` the sim runs the performance model instead (its writes recorded all
  * the same) and the driver sends one burst of `--burst` requests at once, as the README's
@@ -14,7 +17,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, setPriority } from 'node:os';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
 import { max, percentile } from '../src/core/stats.js';
@@ -30,6 +32,8 @@ interface Options {
   sim: string | null;
   burst: number;
   promptWords: number;
+  /** Start the sim with `--sim-realtime` (its loop thread under SCHED_FIFO where permitted). */
+  realtime: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -47,6 +51,7 @@ function parseOptions(argv: string[]): Options {
     sim: argv.includes('--sim') ? get('sim', '') : null,
     burst: Number(get('burst', '200')),
     promptWords: Number(get('prompt-words', '64')),
+    realtime: get('realtime', 'on') !== 'off',
   };
 }
 
@@ -62,29 +67,25 @@ function machineJiffies(): { busy: number; total: number } {
 interface ChildStats {
   cpuSeconds: number;
   cpuPct: number;
-  /** Event-loop delay p99: high while CPU is low means the process was waiting for a core. */
-  loopDelayP99Ms: number;
 }
 
-/** Child process: the sim itself. Reports its URL to the parent, serves until killed. */
+/** Child process: the sim, started as `servebench sim` starts it. Reports its URL, serves until disconnected. */
 async function runChild(argv: string[]): Promise<void> {
-  const { startSimServer } = await import('../src/sim/server/sim-server.js');
-  const server = await startSimServer(argv, { quiet: true, port: 0, recordWrites: true });
+  const { serialScavengesForDedicatedSim, startSimThread } = await import('../src/sim/server/sim-thread.js');
+  serialScavengesForDedicatedSim();
+  const server = await startSimThread(argv, { quiet: true, port: 0, recordWrites: true });
   const cpuStart = process.cpuUsage();
   const started = performance.now();
-  const loopDelay = monitorEventLoopDelay({ resolution: 1 });
-  loopDelay.enable();
   process.on('message', () => {
     const cpu = process.cpuUsage(cpuStart);
     const stats: ChildStats = {
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
       cpuPct: ((cpu.user + cpu.system) / 1000 / (performance.now() - started)) * 100,
-      loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
     };
     process.send!(stats);
   });
   process.on('disconnect', () => void server.close().then(() => process.exit(0)));
-  process.send!({ url: server.url });
+  process.send!({ url: server.url, loopThreadId: server.loopThreadId });
 }
 
 function requestBody(options: Options): { path: string; body: string } {
@@ -148,36 +149,70 @@ function raisePriority(pids: number[]): string {
 
 type TruthRecords = Record<string, { arrivalMs: number; submittedMs: number; scheduledMs: number[]; actualMs: number[] }>;
 
+/** The forked sim: its process, URL, and the Linux thread id of its event loop. */
+interface SimChild {
+  child: ChildProcess;
+  url: string;
+  loopThreadId: number | null;
+  priority: string;
+}
+
 /** Forks the sim (truth mode, or the model under `--sim`) and returns it with its URL and priority. */
-async function startChild(options: Options): Promise<{ child: ChildProcess; url: string; priority: string }> {
+async function startChild(options: Options): Promise<SimChild> {
   const simArgs = options.sim !== null
     ? options.sim.split(/\s+/).filter(Boolean)
     : ['--model-path', 'Qwen/Qwen3-8B', '--truth-ttft-ms', String(options.ttftMs), '--truth-itl-ms', String(options.itlMs)];
+  if (options.realtime) simArgs.push('--sim-realtime');
   const child = fork(fileURLToPath(import.meta.url), ['--child', ...simArgs], {
     execArgv: ['--import', 'tsx', ...(process.env.SIM_CHILD_NODE_ARGS ?? '').split(' ').filter(Boolean)],
   });
-  const url = await new Promise<string>((resolve) => child.once('message', (m: { url: string }) => resolve(m.url)));
-  return { child, url, priority: raisePriority([child.pid!, process.pid]) };
+  const hello = await new Promise<{ url: string; loopThreadId: number | null }>((resolve) => child.once('message', resolve));
+  return { child, ...hello, priority: raisePriority([child.pid!, process.pid]) };
+}
+
+/** Scheduling of the sim's loop thread: its policy, and the time it has spent runnable but waiting for a core. */
+function loopThreadScheduling(sim: SimChild): { policy: string; waitedMs: number } | null {
+  if (sim.loopThreadId === null) return null;
+  try {
+    const task = `/proc/${sim.child.pid}/task/${sim.loopThreadId}`;
+    // Field 41 of stat is the policy; the command name in field 2 may hold spaces, so count from its ')'.
+    const stat = readFileSync(`${task}/stat`, 'utf8');
+    const policy = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[38]);
+    const waitedMs = Number(readFileSync(`${task}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+    return { policy: policy === 1 ? 'SCHED_FIFO' : policy === 2 ? 'SCHED_RR' : 'normal (SCHED_OTHER)', waitedMs };
+  } catch {
+    return null;
+  }
+}
+
+/** One line on the loop thread's scheduling over the measured phase. */
+function schedulingLine(start: ReturnType<typeof loopThreadScheduling>, end: ReturnType<typeof loopThreadScheduling>): string {
+  if (start === null || end === null) return 'sim loop thread: scheduling not readable';
+  return `sim loop thread: ${end.policy}, waited for a core ${(end.waitedMs - start.waitedMs).toFixed(0)} ms in total during the run`;
 }
 
 async function readTruth(url: string): Promise<TruthRecords> {
   return ((await (await fetch(`${url}/sim/truth`)).json()) as { requests: TruthRecords }).requests;
 }
 
-/** Ends a measured phase: machine CPU counters, the sim's own stats and write record, then teardown. */
-async function endMeasurement(
-  child: ChildProcess,
-  url: string,
-  agent: Agent,
-): Promise<{ machineEnd: ReturnType<typeof machineJiffies>; serverStats: ChildStats; truth: TruthRecords }> {
-  const machineEnd = machineJiffies();
-  const serverStats = await childStats(child);
-  const truth = await readTruth(url);
-  child.disconnect();
-  await agent.close();
-  return { machineEnd, serverStats, truth };
+/** Opens a measured phase: the counters every report compares against at the end. */
+async function startMeasurement(sim: SimChild): Promise<{ cpuStart: NodeJS.CpuUsage; machineStart: ReturnType<typeof machineJiffies>; serverCpuStart: number; scheduling: ReturnType<typeof loopThreadScheduling> }> {
+  return { cpuStart: process.cpuUsage(), machineStart: machineJiffies(), serverCpuStart: await childCpuSeconds(sim.child), scheduling: loopThreadScheduling(sim) };
 }
 
+/** Ends a measured phase: machine CPU counters, the sim's own stats, scheduling and write record, then teardown. */
+async function endMeasurement(
+  sim: SimChild,
+  agent: Agent,
+): Promise<{ machineEnd: ReturnType<typeof machineJiffies>; serverStats: ChildStats; truth: TruthRecords; scheduling: ReturnType<typeof loopThreadScheduling> }> {
+  const machineEnd = machineJiffies();
+  const scheduling = loopThreadScheduling(sim);
+  const serverStats = await childStats(sim.child);
+  const truth = await readTruth(sim.url);
+  sim.child.disconnect();
+  await agent.close();
+  return { machineEnd, serverStats, truth, scheduling };
+}
 
 const summary = (values: number[]): string =>
   `p50 ${percentile(values, 50).toFixed(3)} ms, p99 ${percentile(values, 99).toFixed(3)} ms, max ${max(values).toFixed(3)} ms`;
@@ -190,22 +225,20 @@ function foreignCpu(start: { busy: number; total: number }, end: { busy: number;
 }
 
 async function runParent(options: Options): Promise<void> {
-  const { child, url, priority } = await startChild(options);
+  const sim = await startChild(options);
   const agent = new Agent({ connections: null, pipelining: 1, bodyTimeout: 0, headersTimeout: 0, keepAliveTimeout: 60_000 });
   const request = requestBody(options);
   const streamMs = options.ttftMs + (options.tokens - 1) * options.itlMs;
   const deadline = performance.now() + options.seconds * 1000;
   let completed = 0;
   let failed = 0;
-  const cpuStart = process.cpuUsage();
-  const machineStart = machineJiffies();
-  const serverCpuStart = await childCpuSeconds(child);
+  const start = await startMeasurement(sim);
   const worker = async (index: number): Promise<void> => {
     // Stagger first requests over one stream's duration so reconnects do not come in waves.
     await new Promise((r) => setTimeout(r, (index / options.streams) * streamMs));
     while (performance.now() < deadline) {
       try {
-        await streamOnce(agent, url, request);
+        await streamOnce(agent, sim.url, request);
         completed += 1;
       } catch {
         // A kept-alive socket the server closed while this driver waited: counted, then retried.
@@ -214,16 +247,16 @@ async function runParent(options: Options): Promise<void> {
     }
   };
   await Promise.all(Array.from({ length: options.streams }, (_, i) => worker(i)));
-  const { machineEnd, serverStats, truth } = await endMeasurement(child, url, agent);
+  const end = await endMeasurement(sim, agent);
   const lateness: number[] = [];
   const firstChunk: number[] = [];
   const intake: number[] = [];
-  for (const record of Object.values(truth)) {
+  for (const record of Object.values(end.truth)) {
     intake.push(record.submittedMs - record.arrivalMs);
     for (let i = 0; i < record.actualMs.length; i++) lateness.push(record.actualMs[i]! - record.scheduledMs[i]!);
     if (record.actualMs.length > 0) firstChunk.push(record.actualMs[0]! - record.scheduledMs[0]!);
   }
-  const clientCpu = process.cpuUsage(cpuStart);
+  const clientCpu = process.cpuUsage(start.cpuStart);
   console.log(
     `sim lateness, ${options.streams} concurrent ${options.api} streams, truth TTFT ${options.ttftMs} ms / ITL ${options.itlMs} ms, ` +
       `${options.tokens} tokens each, ${options.seconds} s`,
@@ -233,11 +266,12 @@ async function runParent(options: Options): Promise<void> {
   console.log(`  lateness of first chunks (includes reading and tokenizing the request): ${summary(firstChunk)}`);
   console.log(`  request intake (arrival → engine: body read, prompt tokenized): ${summary(intake)}`);
   console.log(
-    `  sim CPU ${serverStats.cpuPct.toFixed(0)} % of one core (since start), event-loop delay p99 ${serverStats.loopDelayP99Ms.toFixed(1)} ms; driver CPU ${((clientCpu.user + clientCpu.system) / 1e4 / options.seconds).toFixed(0)} %; ` +
-      `machine load average (1 min) ${loadavg()[0]!.toFixed(2)} on ${cpus().length} cores; sim process priority ${priority}`,
+    `  sim CPU ${end.serverStats.cpuPct.toFixed(0)} % of one core (since start); driver CPU ${((clientCpu.user + clientCpu.system) / 1e4 / options.seconds).toFixed(0)} %; ` +
+      `machine load average (1 min) ${loadavg()[0]!.toFixed(2)} on ${cpus().length} cores; process priority ${sim.priority}`,
   );
-  const ours = serverStats.cpuSeconds - serverCpuStart + (clientCpu.user + clientCpu.system) / 1e6;
-  console.log(`  foreign CPU during the run (other processes and the kernel): ${foreignCpu(machineStart, machineEnd, ours)}`);
+  console.log(`  ${schedulingLine(start.scheduling, end.scheduling)}`);
+  const ours = end.serverStats.cpuSeconds - start.serverCpuStart + (clientCpu.user + clientCpu.system) / 1e6;
+  console.log(`  foreign CPU during the run (other processes and the kernel): ${foreignCpu(start.machineStart, end.machineEnd, ours)}`);
 }
 
 /**
@@ -246,7 +280,7 @@ async function runParent(options: Options): Promise<void> {
  * a late server shows as lateness, and as chunks written together (a gap under a tenth of its schedule).
  */
 async function runBurst(options: Options): Promise<void> {
-  const { child, url, priority } = await startChild(options);
+  const sim = await startChild(options);
   const agent = new Agent({ connections: null, pipelining: 1, bodyTimeout: 0, headersTimeout: 0 });
   // As the random dataset: request i has 1 + i mod N prompt words and output tokens. Each prompt
   // starts with its own number, so no two share a prefix (no radix-cache hits).
@@ -256,20 +290,18 @@ async function runBurst(options: Options): Promise<void> {
       sampling_params: { max_new_tokens: 1 + (i % options.tokens), ignore_eos: true },
       stream: true,
     });
-  await streamOnce(agent, url, { path: '/generate', body: body(options.burst) });
-  await fetch(`${url}/sim/truth`, { method: 'DELETE' });
-  const cpuStart = process.cpuUsage();
-  const machineStart = machineJiffies();
-  const serverCpuStart = await childCpuSeconds(child);
+  await streamOnce(agent, sim.url, { path: '/generate', body: body(options.burst) });
+  await fetch(`${sim.url}/sim/truth`, { method: 'DELETE' });
+  const start = await startMeasurement(sim);
   const started = performance.now();
-  await Promise.all(Array.from({ length: options.burst }, (_, i) => streamOnce(agent, url, { path: '/generate', body: body(i) })));
+  await Promise.all(Array.from({ length: options.burst }, (_, i) => streamOnce(agent, sim.url, { path: '/generate', body: body(i) })));
   const seconds = (performance.now() - started) / 1000;
-  const { machineEnd, serverStats, truth } = await endMeasurement(child, url, agent);
+  const end = await endMeasurement(sim, agent);
   const lateness: number[] = [];
   const scheduledGaps: number[] = [];
   const actualGaps: number[] = [];
   let together = 0;
-  for (const record of Object.values(truth)) {
+  for (const record of Object.values(end.truth)) {
     for (let i = 0; i < record.actualMs.length; i++) {
       lateness.push(record.actualMs[i]! - record.scheduledMs[i]!);
       if (i === 0) continue;
@@ -282,16 +314,17 @@ async function runBurst(options: Options): Promise<void> {
   }
   const gaps = (values: number[]): string =>
     `p50 ${percentile(values, 50).toFixed(3)}, p95 ${percentile(values, 95).toFixed(3)}, p99 ${percentile(values, 99).toFixed(3)} ms`;
-  const clientCpu = process.cpuUsage(cpuStart);
+  const clientCpu = process.cpuUsage(start.cpuStart);
   console.log(`sim lateness, burst of ${options.burst} /generate requests (1..${options.promptWords}-word prompts, 1..${options.tokens} output tokens), sim ${options.sim}`);
   console.log(`  chunks written: ${lateness.length} in ${seconds.toFixed(2)} s`);
   console.log(`  lateness (actual − scheduled write time), all chunks: ${summary(lateness)}`);
   console.log(`  gaps between a request's chunks, scheduled: ${gaps(scheduledGaps)}`);
   console.log(`  gaps between a request's chunks, written:   ${gaps(actualGaps)}`);
   console.log(`  chunks written together with the previous one (gap < 1/10 of schedule): ${((together / Math.max(1, actualGaps.length)) * 100).toFixed(1)} %`);
-  console.log(`  sim CPU ${serverStats.cpuPct.toFixed(0)} % of one core (since start); sim process priority ${priority}`);
-  const ours = serverStats.cpuSeconds - serverCpuStart + (clientCpu.user + clientCpu.system) / 1e6;
-  console.log(`  foreign CPU during the burst (other processes and the kernel): ${foreignCpu(machineStart, machineEnd, ours)}`);
+  console.log(`  sim CPU ${end.serverStats.cpuPct.toFixed(0)} % of one core (since start); process priority ${sim.priority}`);
+  console.log(`  ${schedulingLine(start.scheduling, end.scheduling)}`);
+  const ours = end.serverStats.cpuSeconds - start.serverCpuStart + (clientCpu.user + clientCpu.system) / 1e6;
+  console.log(`  foreign CPU during the burst (other processes and the kernel): ${foreignCpu(start.machineStart, end.machineEnd, ours)}`);
 }
 
 const argv = process.argv.slice(2);

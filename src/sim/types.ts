@@ -48,6 +48,8 @@ export interface LaunchConfig {
   simModel: string | null;
   /** Sim-only: seed of every random draw the sim makes (output lengths, accept lengths, text). */
   simSeed: number;
+  /** Sim-only: run the sim's event-loop thread under the real-time scheduler (`--sim-realtime`). */
+  simRealtime: boolean;
   /** Flags accepted for paste-compatibility but without effect, in the order given (e.g. `--trust-remote-code`). */
   ignoredFlags: string[];
   /** The full argument list as given (secrets redacted), reported by /get_server_info. */

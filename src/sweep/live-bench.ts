@@ -21,7 +21,7 @@ import { fetchServerInfo } from '../bench/transport/auxiliary.js';
 import { HttpPool } from '../bench/transport/httpPool.js';
 import type { RequestOutput } from '../bench/types.js';
 import { splitCommandLine } from '../sim/flags/launch-flags.js';
-import { startSimThread } from '../sim/server/sim-thread.js';
+import { startEmbeddedSim } from '../sim/server/sim-thread.js';
 import type { Tokenizer } from '../tokenizer/types.js';
 import { workloadTokenizer } from './bench-setup.js';
 
@@ -51,7 +51,7 @@ const quiet = (): void => {};
  */
 export async function openLiveTarget(baseArgs: BenchArgs, simFlags: string | null): Promise<LiveTarget> {
   const args: BenchArgs = { ...baseArgs };
-  const sim = simFlags === null ? null : await startSimThread(splitCommandLine(simFlags));
+  const sim = simFlags === null ? null : await startEmbeddedSim(splitCommandLine(simFlags));
   const pool = new HttpPool({ streamIdleTimeout: args.extensions.streamIdleTimeout });
   const close = async (): Promise<void> => {
     await pool.close();

@@ -6,7 +6,8 @@
  * order, so the merged run is exactly what one process would have recorded, only stamped by loops
  * that were never the bottleneck.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../../core/module-worker.js';
 import { UserError } from '../../core/errors.js';
 import type { LoopHealthSample } from '../selfcheck/verdict.js';
 import type { RequestInput, RequestOutput } from '../types.js';
@@ -27,18 +28,6 @@ interface WorkerSlot {
   onFinished(sample: LoopHealthSample | null): void;
 }
 
-/**
- * A worker on the compiled entry next to this file, or under tsx (tests, bench scripts) on the
- * TypeScript source. Node 20 does not apply `--import tsx` to a worker's entry, so a one-line
- * script registers tsx in the worker first and then imports the source.
- */
-function spawnWorker(config: LoadWorkerConfig): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./worker-entry.js', import.meta.url), { workerData: config });
-  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const source = JSON.stringify(new URL('./worker-entry.ts', import.meta.url).href);
-  return new Worker(`import(${tsx}).then((api) => { api.register(); return import(${source}); });`, { eval: true, workerData: config });
-}
-
 export class LoadWorkers {
   private readonly offsetMs = threadClockOffsetMs();
   private readonly slots: WorkerSlot[] = [];
@@ -50,7 +39,7 @@ export class LoadWorkers {
   private constructor(count: number, config: LoadWorkerConfig, print: (line: string) => void, ready: (error?: Error) => void) {
     let started = 0;
     for (let index = 0; index < count; index++) {
-      const thread = spawnWorker(config);
+      const thread = startModuleWorker(import.meta.url, 'worker-entry', { workerData: config });
       let onFinished: (sample: LoopHealthSample | null) => void = () => {};
       const finished = new Promise<LoopHealthSample | null>((resolve) => (onFinished = resolve));
       this.slots.push({ thread, finished, onFinished: (sample) => onFinished(sample) });

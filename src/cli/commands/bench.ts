@@ -69,8 +69,8 @@ async function checkChatTemplate(model: string): Promise<Tokenizer | null> {
 /** Starts the simulated server of `--sim` on its own thread and points host/port at it. */
 async function startSim(args: BenchArgs): Promise<SimThreadHandle | null> {
   if (args.extensions.sim === null) return null;
-  const { startSimThread } = await import('../../sim/server/sim-thread.js');
-  const sim = await startSimThread(splitCommandLine(args.extensions.sim));
+  const { startEmbeddedSim } = await import('../../sim/server/sim-thread.js');
+  const sim = await startEmbeddedSim(splitCommandLine(args.extensions.sim));
   args.base_url = null;
   args.host = '127.0.0.1';
   args.port = sim.port;

@@ -1,10 +1,10 @@
 /**
  * `servebench sim [SGLang launch flags]`: a simulated SGLang server on 127.0.0.1:30000 by default,
- * serving until SIGINT/SIGTERM.
+ * serving from its own thread (see sim-thread.ts for why) until SIGINT/SIGTERM.
  */
 import type { Command } from '../main.js';
 import { HARDWARE_CHOICES } from '../../sim/flags/launch-flags.js';
-import { startSimServer } from '../../sim/server/sim-server.js';
+import { serialScavengesForDedicatedSim, startSimThread } from '../../sim/server/sim-thread.js';
 
 const HELP = `usage: servebench sim --model-path MODEL [SGLang launch flags] [sim flags]
 
@@ -20,6 +20,9 @@ sim flags:
   --truth-ttft-ms X          truth mode: first chunk exactly X ms after arrival ...
   --truth-itl-ms Y           ... then one chunk every Y ms; actual write times at GET /sim/truth
   --truth-tokens-per-chunk K tokens per truth-mode chunk (default 1)
+  --sim-realtime             run the sim's event loop under the real-time scheduler (SCHED_FIFO via
+                             chrt; needs root or CAP_SYS_NICE): on a small machine shared with the
+                             load generator, a thread woken for a due chunk then gets a core at once
 `;
 
 export const command: Command = {
@@ -29,7 +32,8 @@ export const command: Command = {
       process.stdout.write(HELP);
       return 0;
     }
-    const server = await startSimServer(argv);
+    serialScavengesForDedicatedSim();
+    const server = await startSimThread(argv);
     const signal = await new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'));
       process.once('SIGTERM', () => resolve('SIGTERM'));

@@ -84,6 +84,13 @@ describe('parseLaunchArgs', () => {
     assert.throws(() => parseLaunchArgs(['--model-path', 'x', 'stray']), /unexpected argument 'stray'/);
   });
 
+  test('--sim-realtime is a sim flag, not an ignored one', () => {
+    const { launch } = parseLaunchArgs(['--model-path', 'x', '--sim-realtime']);
+    assert.equal(launch.simRealtime, true);
+    assert.deepEqual(launch.ignoredFlags, []);
+    assert.equal(parseLaunchArgs(['--model-path', 'x']).launch.simRealtime, false);
+  });
+
   test('truth mode needs both timing flags', () => {
     const { truth } = parseLaunchArgs(['--model-path', 'x', '--truth-ttft-ms', '50', '--truth-itl-ms', '20', '--truth-tokens-per-chunk', '3']);
     assert.deepEqual(truth, { ttftMs: 50, itlMs: 20, tokensPerChunk: 3 });

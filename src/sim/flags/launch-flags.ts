@@ -105,6 +105,7 @@ const EFFECTIVE: Record<string, Setter> = {
   hardware: (c, v, f) => (c.hardware = choice(f, v, HARDWARE_CHOICES)),
   'sim-model': (c, v) => (c.simModel = v),
   'sim-seed': (c, v, f) => (c.simSeed = int(f, v)),
+  'sim-realtime': (c) => (c.simRealtime = true),
 };
 
 /** Sim-only flags of truth mode. */
@@ -124,6 +125,7 @@ const SIM_ONLY_ARITY: Record<string, FlagArity> = {
   hardware: 'one',
   'sim-model': 'one',
   'sim-seed': 'one',
+  'sim-realtime': 'none',
   'truth-ttft-ms': 'one',
   'truth-itl-ms': 'one',
   'truth-tokens-per-chunk': 'one',
@@ -185,6 +187,7 @@ export function defaultLaunchConfig(): LaunchConfig {
     hardware: 'h100',
     simModel: null,
     simSeed: 0,
+    simRealtime: false,
     ignoredFlags: [],
     rawArgs: [],
   };
@@ -224,7 +227,7 @@ function dropLeadingWords(argv: readonly string[]): string[] {
 }
 
 /**
- * Parses SGLang launch flags (plus the sim-only `--hardware`, `--sim-model`, `--sim-seed` and the
+ * Parses SGLang launch flags (plus the sim-only `--hardware`, `--sim-model`, `--sim-seed`, `--sim-realtime` and the
  * `--truth-*` flags) into a LaunchConfig. Throws `UsageError` naming the offending flag.
  */
 export function parseLaunchArgs(argv: readonly string[]): ParsedLaunch {

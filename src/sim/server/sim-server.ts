@@ -19,6 +19,7 @@ import { ApiError } from './api-error.js';
 import { EngineClock } from './engine-clock.js';
 import { EngineDriver } from './engine-driver.js';
 import { sendError } from './http-io.js';
+import { currentThreadId, makeCurrentThreadRealtime } from './loop-thread.js';
 import { handleAdmin } from './route-admin.js';
 import { handleGenerate } from './route-native.js';
 import { handleChatCompletions, handleCompletions } from './route-openai.js';
@@ -44,6 +45,8 @@ export interface SimServerHandle {
   url: string;
   port: number;
   launch: LaunchConfig;
+  /** Linux thread id of the thread serving (its scheduling can be inspected in /proc), null off Linux. */
+  loopThreadId: number | null;
   /** Actual minus scheduled write time (ms) of every chunk written so far; empty unless writes are recorded. */
   writeLateness(): number[];
   close(): Promise<void>;
@@ -149,6 +152,14 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
     );
     server.listen(launch.port, launch.host, LISTEN_BACKLOG, resolve);
   });
+  if (launch.simRealtime) {
+    const failure = makeCurrentThreadRealtime();
+    notes.push(
+      failure === null
+        ? '--sim-realtime: the event-loop thread runs under SCHED_FIFO'
+        : `--sim-realtime: the event-loop thread keeps normal priority: ${failure}`,
+    );
+  }
   const port = (server.address() as AddressInfo).port;
   const host = launch.host.includes(':') ? `[${launch.host}]` : launch.host;
   const url = `http://${host}:${port}`;
@@ -160,6 +171,7 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
     url,
     port,
     launch,
+    loopThreadId: currentThreadId(),
     writeLateness: () => recorder?.lateness() ?? [],
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,18 +1,31 @@
 /**
- * Runs the simulated server on its own worker thread. `bench --sim` and `sweep --sim` start the
- * sim inside the benchmarking process; sharing one event loop would let the client's parsing delay
- * the sim's writes and the sim's bursts delay the client's timestamps. A worker thread has its own
- * loop (and can use the other core), while remaining one command and one process.
+ * Runs the simulated server on its own worker thread: `servebench sim`, and `bench --sim` /
+ * `sweep --sim` inside the benchmarking process. Sharing one event loop would let the client's
+ * parsing delay the sim's writes and the sim's bursts delay the client's timestamps; a worker thread
+ * has its own loop (and can use the other core) while remaining one command and one process.
+ *
+ * The thread's young generation is kept small on purpose. A request's state lives as long as its
+ * stream, so every scavenge copies the state of the requests that arrived since the previous one:
+ * with V8's default 16 MB semi-spaces that is ~1 MB at 2,000 streams, a 3–4 ms pause five times a
+ * second, and every chunk due during a pause is written late. With 1 MB semi-spaces the same copying
+ * is spread over pauses of ~0.5 ms (docs/PERFORMANCE.md, "Sim lateness").
  */
-import { Worker } from 'node:worker_threads';
+import { setFlagsFromString } from 'node:v8';
 import { UserError } from '../../core/errors.js';
+import { startModuleWorker } from '../../core/module-worker.js';
 import type { LaunchConfig } from '../types.js';
 import { summarizeLateness, type LatenessSummary } from '../truth/lateness-verdict.js';
+import type { SimServerOptions } from './sim-server.js';
+
+/** Young generation of the sim's thread: V8 sizes it as three semi-spaces, so 1 MB semi-spaces. */
+const SIM_YOUNG_GENERATION_MB = 3;
 
 export interface SimThreadHandle {
   url: string;
   port: number;
   launch: LaunchConfig;
+  /** Linux thread id of the sim's event-loop thread, null off Linux. */
+  loopThreadId: number | null;
   /** How late the sim wrote its chunks compared with its model's schedule, so far. */
   writeLateness(): Promise<LatenessSummary>;
   close(): Promise<void>;
@@ -20,17 +33,24 @@ export interface SimThreadHandle {
 
 /** Messages the worker posts back. */
 export type SimThreadMessage =
-  | { kind: 'listening'; url: string; port: number; launch: LaunchConfig }
+  | { kind: 'listening'; url: string; port: number; launch: LaunchConfig; loopThreadId: number | null }
   | { kind: 'failed'; message: string; exitCode: number }
   | { kind: 'lateness'; summary: LatenessSummary }
   | { kind: 'closed' };
 
-/** Starts `startSimServer(argv, { host, port: 0, quiet: true, recordWrites: true })` on a worker thread. */
-export function startSimThread(argv: readonly string[], host = '127.0.0.1'): Promise<SimThreadHandle> {
-  const entry = new URL(import.meta.url.endsWith('.ts') ? './sim-worker.ts' : './sim-worker.js', import.meta.url);
-  // Under tsx (tests, scripts) the worker needs the same TypeScript loader as its parent.
-  const execArgv = import.meta.url.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  const worker = new Worker(entry, { workerData: { argv: [...argv], host }, execArgv });
+/** What the worker receives: the launch flags and the server options. */
+export interface SimThreadData {
+  argv: string[];
+  options: SimServerOptions;
+}
+
+/**
+ * Starts `startSimServer(argv, options)` on a worker thread; resolves once it listens. A start-up
+ * failure (bad flags, port taken) rejects with the server's own one-line error and exit code.
+ */
+export function startSimThread(argv: readonly string[], options: SimServerOptions = {}): Promise<SimThreadHandle> {
+  const workerData: SimThreadData = { argv: [...argv], options };
+  const worker = startModuleWorker(import.meta.url, 'sim-worker', { workerData, resourceLimits: { maxYoungGenerationSizeMb: SIM_YOUNG_GENERATION_MB } });
   return new Promise((resolve, reject) => {
     const onExit = (code: number): void => reject(new UserError(`the simulated server thread stopped (exit ${code}) before listening`));
     worker.once('error', reject);
@@ -50,6 +70,7 @@ export function startSimThread(argv: readonly string[], host = '127.0.0.1'): Pro
         url: message.url,
         port: message.port,
         launch: message.launch,
+        loopThreadId: message.loopThreadId,
         writeLateness: () =>
           new Promise<LatenessSummary>((done) => {
             if (exited) return done(summarizeLateness([]));
@@ -70,4 +91,27 @@ export function startSimThread(argv: readonly string[], host = '127.0.0.1'): Pro
       });
     });
   });
+}
+
+/**
+ * For a process that only hosts the sim (`servebench sim`): scavenges run on the sim's thread alone.
+ * V8's parallel scavenge hands work to helper threads; on a small machine busy with the load
+ * generator a helper waits for a core while the sim's loop waits for the helper. Process-wide, so a
+ * benchmarking process that embeds the sim keeps V8's default for its client.
+ */
+export function serialScavengesForDedicatedSim(): void {
+  setFlagsFromString('--no-parallel-scavenge');
+}
+
+/**
+ * Starts the sim of a `--sim "<flags>"` option inside a benchmarking process: loopback, a free port,
+ * silent, every write recorded for the run's lateness verdict. Errors name the option.
+ */
+export async function startEmbeddedSim(argv: readonly string[]): Promise<SimThreadHandle> {
+  try {
+    return await startSimThread(argv, { host: '127.0.0.1', port: 0, quiet: true, recordWrites: true });
+  } catch (error) {
+    if (error instanceof UserError) throw new UserError(`--sim: ${error.message}`, error.exitCode);
+    throw error;
+  }
 }

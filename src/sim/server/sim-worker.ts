@@ -3,14 +3,14 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { UsageError, UserError, describeError } from '../../core/errors.js';
 import { summarizeLateness } from '../truth/lateness-verdict.js';
 import { startSimServer } from './sim-server.js';
-import type { SimThreadMessage } from './sim-thread.js';
+import type { SimThreadData, SimThreadMessage } from './sim-thread.js';
 
-const { argv, host } = workerData as { argv: string[]; host: string };
+const { argv, options } = workerData as SimThreadData;
 const port = parentPort!;
 const post = (message: SimThreadMessage): void => port.postMessage(message);
 
 try {
-  const server = await startSimServer(argv, { port: 0, host, quiet: true, recordWrites: true });
+  const server = await startSimServer(argv, options);
   port.on('message', (message) => {
     if (message === 'lateness') post({ kind: 'lateness', summary: summarizeLateness(server.writeLateness()) });
     if (message !== 'close') return;
@@ -19,9 +19,9 @@ try {
       port.close();
     });
   });
-  post({ kind: 'listening', url: server.url, port: server.port, launch: server.launch });
+  post({ kind: 'listening', url: server.url, port: server.port, launch: server.launch, loopThreadId: server.loopThreadId });
 } catch (error) {
   const exitCode = error instanceof UsageError || error instanceof UserError ? error.exitCode : 1;
-  post({ kind: 'failed', message: `--sim: ${describeError(error)}`, exitCode });
+  post({ kind: 'failed', message: describeError(error), exitCode });
   port.close();
 }

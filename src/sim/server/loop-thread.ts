@@ -1,0 +1,37 @@
+/**
+ * The operating-system side of the sim's event-loop thread: its Linux thread id, and a request to
+ * run it under the real-time scheduler. On a small machine shared with the load generator, a
+ * normal-priority thread that wakes for a due chunk often waits for a core behind the client and
+ * both processes' helper threads; measured on the 2-core box at 2,000 streams, that wait, not the
+ * sim's own work, set the lateness tail (docs/PERFORMANCE.md, "Sim lateness"). Node has no
+ * scheduler API, so `chrt` (util-linux) sets the policy.
+ */
+import { spawnSync } from 'node:child_process';
+import { readlinkSync } from 'node:fs';
+
+/** SCHED_FIFO priority: above every normal thread, below the kernel's own real-time threads (50+). */
+const REALTIME_PRIORITY = 10;
+
+/** The calling thread's Linux thread id, or null off Linux. */
+export function currentThreadId(): number | null {
+  try {
+    // "/proc/thread-self" links to "<pid>/task/<tid>".
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    return Number.isInteger(tid) && tid > 0 ? tid : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Puts the calling thread under SCHED_FIFO; returns null on success, else why it could not. */
+export function makeCurrentThreadRealtime(): string | null {
+  const tid = currentThreadId();
+  if (tid === null) return 'no /proc/thread-self (Linux only)';
+  const result = spawnSync('chrt', ['--fifo', '--pid', String(REALTIME_PRIORITY), String(tid)], { encoding: 'utf8' });
+  if (result.error !== undefined) return `cannot run chrt (${(result.error as NodeJS.ErrnoException).code ?? result.error.message}); install util-linux`;
+  if (result.status !== 0) {
+    const reason = result.stderr.trim().split('\n').pop() ?? `exit ${result.status}`;
+    return `${reason} (needs root or CAP_SYS_NICE)`;
+  }
+  return null;
+}
