@@ -3,6 +3,7 @@
  * serving from its own thread (see sim-thread.ts for why) until SIGINT/SIGTERM.
  */
 import type { Command } from '../main.js';
+import { UserError } from '../../core/errors.js';
 import { HARDWARE_CHOICES } from '../../sim/flags/launch-flags.js';
 import { serialScavengesForDedicatedSim, startSimThread } from '../../sim/server/sim-thread.js';
 
@@ -34,11 +35,13 @@ export const command: Command = {
     }
     serialScavengesForDedicatedSim();
     const server = await startSimThread(argv);
-    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    const signal = new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'));
       process.once('SIGTERM', () => resolve('SIGTERM'));
     });
-    process.stdout.write(`servebench sim: ${signal}, shutting down\n`);
+    const ended = await Promise.race([signal.then((name) => ({ signal: name })), server.stopped.then((reason) => ({ reason }))]);
+    if ('reason' in ended) throw new UserError(ended.reason);
+    process.stdout.write(`servebench sim: ${ended.signal}, shutting down\n`);
     await server.close();
     return 0;
   },

@@ -11,7 +11,7 @@
  * is spread over pauses of ~0.5 ms (docs/PERFORMANCE.md, "Sim lateness").
  */
 import { setFlagsFromString } from 'node:v8';
-import { UserError } from '../../core/errors.js';
+import { UserError, describeError } from '../../core/errors.js';
 import { startModuleWorker } from '../../core/module-worker.js';
 import type { LaunchConfig } from '../types.js';
 import { summarizeLateness, type LatenessSummary } from '../truth/lateness-verdict.js';
@@ -26,6 +26,8 @@ export interface SimThreadHandle {
   launch: LaunchConfig;
   /** Linux thread id of the sim's event-loop thread, null off Linux. */
   loopThreadId: number | null;
+  /** Settles, with a one-line reason, only if the thread ends without `close()` (a crash, out of memory). */
+  stopped: Promise<string>;
   /** How late the sim wrote its chunks compared with its model's schedule, so far. */
   writeLateness(): Promise<LatenessSummary>;
   close(): Promise<void>;
@@ -52,8 +54,11 @@ export function startSimThread(argv: readonly string[], options: SimServerOption
   const workerData: SimThreadData = { argv: [...argv], options };
   const worker = startModuleWorker(import.meta.url, 'sim-worker', { workerData, resourceLimits: { maxYoungGenerationSizeMb: SIM_YOUNG_GENERATION_MB } });
   return new Promise((resolve, reject) => {
-    const onExit = (code: number): void => reject(new UserError(`the simulated server thread stopped (exit ${code}) before listening`));
-    worker.once('error', reject);
+    // A thread that throws (or runs out of memory) reports it here, then exits.
+    let crash: string | null = null;
+    worker.on('error', (error) => (crash = describeError(error)));
+    const onExit = (code: number): void =>
+      reject(new UserError(`the simulated server thread stopped before listening: ${crash ?? `exit ${code}`}`));
     worker.once('exit', onExit);
     worker.once('message', (message: SimThreadMessage) => {
       worker.off('exit', onExit);
@@ -65,12 +70,19 @@ export function startSimThread(argv: readonly string[], options: SimServerOption
       if (message.kind !== 'listening') return;
       // A thread that has died answers nothing: later calls must not wait for it.
       let exited = false;
-      worker.once('exit', () => (exited = true));
+      let closing = false;
+      const stopped = new Promise<string>((stop) =>
+        worker.once('exit', (code) => {
+          exited = true;
+          if (!closing) stop(`the simulated server thread stopped unexpectedly: ${crash ?? `exit ${code}`}`);
+        }),
+      );
       resolve({
         url: message.url,
         port: message.port,
         launch: message.launch,
         loopThreadId: message.loopThreadId,
+        stopped,
         writeLateness: () =>
           new Promise<LatenessSummary>((done) => {
             if (exited) return done(summarizeLateness([]));
@@ -85,6 +97,7 @@ export function startSimThread(argv: readonly string[], options: SimServerOption
         close: () =>
           new Promise<void>((done) => {
             if (exited) return done();
+            closing = true;
             worker.once('exit', () => done());
             worker.postMessage('close');
           }),
