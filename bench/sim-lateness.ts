@@ -73,7 +73,7 @@ interface ChildStats {
 async function runChild(argv: string[]): Promise<void> {
   const { serialScavengesForDedicatedSim, startSimThread } = await import('../src/sim/server/sim-thread.js');
   serialScavengesForDedicatedSim();
-  const server = await startSimThread(argv, { quiet: true, port: 0, recordWrites: true });
+  const server = await startSimThread(argv, { quiet: true, port: 0, recordWrites: 'requests' });
   const cpuStart = process.cpuUsage();
   const started = performance.now();
   process.on('message', () => {

@@ -115,7 +115,7 @@ export async function handleAdmin(ctx: SimContext, path: string, req: IncomingMe
       sendText(res, 200, ctx.metrics.render(ctx.driver.engine.stats(), ctx.driver.clock.now()), 'text/plain; version=0.0.4; charset=utf-8');
       return true;
     case '/sim/truth':
-      if (ctx.truth === null) throw new ApiError(404, 'truth records exist only in truth mode: start the sim with --truth-ttft-ms and --truth-itl-ms');
+      if (ctx.truth === null || !ctx.truth.keepRequests) throw new ApiError(404, 'truth records exist only in truth mode: start the sim with --truth-ttft-ms and --truth-itl-ms');
       if (req.method === 'DELETE') {
         ctx.truth.clear();
         sendText(res, 200, '');

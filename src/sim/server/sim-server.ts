@@ -13,6 +13,7 @@ import { parseLaunchArgs, type TruthOptions } from '../flags/launch-flags.js';
 import { resolveDeployment, type Deployment } from '../model/deployment.js';
 import { buildTokenPool, type TokenPool } from '../text/token-pool.js';
 import { createTruthEngine } from '../truth/truth-engine.js';
+import { NO_LATENESS, type LatenessSummary } from '../truth/lateness-verdict.js';
 import { TruthRecorder } from '../truth/truth-recorder.js';
 import type { Engine, LaunchConfig } from '../types.js';
 import { ApiError } from './api-error.js';
@@ -35,10 +36,13 @@ export interface SimServerOptions {
   /** Print nothing at start-up. */
   quiet?: boolean;
   /**
-   * Record every write (its scheduled and actual time) outside truth mode too, served at
-   * `GET /sim/truth`: how `bench/sim-lateness.ts --sim` measures lateness under the model's schedule.
+   * Record writes outside truth mode too: `summary` keeps their lateness for `writeLateness()` (a
+   * run's self-check, constant memory); `requests` also keeps every request's per-chunk record at
+   * `GET /sim/truth`, as truth mode does (how `bench/sim-lateness.ts --sim` measures the model's schedule).
    */
-  recordWrites?: boolean;
+  recordWrites?: 'summary' | 'requests';
+  /** Run the serving thread under SCHED_FIFO where permitted, as `--sim-realtime` asks. */
+  realtime?: boolean;
 }
 
 export interface SimServerHandle {
@@ -47,8 +51,8 @@ export interface SimServerHandle {
   launch: LaunchConfig;
   /** Linux thread id of the thread serving (its scheduling can be inspected in /proc), null off Linux. */
   loopThreadId: number | null;
-  /** Actual minus scheduled write time (ms) of every chunk written so far; empty unless writes are recorded. */
-  writeLateness(): number[];
+  /** Actual minus scheduled write time of the chunks written so far; zeros unless writes are recorded. */
+  writeLateness(): LatenessSummary;
   close(): Promise<void>;
 }
 
@@ -136,7 +140,8 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
   const modelName = launch.servedModelName ?? launch.modelPath;
   const clock = new EngineClock();
   const metrics = new SimMetrics(modelName);
-  const recorder = truth !== null || options.recordWrites === true ? new TruthRecorder() : null;
+  const recorder =
+    truth !== null || options.recordWrites !== undefined ? new TruthRecorder(truth !== null || options.recordWrites === 'requests') : null;
   const driver = new EngineDriver(createSimEngine(launch, deployment, truth), clock, (emission, dueMs, actualMs) => {
     metrics.observe(emission);
     recorder?.record(emission, dueMs, actualMs);
@@ -152,7 +157,7 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
     );
     server.listen(launch.port, launch.host, LISTEN_BACKLOG, resolve);
   });
-  if (launch.simRealtime) {
+  if (launch.simRealtime || options.realtime === true) {
     const failure = makeCurrentThreadRealtime();
     notes.push(
       failure === null
@@ -172,7 +177,7 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
     port,
     launch,
     loopThreadId: currentThreadId(),
-    writeLateness: () => recorder?.lateness() ?? [],
+    writeLateness: () => recorder?.latenessSummary() ?? NO_LATENESS,
     close: () =>
       new Promise<void>((resolve) => {
         driver.stop();

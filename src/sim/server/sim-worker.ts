@@ -1,7 +1,6 @@
 /** Worker-thread entry of `startSimThread`: serves until the parent posts 'close'. */
 import { parentPort, workerData } from 'node:worker_threads';
 import { UsageError, UserError, describeError } from '../../core/errors.js';
-import { summarizeLateness } from '../truth/lateness-verdict.js';
 import { startSimServer } from './sim-server.js';
 import type { SimThreadData, SimThreadMessage } from './sim-thread.js';
 
@@ -12,7 +11,7 @@ const post = (message: SimThreadMessage): void => port.postMessage(message);
 try {
   const server = await startSimServer(argv, options);
   port.on('message', (message) => {
-    if (message === 'lateness') post({ kind: 'lateness', summary: summarizeLateness(server.writeLateness()) });
+    if (message === 'lateness') post({ kind: 'lateness', summary: server.writeLateness() });
     if (message !== 'close') return;
     void server.close().then(() => {
       post({ kind: 'closed' });

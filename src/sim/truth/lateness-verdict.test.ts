@@ -1,6 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { judgeSimWrites, summarizeLateness } from './lateness-verdict.js';
+import { LatenessHistogram } from './lateness-histogram.js';
+import { judgeSimWrites } from './lateness-verdict.js';
+
+function summarizeLateness(values: readonly number[]) {
+  const histogram = new LatenessHistogram();
+  for (const value of values) histogram.add(value);
+  return histogram.summary();
+}
 
 test('a sim on schedule gets a clean line', () => {
   const summary = summarizeLateness([0.1, 0.2, 0.1, 0.3, 0.05]);

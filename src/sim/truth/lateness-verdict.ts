@@ -3,8 +3,6 @@
  * the schedule its model computed. A sim that falls behind (too little CPU for the load) delivers
  * several steps' chunks at once, which a client then measures as zero inter-token gaps.
  */
-import { percentile } from '../../core/stats.js';
-
 export interface LatenessSummary {
   chunks: number;
   p50Ms: number;
@@ -15,12 +13,8 @@ export interface LatenessSummary {
 /** p99 write lateness above which the served timeline no longer follows the model. */
 export const SIM_BEHIND_P99_MS = 2;
 
-export function summarizeLateness(latenessMs: readonly number[]): LatenessSummary {
-  if (latenessMs.length === 0) return { chunks: 0, p50Ms: 0, p99Ms: 0, maxMs: 0 };
-  let maxMs = -Infinity;
-  for (const value of latenessMs) if (value > maxMs) maxMs = value;
-  return { chunks: latenessMs.length, p50Ms: percentile(latenessMs, 50), p99Ms: percentile(latenessMs, 99), maxMs };
-}
+/** The summary of a run that wrote nothing (or whose sim thread is gone). */
+export const NO_LATENESS: LatenessSummary = { chunks: 0, p50Ms: 0, p99Ms: 0, maxMs: 0 };
 
 /** One console line: the sim's timing error, and a warning with the fix when it fell behind. */
 export function judgeSimWrites(summary: LatenessSummary): { behind: boolean; line: string } {

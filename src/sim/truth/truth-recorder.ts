@@ -1,8 +1,12 @@
 /**
- * The ground truth of truth mode: per request, when each chunk was scheduled and when the server
- * actually wrote it, on the shared monotonic clock (`process.hrtime`, ms). Served at `GET /sim/truth`.
+ * What the server records of its own writes: the lateness of every chunk as a histogram (a run's
+ * self-check, constant memory), and, in truth mode or on request, per request when each chunk was
+ * scheduled and when it was actually written, on the shared monotonic clock (`process.hrtime`, ms),
+ * served at `GET /sim/truth` — the ground truth a client's measurements are compared with.
  */
 import type { TokenEmission } from '../types.js';
+import { LatenessHistogram } from './lateness-histogram.js';
+import type { LatenessSummary } from './lateness-verdict.js';
 
 export interface TruthRecord {
   /** When the server received the request. */
@@ -23,14 +27,20 @@ export interface TruthSnapshot {
 
 export class TruthRecorder {
   private readonly records = new Map<string, TruthRecord>();
+  private readonly histogram = new LatenessHistogram();
+
+  /** `keepRequests`: also keep every request's per-chunk record (truth mode, `GET /sim/truth`). */
+  constructor(readonly keepRequests: boolean) {}
 
   /** Opens a request's record as it is handed to the engine. */
   begin(requestId: string, arrivalMs: number, submittedMs: number): void {
+    if (!this.keepRequests) return;
     this.records.set(requestId, { arrivalMs, submittedMs, scheduledMs: [], actualMs: [], tokens: [] });
   }
 
-  /** Records one written chunk; a request that was never begun is ignored. */
+  /** Records one written chunk (per request only if it was begun). */
   record(emission: TokenEmission, scheduledMs: number, actualMs: number): void {
+    this.histogram.add(actualMs - scheduledMs);
     const record = this.records.get(emission.requestId);
     if (record === undefined) return;
     record.scheduledMs.push(scheduledMs);
@@ -38,13 +48,9 @@ export class TruthRecorder {
     record.tokens.push(emission.tokens);
   }
 
-  /** Every lateness (actual − scheduled, ms) recorded so far. */
-  lateness(): number[] {
-    const out: number[] = [];
-    for (const record of this.records.values()) {
-      for (let i = 0; i < record.actualMs.length; i++) out.push(record.actualMs[i]! - record.scheduledMs[i]!);
-    }
-    return out;
+  /** Lateness (actual − scheduled write time) of every chunk recorded so far. */
+  latenessSummary(): LatenessSummary {
+    return this.histogram.summary();
   }
 
   snapshot(): TruthSnapshot {
@@ -54,5 +60,6 @@ export class TruthRecorder {
   /** Forgets everything recorded (between measurement rounds). */
   clear(): void {
     this.records.clear();
+    this.histogram.clear();
   }
 }
