@@ -1,18 +1,21 @@
 /**
  * How accurate is the bench client, and what does it cost? Drives a truth-mode sim (its own
  * process, as `servebench sim --truth-ttft-ms T --truth-itl-ms I` runs) with S closed-loop
- * streams through the client's real request path (backend adapter, pooled undici transport,
- * `--workers` threads), then compares what the client measured with what the server says it
- * wrote (GET /sim/truth, on the shared process.hrtime clock) and reports client CPU per token event.
+ * streams through the client's real request path (backend adapter, the keep-alive HTTP/1.1
+ * transport on net.Socket, `--workers` threads), then compares what the client measured with
+ * what the server says it wrote (GET /sim/truth, on the shared process.hrtime clock) and reports
+ * client CPU per token event.
  *
  *   npx tsx bench/client-accuracy.ts                       # the default matrix (~10 minutes)
  *   npx tsx bench/client-accuracy.ts --points 1024x10 --workers 2 --seconds 8 --cpu-rows off
  *
  * Options: --points SxI[,SxI...] (streams x truth ITL ms), --workers N[,N...], --seconds window,
  * --tokens output tokens per request, --ttft-ms truth TTFT, --cpu-rows on|off, --cpu-points SxI[,...],
- * --cpu-tokens N.
+ * --cpu-tokens N, --realtime on|off (the sim with `--sim-realtime`; default off: a SCHED_FIFO sim
+ * preempts the client, whose own timing is what this script measures).
  * The accuracy rows use SGLang's native /generate (its `rid` pairs each request with its truth);
- * the CPU rows compare native (cumulative text) and OpenAI completions (incremental) streams.
+ * the CPU rows compare native (cumulative text) and OpenAI completions (incremental) streams, and
+ * give the kernel's share of the client CPU (socket reads, the ACKs they send, epoll).
  */
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -53,6 +56,8 @@ interface Options {
   tokens: number;
   ttftMs: number;
   cpuRows: boolean;
+  /** Start the sim with `--sim-realtime` (its serving thread under SCHED_FIFO where permitted). */
+  realtime: boolean;
   /** Output tokens per request of the CPU rows: long enough that per-request costs do not dominate. */
   cpuTokens: number;
   /** Loads of the CPU rows (streams x ITL ms), each run with both stream formats. */
@@ -92,6 +97,8 @@ interface Row {
   accuracy: Accuracy | null;
   lateness: { p50: number; p99: number };
   cpuUsPerEvent: number;
+  /** The kernel's share of it (socket reads and writes, epoll). */
+  systemCpuUsPerEvent: number;
   verdict: string;
   clientRssMb: number;
   simRssMb: number;
@@ -128,21 +135,26 @@ function parseOptions(argv: string[]): Options {
     tokens: Number(get('tokens', '32')),
     ttftMs: Number(get('ttft-ms', '50')),
     cpuRows: get('cpu-rows', 'on') === 'on',
+    realtime: get('realtime', 'off') === 'on',
     cpuTokens: Number(get('cpu-tokens', '256')),
   };
 }
 
-/** Child process: the sim itself. Reports its URL to the parent, serves until killed. */
+/** Child process: the sim, started as `servebench sim` starts it. Reports its URL to the parent, serves until killed. */
 async function runChild(argv: string[]): Promise<void> {
-  const { startSimServer } = await import('../src/sim/server/sim-server.js');
-  const server = await startSimServer(argv, { quiet: true, port: 0, host: '127.0.0.1' });
+  const { serialScavengesForDedicatedSim, startSimThread } = await import('../src/sim/server/sim-thread.js');
+  serialScavengesForDedicatedSim();
+  const server = await startSimThread(argv, { quiet: true, port: 0, host: '127.0.0.1' });
   process.send!({ url: server.url });
 }
 
 async function startSim(point: Point, options: Options): Promise<{ url: string; child: ChildProcess }> {
   const child = fork(
     fileURLToPath(import.meta.url),
-    ['--child', '--model-path', MODEL, '--truth-ttft-ms', String(options.ttftMs), '--truth-itl-ms', String(point.itlMs)],
+    [
+      '--child', '--model-path', MODEL, '--truth-ttft-ms', String(options.ttftMs), '--truth-itl-ms', String(point.itlMs),
+      ...(options.realtime ? ['--sim-realtime'] : []),
+    ],
     { execArgv: ['--import', 'tsx'] },
   );
   const url = await new Promise<string>((resolve, reject) => {
@@ -270,6 +282,7 @@ function startCanary(): { restart(): void; stop(): Promise<Canary> } {
 interface Snapshot {
   /** Process CPU seconds: every thread of the client, workers included. */
   cpuSeconds: number;
+  systemCpuSeconds: number;
   clientRssMb: number;
   simRssMb: number;
 }
@@ -280,7 +293,7 @@ function snapshotAt(at: number, simPid: number, then: () => void = () => {}): Pr
     setTimeout(() => {
       then();
       const usage = process.cpuUsage();
-      resolve({ cpuSeconds: (usage.user + usage.system) / 1e6, clientRssMb: rssMb('self'), simRssMb: rssMb(simPid) });
+      resolve({ cpuSeconds: (usage.user + usage.system) / 1e6, systemCpuSeconds: usage.system / 1e6, clientRssMb: rssMb('self'), simRssMb: rssMb(simPid) });
     }, Math.max(0, (at - nowSeconds()) * 1000)),
   );
 }
@@ -351,6 +364,7 @@ async function measurePoint(point: Point, options: Options): Promise<Row> {
       accuracy: point.api === 'generate' ? compareWithTruth(measured, truth.requests, offsetMs) : null,
       lateness: { p50: percentile(lateness, 50), p99: percentile(lateness, 99) },
       cpuUsPerEvent: ((atT1.cpuSeconds - atT0.cpuSeconds) * 1e6) / events,
+      systemCpuUsPerEvent: ((atT1.systemCpuSeconds - atT0.systemCpuSeconds) * 1e6) / events,
       verdict: judgeClient(samples).line,
       idleLoop,
       clientRssMb: atT1.clientRssMb,
@@ -426,12 +440,12 @@ function printAccuracy(rows: Row[]): void {
 
 function printCpu(rows: Row[]): void {
   console.log('');
-  console.log('| stream format | streams x ITL | tokens/request | workers | events/s | client CPU-s per 1M events | server lateness p99 | load avg |');
+  console.log('| stream format | streams x ITL | tokens/request | workers | events/s | client CPU-s per 1M events (of which kernel) | server lateness p99 | load avg |');
   console.log('|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     const format = r.point.api === 'generate' ? 'SGLang native (cumulative text)' : 'OpenAI completions (incremental)';
     console.log(
-      `| ${format} | ${r.point.streams} x ${r.point.itlMs} ms | ${r.point.tokens} | ${r.point.workers} | ${Math.round(r.eventsPerS)} | ${f(r.cpuUsPerEvent)} | ` +
+      `| ${format} | ${r.point.streams} x ${r.point.itlMs} ms | ${r.point.tokens} | ${r.point.workers} | ${Math.round(r.eventsPerS)} | ${f(r.cpuUsPerEvent)} (${f(r.systemCpuUsPerEvent)}) | ` +
         `${f(r.lateness.p99)} ms | ${f(r.loadAverage, 1)} |`,
     );
   }

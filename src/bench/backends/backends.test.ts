@@ -33,7 +33,7 @@ function replay(backend: BackendName, events: Array<[number, string]>, cutEvery 
     const bytes = Buffer.from(text, 'utf8');
     const step = cutEvery > 0 ? cutEvery : bytes.length;
     for (let at = 0; at < bytes.length; at += step) {
-      splitter.push(bytes.subarray(at, at + step), (line) => feedLine(parser, line, time));
+      splitter.push(bytes, at, Math.min(at + step, bytes.length), (line) => feedLine(parser, line, time));
     }
   }
   splitter.flush((line) => feedLine(parser, line, events.at(-1)![0]));

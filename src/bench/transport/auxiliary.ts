@@ -1,9 +1,42 @@
 /**
  * The auxiliary calls of spec §8 (model discovery, cache flush, profiler, server info), on the same
- * pooled agent as the generation requests. They are off the hot path, so undici `request` is fine.
+ * pool and HTTP client as the generation requests. They are neither watched for stalls nor
+ * aborted by Ctrl-C: the runner still calls some of them after an interrupt.
  */
-import { request } from 'undici';
+import { BodyBuffer } from './bodyBuffer.js';
+import { nowSeconds } from './clock.js';
 import type { HttpPool } from './httpPool.js';
+import { roundTrip } from './roundTrip.js';
+import type { HttpRequest } from './roundTrip.js';
+
+interface TextResponse {
+  status: number;
+  reason: string;
+  text: string;
+}
+
+/** The whole response as text; network errors throw. */
+async function requestText(pool: HttpPool, request: HttpRequest): Promise<TextResponse> {
+  const response: TextResponse = { status: 0, reason: '', text: '' };
+  const body = new BodyBuffer();
+  const error = await roundTrip(
+    pool,
+    request,
+    {
+      onHead(status, reason) {
+        response.status = status;
+        response.reason = reason;
+      },
+      onBody: (bytes, start, end) => body.push(bytes, start, end),
+      onComplete() {
+        response.text = body.text();
+      },
+    },
+    { sentAt: nowSeconds(), supervised: false },
+  );
+  if (error !== null) throw error;
+  return response;
+}
 
 /** Status and parsed JSON body (null when the body is not JSON) of a GET. Network errors throw. */
 export async function getJson(
@@ -11,15 +44,14 @@ export async function getJson(
   url: string,
   headers: Record<string, string>,
 ): Promise<{ status: number; body: unknown }> {
-  const response = await request(url, { method: 'GET', headers, dispatcher: pool.agent });
-  const text = await response.body.text();
+  const response = await requestText(pool, { method: 'GET', url, headers });
   let body: unknown = null;
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(response.text);
   } catch {
     body = null;
   }
-  return { status: response.statusCode, body };
+  return { status: response.status, body };
 }
 
 /**
@@ -34,9 +66,8 @@ export async function fetchServerInfo<T = unknown>(
   parse: (text: string) => T = JSON.parse,
 ): Promise<T | null> {
   try {
-    const response = await request(`${baseUrl}/get_server_info`, { method: 'GET', headers, dispatcher: pool.agent });
-    const text = await response.body.text();
-    return response.statusCode === 200 ? parse(text) : null;
+    const response = await requestText(pool, { method: 'GET', url: `${baseUrl}/get_server_info`, headers });
+    return response.status === 200 ? parse(response.text) : null;
   } catch {
     return null;
   }
@@ -56,15 +87,14 @@ export async function postForStatus(
   body?: unknown,
 ): Promise<PostOutcome> {
   try {
-    const response = await request(url, {
+    const response = await requestText(pool, {
       method: 'POST',
+      url,
       headers: body === undefined ? headers : { 'Content-Type': 'application/json', ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
-      dispatcher: pool.agent,
     });
-    const text = await response.body.text();
-    if (response.statusCode === 200) return { ok: true, error: '' };
-    return { ok: false, error: `${response.statusText ?? ''}: ${text}` };
+    if (response.status === 200) return { ok: true, error: '' };
+    return { ok: false, error: `${response.reason}: ${response.text}` };
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }

@@ -1,11 +1,20 @@
 /**
- * A pooled keep-alive HTTP client (undici `Agent`) plus the bookkeeping every in-flight transfer
- * shares: one sweep timer that fails transfers idle for longer than the stall timeout, and an
- * abort of everything still running (Ctrl-C).
+ * The client's keep-alive connection pool plus the bookkeeping every in-flight transfer shares:
+ * one sweep timer that fails transfers idle for longer than the stall timeout and closes
+ * connections idle in the pool for too long, and an abort of everything still running (Ctrl-C).
+ *
+ * Why a hand-written HTTP/1.1 client (connection.ts, responseParser.ts, roundTrip.ts) instead of
+ * undici: the streaming hot path is one socket read per token event. On the 2-core reference box
+ * at ~50k events/s, undici 7's dispatch path alone cost ~10 µs of CPU per event, against an issue
+ * target of ≤ 5.5 µs for the whole client; a bare `net.Socket` read costs ~3.5 µs and one into a
+ * preallocated `onread` buffer 2.7–3.1 µs, and line + JSON parsing 0.7–1.2 µs. Only a transport
+ * that adds little to the raw read meets the target (figures: docs/PERFORMANCE.md, "Client accuracy").
  */
-import { Agent } from 'undici';
 import { nowSeconds } from './clock.js';
+import { HttpConnection } from './connection.js';
 import { AbortedError, StalledError } from './errors.js';
+import { resolveTarget } from './requestHead.js';
+import type { Target } from './requestHead.js';
 
 /** An in-flight transfer as the pool sees it. */
 export interface ActiveTransfer {
@@ -19,28 +28,74 @@ export interface HttpPoolOptions {
   streamIdleTimeout: number;
 }
 
+/**
+ * A pooled connection idle longer than this is closed rather than reused: before the 5 s
+ * keep-alive timeout of Node's HTTP server (the sim's) and uvicorn (SGLang's) closes it under a
+ * request. A connection the server closes sooner is retried once (roundTrip.ts).
+ */
+export const POOL_IDLE_SECONDS = 4;
+
+/** One read buffer per pool (per thread): reads are handled one at a time, synchronously. */
+const READ_BUFFER_BYTES = 64 * 1024;
 const MIN_SWEEP_MS = 10;
 const MAX_SWEEP_MS = 1000;
+/** Parsed targets kept per URL; a run uses a handful of URLs. */
+const MAX_CACHED_TARGETS = 256;
 
 export class HttpPool {
-  readonly agent: Agent;
+  private readonly readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
   private readonly active = new Set<ActiveTransfer>();
+  /** Idle connections per origin, oldest first: reuse takes the newest (least likely to be closed). */
+  private readonly idle = new Map<string, HttpConnection[]>();
+  private readonly targets = new Map<string, Target>();
   private readonly idleSeconds: number;
   private sweepTimer: NodeJS.Timeout | null = null;
   /** Set by {@link abortAll}: transfers that start afterwards are aborted at once. */
   private abortMessage: string | null = null;
 
   constructor(options: HttpPoolOptions) {
-    // pipelining 1 = keep-alive without pipelining; body/header timeouts off so long streams survive.
-    this.agent = new Agent({
-      connections: null,
-      pipelining: 1,
-      bodyTimeout: 0,
-      headersTimeout: 0,
-      keepAliveTimeout: 60_000,
-    });
     this.idleSeconds =
       options.streamIdleTimeout > 0 && Number.isFinite(options.streamIdleTimeout) ? options.streamIdleTimeout : 0;
+  }
+
+  /** `url` resolved once and remembered. Throws on a URL the client cannot use. */
+  target(url: string): Target {
+    let target = this.targets.get(url);
+    if (target === undefined) {
+      if (this.targets.size >= MAX_CACHED_TARGETS) this.targets.clear();
+      target = resolveTarget(url);
+      this.targets.set(url, target);
+    }
+    return target;
+  }
+
+  /** An idle connection to `target`'s origin when one is fresh enough, else a new one. */
+  acquire(target: Target, now: number): HttpConnection {
+    const stack = this.idle.get(target.origin);
+    while (stack !== undefined && stack.length > 0) {
+      const connection = stack.pop()!;
+      if (connection.isClosed) continue;
+      if (now - connection.idleSince <= POOL_IDLE_SECONDS) return connection;
+      // The newest is stale, so all older ones are too.
+      connection.destroy();
+      for (const older of stack.splice(0)) older.destroy();
+    }
+    return this.connect(target);
+  }
+
+  /** A new connection, never a pooled one. */
+  connect(target: Target): HttpConnection {
+    this.ensureSweep();
+    return new HttpConnection(target, this.readBuffer);
+  }
+
+  /** Takes back a connection whose response is complete and which may carry another request. */
+  release(connection: HttpConnection, now: number): void {
+    connection.park(now);
+    const origin = connection.target.origin;
+    let stack = this.idle.get(origin);
+    if (stack === undefined) this.idle.set(origin, (stack = []));
+    stack.push(connection);
   }
 
   /** Registers a transfer for stall detection and interruption; returns its unregister function. */
@@ -50,26 +105,9 @@ export class HttpPool {
       return () => {};
     }
     this.active.add(transfer);
-    if (this.idleSeconds > 0 && this.sweepTimer === null) this.startSweep();
     return () => {
       this.active.delete(transfer);
     };
-  }
-
-  private startSweep(): void {
-    const periodMs = Math.min(MAX_SWEEP_MS, Math.max(MIN_SWEEP_MS, (this.idleSeconds * 1000) / 10));
-    this.sweepTimer = setInterval(() => this.sweep(), periodMs);
-    this.sweepTimer.unref();
-  }
-
-  private sweep(): void {
-    const now = nowSeconds();
-    for (const transfer of this.active) {
-      if (now - transfer.lastByteAt >= this.idleSeconds) {
-        this.active.delete(transfer);
-        transfer.abort(new StalledError(`stalled: no byte received for ${this.idleSeconds} s (--stream-idle-timeout)`));
-      }
-    }
   }
 
   /** Number of transfers in flight. */
@@ -86,10 +124,36 @@ export class HttpPool {
     }
   }
 
-  /** Stops the sweep and closes idle connections. */
+  /** Stops the sweep and closes the idle connections. */
   async close(): Promise<void> {
     if (this.sweepTimer !== null) clearInterval(this.sweepTimer);
     this.sweepTimer = null;
-    await this.agent.destroy();
+    for (const stack of this.idle.values()) for (const connection of stack) connection.destroy();
+    this.idle.clear();
+  }
+
+  private ensureSweep(): void {
+    if (this.sweepTimer !== null) return;
+    const stallPeriodMs = (this.idleSeconds * 1000) / 10;
+    const periodMs = this.idleSeconds > 0 ? Math.min(MAX_SWEEP_MS, Math.max(MIN_SWEEP_MS, stallPeriodMs)) : MAX_SWEEP_MS;
+    this.sweepTimer = setInterval(() => this.sweep(), periodMs);
+    this.sweepTimer.unref();
+  }
+
+  private sweep(): void {
+    const now = nowSeconds();
+    if (this.idleSeconds > 0) {
+      for (const transfer of this.active) {
+        if (now - transfer.lastByteAt >= this.idleSeconds) {
+          this.active.delete(transfer);
+          transfer.abort(new StalledError(`stalled: no byte received for ${this.idleSeconds} s (--stream-idle-timeout)`));
+        }
+      }
+    }
+    for (const stack of this.idle.values()) {
+      let stale = 0;
+      while (stale < stack.length && (stack[stale]!.isClosed || now - stack[stale]!.idleSince > POOL_IDLE_SECONDS)) stale++;
+      for (const connection of stack.splice(0, stale)) connection.destroy();
+    }
   }
 }

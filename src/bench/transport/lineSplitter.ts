@@ -9,23 +9,22 @@ export class LineSplitter {
   /** Bytes of an unfinished line, in arrival order. */
   private pending: Buffer[] = [];
 
-  /** Emits every line completed by `chunk` (without its `\n`). */
-  push(chunk: Buffer, onLine: (line: string) => void): void {
-    let start = 0;
-    let newline = chunk.indexOf(NEWLINE);
-    while (newline !== -1) {
+  /** Emits every line completed by `bytes[start, end)` (without its `\n`). */
+  push(bytes: Buffer, start: number, end: number, onLine: (line: string) => void): void {
+    let newline = bytes.indexOf(NEWLINE, start);
+    while (newline !== -1 && newline < end) {
       if (this.pending.length > 0) {
-        this.pending.push(chunk.subarray(start, newline));
+        this.pending.push(bytes.subarray(start, newline));
         onLine(Buffer.concat(this.pending).toString('utf8'));
         this.pending = [];
       } else {
-        onLine(chunk.toString('utf8', start, newline));
+        onLine(bytes.toString('utf8', start, newline));
       }
       start = newline + 1;
-      newline = chunk.indexOf(NEWLINE, start);
+      newline = bytes.indexOf(NEWLINE, start);
     }
-    // Copy the tail: the transport may reuse the chunk's memory after the callback returns.
-    if (start < chunk.length) this.pending.push(Buffer.from(chunk.subarray(start)));
+    // Copy the tail: the transport reuses its read buffer after the callback returns.
+    if (start < end) this.pending.push(Buffer.from(bytes.subarray(start, end)));
   }
 
   /** Emits the last line when the stream ended without a trailing newline. */
