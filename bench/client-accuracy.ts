@@ -142,9 +142,8 @@ function parseOptions(argv: string[]): Options {
 
 /** Child process: the sim, started as `servebench sim` starts it. Reports its URL to the parent, serves until killed. */
 async function runChild(argv: string[]): Promise<void> {
-  const { serialScavengesForDedicatedSim, startSimThread } = await import('../src/sim/server/sim-thread.js');
-  serialScavengesForDedicatedSim();
-  const server = await startSimThread(argv, { quiet: true, port: 0, host: '127.0.0.1' });
+  const { startDedicatedSim } = await import('../src/sim/server/sim-thread.js');
+  const server = await startDedicatedSim(argv, { quiet: true, port: 0, host: '127.0.0.1' });
   process.send!({ url: server.url });
 }
 

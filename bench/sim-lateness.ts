@@ -20,6 +20,7 @@ import { cpus, loadavg, setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
 import { max, percentile } from '../src/core/stats.js';
+import { threadSchedulingPolicy } from '../src/sim/server/loop-thread.js';
 
 interface Options {
   streams: number;
@@ -71,9 +72,8 @@ interface ChildStats {
 
 /** Child process: the sim, started as `servebench sim` starts it. Reports its URL, serves until disconnected. */
 async function runChild(argv: string[]): Promise<void> {
-  const { serialScavengesForDedicatedSim, startSimThread } = await import('../src/sim/server/sim-thread.js');
-  serialScavengesForDedicatedSim();
-  const server = await startSimThread(argv, { quiet: true, port: 0, recordWrites: 'requests' });
+  const { startDedicatedSim } = await import('../src/sim/server/sim-thread.js');
+  const server = await startDedicatedSim(argv, { quiet: true, port: 0, recordWrites: 'requests' });
   const cpuStart = process.cpuUsage();
   const started = performance.now();
   process.on('message', () => {
@@ -121,20 +121,16 @@ function streamOnce(agent: Agent, origin: string, request: { path: string; body:
   });
 }
 
-/**
- * The box is shared: raise the sim and the driver above other work (nice −10, needs privileges) so
- * the figure is the sim's own lateness, not the neighbours' load. Linux nice is per thread, so every
- * thread is raised (the sim's tokenizer runs on libuv's pool). Returns what was achieved, for the report.
- */
 function childStats(child: ChildProcess): Promise<ChildStats> {
   child.send('stats');
   return new Promise((resolve) => child.once('message', (m: ChildStats) => resolve(m)));
 }
 
-async function childCpuSeconds(child: ChildProcess): Promise<number> {
-  return (await childStats(child)).cpuSeconds;
-}
-
+/**
+ * The box is shared: raise the sim and the driver above other work (nice −10, needs privileges) so
+ * the figure is the sim's own lateness, not the neighbours' load. Linux nice is per thread, so every
+ * thread is raised (the sim's tokenizer runs on libuv's pool). Returns what was achieved, for the report.
+ */
 function raisePriority(pids: number[]): string {
   try {
     for (const pid of pids) {
@@ -173,13 +169,12 @@ async function startChild(options: Options): Promise<SimChild> {
 /** Scheduling of the sim's loop thread: its policy, and the time it has spent runnable but waiting for a core. */
 function loopThreadScheduling(sim: SimChild): { policy: string; waitedMs: number } | null {
   if (sim.loopThreadId === null) return null;
+  const policy = threadSchedulingPolicy(sim.child.pid!, sim.loopThreadId);
+  if (policy === null) return null;
   try {
-    const task = `/proc/${sim.child.pid}/task/${sim.loopThreadId}`;
-    // Field 41 of stat is the policy; the command name in field 2 may hold spaces, so count from its ')'.
-    const stat = readFileSync(`${task}/stat`, 'utf8');
-    const policy = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[38]);
-    const waitedMs = Number(readFileSync(`${task}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
-    return { policy: policy === 1 ? 'SCHED_FIFO' : policy === 2 ? 'SCHED_RR' : 'normal (SCHED_OTHER)', waitedMs };
+    // schedstat: time on a core, time runnable but waiting for one (ns), timeslices.
+    const waitedMs = Number(readFileSync(`/proc/${sim.child.pid}/task/${sim.loopThreadId}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+    return { policy, waitedMs };
   } catch {
     return null;
   }
@@ -197,7 +192,7 @@ async function readTruth(url: string): Promise<TruthRecords> {
 
 /** Opens a measured phase: the counters every report compares against at the end. */
 async function startMeasurement(sim: SimChild): Promise<{ cpuStart: NodeJS.CpuUsage; machineStart: ReturnType<typeof machineJiffies>; serverCpuStart: number; scheduling: ReturnType<typeof loopThreadScheduling> }> {
-  return { cpuStart: process.cpuUsage(), machineStart: machineJiffies(), serverCpuStart: await childCpuSeconds(sim.child), scheduling: loopThreadScheduling(sim) };
+  return { cpuStart: process.cpuUsage(), machineStart: machineJiffies(), serverCpuStart: (await childStats(sim.child)).cpuSeconds, scheduling: loopThreadScheduling(sim) };
 }
 
 /** Ends a measured phase: machine CPU counters, the sim's own stats, scheduling and write record, then teardown. */

@@ -2,7 +2,8 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { threadSchedulingPolicy } from '../src/sim/server/loop-thread.js';
 import { runCli } from './helpers/cli.js';
 import { spawnSim } from './helpers/sim-process.js';
 import { post } from './sim-server-helpers.js';
@@ -36,12 +37,8 @@ describe('servebench sim as a process', () => {
     children.push(sim.child);
     const note = /^--sim-realtime: the event-loop thread (runs under SCHED_FIFO|keeps normal priority: .+)$/m.exec(sim.output());
     assert.ok(note, `no --sim-realtime line in:\n${sim.output()}`);
-    // Field 41 of /proc/<pid>/task/<tid>/stat is the scheduling policy (1 = SCHED_FIFO).
-    const policies = readdirSync(`/proc/${sim.child.pid}/task`).map((tid) => {
-      const stat = readFileSync(`/proc/${sim.child.pid}/task/${tid}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[38]);
-    });
-    const fifoThreads = policies.filter((policy) => policy === 1).length;
+    const policies = readdirSync(`/proc/${sim.child.pid}/task`).map((tid) => threadSchedulingPolicy(sim.child.pid!, Number(tid)));
+    const fifoThreads = policies.filter((policy) => policy === 'SCHED_FIFO').length;
     assert.equal(fifoThreads, note[1] === 'runs under SCHED_FIFO' ? 1 : 0);
     const reply = await post(sim.url, '/generate', { text: 'hello', sampling_params: { max_new_tokens: 4, ignore_eos: true }, stream: true });
     assert.equal(reply.events.at(-1).meta_info.completion_tokens, 4);

@@ -4,16 +4,14 @@
  * Node 20 has no per-thread API; Linux exposes the thread's counters in /proc/thread-self/stat.
  */
 import { readFileSync } from 'node:fs';
+import { statFieldsAfterName } from '../../core/proc-stat.js';
 
 /** USER_HZ: the unit of utime/stime in /proc stat files on every Linux architecture Node runs on. */
 const CLOCK_TICKS_PER_SECOND = 100;
 
-/**
- * utime + stime in seconds from the text of a /proc/.../stat file. Fields are counted after the
- * last ')' because the command name in parentheses may itself contain spaces and parentheses.
- */
+/** utime + stime in seconds from the text of a /proc/.../stat file. */
 export function parseStatCpuSeconds(stat: string): number {
-  const afterName = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const afterName = statFieldsAfterName(stat);
   // Field 3 (state) is afterName[0]; utime and stime are fields 14 and 15.
   const utime = Number(afterName[11]);
   const stime = Number(afterName[12]);

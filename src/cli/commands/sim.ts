@@ -5,7 +5,7 @@
 import type { Command } from '../main.js';
 import { UserError } from '../../core/errors.js';
 import { HARDWARE_CHOICES } from '../../sim/flags/launch-flags.js';
-import { serialScavengesForDedicatedSim, startSimThread } from '../../sim/server/sim-thread.js';
+import { startDedicatedSim } from '../../sim/server/sim-thread.js';
 
 const HELP = `usage: servebench sim --model-path MODEL [SGLang launch flags] [sim flags]
 
@@ -33,8 +33,7 @@ export const command: Command = {
       process.stdout.write(HELP);
       return 0;
     }
-    serialScavengesForDedicatedSim();
-    const server = await startSimThread(argv);
+    const server = await startDedicatedSim(argv);
     const signal = new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'));
       process.once('SIGTERM', () => resolve('SIGTERM'));

@@ -7,7 +7,8 @@
  * scheduler API, so `chrt` (util-linux) sets the policy.
  */
 import { spawnSync } from 'node:child_process';
-import { readlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
+import { statFieldsAfterName } from '../../core/proc-stat.js';
 
 /** SCHED_FIFO priority: above every normal thread, below the kernel's own real-time threads (50+). */
 const REALTIME_PRIORITY = 10;
@@ -34,4 +35,17 @@ export function makeCurrentThreadRealtime(): string | null {
     return `${reason} (needs root or CAP_SYS_NICE)`;
   }
   return null;
+}
+
+/** Linux scheduling policies by number (sched.h). */
+const POLICY_NAMES = ['SCHED_OTHER', 'SCHED_FIFO', 'SCHED_RR', 'SCHED_BATCH', 'SCHED_ISO', 'SCHED_IDLE', 'SCHED_DEADLINE'];
+
+/** The scheduling policy of thread `tid` of process `pid` (field 41 of its stat), or null where unreadable. */
+export function threadSchedulingPolicy(pid: number, tid: number): string | null {
+  try {
+    const policy = Number(statFieldsAfterName(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'))[38]);
+    return POLICY_NAMES[policy] ?? `policy ${policy}`;
+  } catch {
+    return null;
+  }
 }

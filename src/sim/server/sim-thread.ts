@@ -107,13 +107,15 @@ export function startSimThread(argv: readonly string[], options: SimServerOption
 }
 
 /**
- * For a process that only hosts the sim (`servebench sim`): scavenges run on the sim's thread alone.
- * V8's parallel scavenge hands work to helper threads; on a small machine busy with the load
- * generator a helper waits for a core while the sim's loop waits for the helper. Process-wide, so a
- * benchmarking process that embeds the sim keeps V8's default for its client.
+ * Starts the sim of a process that only hosts it (`servebench sim`, and the bench scripts that fork
+ * one the same way), with scavenges on the sim's thread alone. V8's parallel scavenge hands work to
+ * helper threads; on a small machine busy with the load generator a helper waits for a core while
+ * the sim's loop waits for the helper. The flag is process-wide, so a benchmarking process that
+ * embeds the sim (`startEmbeddedSim`) keeps V8's default for its client.
  */
-export function serialScavengesForDedicatedSim(): void {
+export function startDedicatedSim(argv: readonly string[], options: SimServerOptions = {}): Promise<SimThreadHandle> {
   setFlagsFromString('--no-parallel-scavenge');
+  return startSimThread(argv, options);
 }
 
 /**
