@@ -11,8 +11,10 @@
  *
  * Options: --points SxI[,SxI...] (streams x truth ITL ms), --workers N[,N...], --seconds window,
  * --tokens output tokens per request, --ttft-ms truth TTFT, --cpu-rows on|off, --cpu-points SxI[,...],
- * --cpu-tokens N, --realtime on|off (the sim with `--sim-realtime`; default off: a SCHED_FIFO sim
- * preempts the client, whose own timing is what this script measures).
+ * --cpu-tokens N, --realtime client|sim|both|off (which loops run under SCHED_FIFO where permitted;
+ * default client, as `bench --realtime` runs it: on a 2-core box shared with the sim, a
+ * normal-priority client loop that wakes for an event often waits for a core, and that wait is
+ * the client's timing error; a SCHED_FIFO sim preempts the client instead).
  * The accuracy rows use SGLang's native /generate (its `rid` pairs each request with its truth);
  * the CPU rows compare native (cumulative text) and OpenAI completions (incremental) streams, and
  * give the kernel's share of the client CPU (socket reads, the ACKs they send, epoll).
@@ -39,6 +41,19 @@ import { startThreadHealthMonitor } from '../src/bench/workers/thread-health.js'
 import { mean, median, percentile } from '../src/core/stats.js';
 
 type Api = 'generate' | 'completions';
+type Realtime = 'client' | 'sim' | 'both' | 'off';
+
+const REALTIME_LOOPS: Record<Realtime, string> = {
+  client: "the client's load-generating loops",
+  sim: "the sim's serving loop",
+  both: "the client's load-generating loops and the sim's serving loop",
+  off: 'no loop',
+};
+
+function realtimeChoice(text: string): Realtime {
+  if (text === 'client' || text === 'sim' || text === 'both' || text === 'off') return text;
+  throw new Error(`--realtime: expected client, sim, both or off, got ${text}`);
+}
 
 interface Point {
   streams: number;
@@ -56,8 +71,11 @@ interface Options {
   tokens: number;
   ttftMs: number;
   cpuRows: boolean;
-  /** Start the sim with `--sim-realtime` (its serving thread under SCHED_FIFO where permitted). */
-  realtime: boolean;
+  /**
+   * Which event loops run under SCHED_FIFO where permitted: the client's load-generating loop
+   * (bench's `--realtime`), the sim's serving loop (`--sim-realtime`), both, or neither.
+   */
+  realtime: Realtime;
   /** Output tokens per request of the CPU rows: long enough that per-request costs do not dominate. */
   cpuTokens: number;
   /** Loads of the CPU rows (streams x ITL ms), each run with both stream formats. */
@@ -135,7 +153,7 @@ function parseOptions(argv: string[]): Options {
     tokens: Number(get('tokens', '32')),
     ttftMs: Number(get('ttft-ms', '50')),
     cpuRows: get('cpu-rows', 'on') === 'on',
-    realtime: get('realtime', 'off') === 'on',
+    realtime: realtimeChoice(get('realtime', 'client')),
     cpuTokens: Number(get('cpu-tokens', '256')),
   };
 }
@@ -152,7 +170,7 @@ async function startSim(point: Point, options: Options): Promise<{ url: string; 
     fileURLToPath(import.meta.url),
     [
       '--child', '--model-path', MODEL, '--truth-ttft-ms', String(options.ttftMs), '--truth-itl-ms', String(point.itlMs),
-      ...(options.realtime ? ['--sim-realtime'] : []),
+      ...(options.realtime === 'sim' || options.realtime === 'both' ? ['--sim-realtime'] : []),
     ],
     { execArgv: ['--import', 'tsx'] },
   );
@@ -188,9 +206,9 @@ const PATH: Record<Api, string> = { generate: '/generate', completions: '/v1/com
  * The CLI's executor with the CLI's defaults: on the main thread for one worker (no thread hop),
  * on `--workers N` threads otherwise.
  */
-async function startClient(point: Point, url: string): Promise<Client> {
+async function startClient(point: Point, url: string, realtime: boolean): Promise<Client> {
   const config: LoadWorkerConfig = {
-    args: parseBenchArgs(['--backend', BACKEND[point.api]]),
+    args: parseBenchArgs(['--backend', BACKEND[point.api], ...(realtime ? ['--realtime'] : [])]),
     apiUrl: url + PATH[point.api],
     modelId: MODEL,
     authHeaders: {},
@@ -210,7 +228,7 @@ async function startClient(point: Point, url: string): Promise<Client> {
   return {
     execute: async (input) => (await executor.execute(input, 0))[0]!,
     startMeasuring: () => {
-      health = startThreadHealthMonitor();
+      health = startThreadHealthMonitor({ realtime });
     },
     close: async () => {
       const sample = health?.stop();
@@ -306,7 +324,7 @@ function snapshotAt(at: number, simPid: number, then: () => void = () => {}): Pr
 async function measurePoint(point: Point, options: Options): Promise<Row> {
   const loadAverage = loadavg()[0]!;
   const sim = await startSim(point, options);
-  const client = await startClient(point, sim.url);
+  const client = await startClient(point, sim.url, options.realtime === 'client' || options.realtime === 'both');
   const canary = startCanary();
   try {
     const requestSeconds = (options.ttftMs + (point.tokens - 1) * point.itlMs) / 1000;
@@ -471,7 +489,8 @@ async function main(options: Options): Promise<void> {
   const priority = raisePriority();
   console.log(
     `client accuracy vs a truth-mode sim: truth TTFT ${options.ttftMs} ms, ${options.tokens} tokens per request, ` +
-      `${options.seconds} s measured window per point; machine: ${availableParallelism()} cores; ${priority}`,
+      `${options.seconds} s measured window per point; machine: ${availableParallelism()} cores; ${priority}; ` +
+      `SCHED_FIFO asked for: ${REALTIME_LOOPS[options.realtime]}`,
   );
   const rows: Row[] = [];
   for (const workers of options.workers) {

@@ -20,7 +20,7 @@ import { cpus, loadavg, setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
 import { max, percentile } from '../src/core/stats.js';
-import { threadSchedulingPolicy } from '../src/sim/server/loop-thread.js';
+import { threadSchedulingPolicy } from '../src/core/thread-scheduling.js';
 
 interface Options {
   streams: number;

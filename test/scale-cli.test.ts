@@ -2,7 +2,7 @@
  * `servebench bench --workers 2` end to end (the built CLI) against a truth-mode sim: the run
  * completes like a single-threaded one, `--max-concurrency` stays one global limit across the
  * worker threads (checked on the server's own record of when each request was open), and the
- * self-check judges the worker loops.
+ * self-check judges the worker loops (and says how `--realtime` went).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -45,14 +45,14 @@ describe('bench --workers against a truth-mode sim', () => {
     rmSync(workDir, { recursive: true, force: true });
   });
 
-  async function bench(workers: number): Promise<{ stdout: string; record: Record<string, unknown>; truth: TruthRecord[] }> {
+  async function bench(workers: number, extra: string[] = []): Promise<{ stdout: string; record: Record<string, unknown>; truth: TruthRecord[] }> {
     await fetch(`${sim.url}/sim/truth`, { method: 'DELETE' });
-    const file = join(workDir, `workers-${workers}.jsonl`);
+    const file = join(workDir, `workers-${workers}${extra.join('')}.jsonl`);
     const result = await runCli([
       'bench', '--backend', 'sglang', '--base-url', sim.url, '--model', MODEL,
       '--dataset-name', 'random', '--random-input-len', '16', '--random-output-len', '12', '--random-range-ratio', '1',
       '--num-prompts', String(PROMPTS), '--max-concurrency', String(MAX_CONCURRENCY),
-      '--workers', String(workers), '--disable-tqdm', '--output-file', file, '--no-catalog',
+      '--workers', String(workers), '--disable-tqdm', '--output-file', file, '--no-catalog', ...extra,
     ]);
     assert.equal(result.code, 0, result.stderr + result.stdout);
     const record = JSON.parse(readFileSync(file, 'utf8').trim().split('\n').at(-1)!.replace(/\bInfinity\b/g, '1e999')) as Record<string, unknown>;
@@ -72,5 +72,13 @@ describe('bench --workers against a truth-mode sim', () => {
     }
     assert.match(multi.stdout, /^(Client self-check|WARNING client saturated): .*\(busiest of 2 loops\)/m);
     assert.doesNotMatch(single.stdout, /busiest of/);
+  });
+
+  test('--realtime: the verdict says whether the loops that sent ran under SCHED_FIFO, on this thread or on workers', async () => {
+    for (const workers of [1, 2]) {
+      const run = await bench(workers, ['--realtime']);
+      assert.equal(run.record.completed, PROMPTS);
+      assert.match(run.stdout, /^(Client self-check|WARNING client saturated): .*(, under SCHED_FIFO|; --realtime refused, normal priority: .+)$/m);
+    }
   });
 });

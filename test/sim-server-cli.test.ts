@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
-import { threadSchedulingPolicy } from '../src/sim/server/loop-thread.js';
+import { threadSchedulingPolicy } from '../src/core/thread-scheduling.js';
 import { runCli } from './helpers/cli.js';
 import { spawnSim } from './helpers/sim-process.js';
 import { post } from './sim-server-helpers.js';

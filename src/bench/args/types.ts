@@ -107,6 +107,8 @@ export interface BenchExtensions {
   sim: string | null;
   /** Load-generation worker threads; null = chosen from the core count. */
   workers: number | null;
+  /** Load-generating threads under SCHED_FIFO during the measured phase, where permitted. */
+  realtime: boolean;
   /** `key=value` labels stored with the run in the catalog. */
   labels: Record<string, string>;
   /** Catalog database path; null = the default location. */

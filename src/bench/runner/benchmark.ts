@@ -15,6 +15,7 @@ import type { HttpPool } from '../transport/httpPool.js';
 import type { Dataset, DatasetRow, RequestOutput } from '../types.js';
 import type { LoopHealthSample } from '../selfcheck/verdict.js';
 import { LoadWorkers } from '../workers/load-workers.js';
+import { startThreadHealthMonitor } from '../workers/thread-health.js';
 import { acceptLengthFromServerInfo } from './acceptLength.js';
 import { isMultiTurnPrompt } from './conversation.js';
 import { dispatchSchedule } from './dispatch.js';
@@ -65,8 +66,8 @@ export interface BenchmarkRun {
   duration: number;
   acceptLength: number | null;
   interrupted: boolean;
-  /** Self-check samples of the worker threads (`--workers` > 1); absent when this thread sent the requests. */
-  workerHealth?: LoopHealthSample[];
+  /** Self-check samples of the loops that sent the requests and stamped their events: the worker threads, or this thread. */
+  loopHealth: LoopHealthSample[];
 }
 
 const PRE_RUN_PAUSE_MS = 1000;
@@ -119,16 +120,24 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
   const schedule = buildSchedule(plan);
   const progress = plan.createProgress(rows.length);
   workers?.startMeasuring();
-  const dispatched = await dispatchSchedule({
-    schedule,
-    send: (item, queueTime) =>
-      executor.execute(executor.inputFor(item.row, item.loraName, { ...plan.extraRequestBody, ...item.row.extraRequestBody }), queueTime),
-    maxConcurrency: args.max_concurrency,
-    transfers: workers ?? pool,
-    graceSeconds: plan.interruptGraceSeconds ?? DEFAULT_GRACE_SECONDS,
-    onDone: () => progress?.update(1),
-    notice: plan.notice,
-  });
+  // Sending from this thread: its loop is the one to judge (and to raise under --realtime).
+  const health = workers ? null : startThreadHealthMonitor({ realtime: args.extensions.realtime });
+  let ownLoop: LoopHealthSample | null = null;
+  let dispatched: Awaited<ReturnType<typeof dispatchSchedule>>;
+  try {
+    dispatched = await dispatchSchedule({
+      schedule,
+      send: (item, queueTime) =>
+        executor.execute(executor.inputFor(item.row, item.loraName, { ...plan.extraRequestBody, ...item.row.extraRequestBody }), queueTime),
+      maxConcurrency: args.max_concurrency,
+      transfers: workers ?? pool,
+      graceSeconds: plan.interruptGraceSeconds ?? DEFAULT_GRACE_SECONDS,
+      onDone: () => progress?.update(1),
+      notice: plan.notice,
+    });
+  } finally {
+    ownLoop = health?.stop() ?? null;
+  }
 
   await stopProfiler(profilerContext);
   progress?.close();
@@ -143,8 +152,9 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
     duration,
     acceptLength,
     interrupted: dispatched.interrupted,
+    loopHealth: ownLoop ? [ownLoop] : [],
   };
   // Closed after the duration is taken: ending the threads is not part of the run.
-  if (workers) run.workerHealth = await workers.close();
+  if (workers) run.loopHealth = await workers.close();
   return run;
 }

@@ -47,3 +47,14 @@ test('CPU near a full core counts as saturation even with a calm loop', () => {
   const verdict = judgeClient([{ delayP50Ms: 0.1, delayP99Ms: 1, delayMaxMs: 2, cpuSeconds: 0.95, wallSeconds: 1 }]);
   assert.equal(verdict.saturated, true);
 });
+
+test('the verdict says how --realtime went, and nothing when it was not asked for', () => {
+  const loop = { delayP50Ms: 0.1, delayP99Ms: 0.5, delayMaxMs: 2, cpuSeconds: 0.3, wallSeconds: 1 };
+  assert.doesNotMatch(judgeClient([loop]).line, /SCHED_FIFO|realtime/);
+  assert.match(judgeClient([{ ...loop, realtime: { granted: true } }, { ...loop, realtime: { granted: true } }]).line, /loops\), under SCHED_FIFO$/);
+  const refused = judgeClient([
+    { ...loop, realtime: { granted: true } },
+    { ...loop, realtime: { granted: false, reason: 'Operation not permitted (needs root or CAP_SYS_NICE)' } },
+  ]);
+  assert.match(refused.line, /; --realtime refused, normal priority: Operation not permitted \(needs root or CAP_SYS_NICE\)$/);
+});

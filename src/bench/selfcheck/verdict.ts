@@ -17,7 +17,12 @@ export interface LoopHealthSample {
   cpuSeconds: number;
   /** Wall seconds of the window. */
   wallSeconds: number;
+  /** How the loop was scheduled when `--realtime` asked for SCHED_FIFO; absent when nobody asked. */
+  realtime?: RealtimeOutcome;
 }
+
+/** SCHED_FIFO granted for the window, or refused (with why) so the loop kept normal priority. */
+export type RealtimeOutcome = { granted: true } | { granted: false; reason: string };
 
 export interface ClientVerdict {
   /** Bound on the timing error of a typical event (p99 event-loop delay over all loops), ms. */
@@ -50,9 +55,18 @@ export function judgeClient(samples: readonly LoopHealthSample[]): ClientVerdict
   const figures =
     `timing error <= ${timingErrorBoundMs.toFixed(2)} ms at p99 (worst stall ${worstStallMs.toFixed(1)} ms), ` +
     `client CPU ${(cpuFraction * 100).toFixed(0)}% of a core` +
-    (samples.length > 1 ? ` (busiest of ${samples.length} loops)` : '');
+    (samples.length > 1 ? ` (busiest of ${samples.length} loops)` : '') +
+    realtimeNote(samples);
   const line = saturated
     ? `WARNING client saturated: ${figures}; its latencies include client delay — use more --workers or fewer streams`
     : `Client self-check: ${figures}`;
   return { timingErrorBoundMs, worstStallMs, cpuFraction, saturated, line };
+}
+
+/** How `--realtime` went, for the verdict line; empty when it was not asked for. */
+function realtimeNote(samples: readonly LoopHealthSample[]): string {
+  const outcomes = samples.flatMap((sample) => (sample.realtime ? [sample.realtime] : []));
+  if (outcomes.length === 0) return '';
+  const refused = outcomes.find((outcome): outcome is Extract<RealtimeOutcome, { granted: false }> => !outcome.granted);
+  return refused ? `; --realtime refused, normal priority: ${refused.reason}` : ', under SCHED_FIFO';
 }

@@ -37,7 +37,7 @@ port.on('message', (message: ToWorker) => {
       return;
     case 'measure':
       health?.stop();
-      health = startThreadHealthMonitor();
+      health = startThreadHealthMonitor({ realtime: config.args.extensions.realtime });
       return;
     case 'abort-all':
       pool.abortAll(message.message);

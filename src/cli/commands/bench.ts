@@ -27,7 +27,6 @@ import { discoverModel } from '../../bench/runner/discovery.js';
 import { INTERRUPT_EXIT_CODE } from '../../bench/runner/interrupt.js';
 import { summarizeRun } from '../../bench/runner/report.js';
 import { judgeClient } from '../../bench/selfcheck/verdict.js';
-import { startLoopHealthMonitor } from '../../bench/selfcheck/monitor.js';
 import { defaultWorkerCount } from '../../bench/workers/plan.js';
 import { fetchServerInfo } from '../../bench/transport/auxiliary.js';
 import { HttpPool } from '../../bench/transport/httpPool.js';
@@ -154,7 +153,6 @@ async function run(argv: string[]): Promise<number> {
     const dataset = await buildDataset(args, tokenizer, print, { rngs });
 
     const startedAt = new Date();
-    const monitor = startLoopHealthMonitor();
     const runResult = await runBenchmark({
       args,
       dataset,
@@ -170,14 +168,13 @@ async function run(argv: string[]): Promise<number> {
       createProgress: (total) => createProgressBar(total, args.disable_tqdm),
       workers: args.extensions.workers ?? defaultWorkerCount(availableParallelism()),
     });
-    const health = monitor.stop();
 
     const { metrics, extras } = await summarizeRun(runResult, args, tokenizer);
     if (metrics.completed === 0) notice(`UserWarning: ${ALL_REQUESTS_FAILED_WARNING}`);
     process.stdout.write(formatResultBlock(metrics, args));
     process.stdout.write(formatExtendedBlock(extras));
-    // With worker threads the loops that stamped the events judge the run; the main thread stamped none.
-    print(judgeClient(runResult.workerHealth ?? [health]).line);
+    // The loops that stamped the events judge the run.
+    print(judgeClient(runResult.loopHealth).line);
     if (sim !== null) {
       const { judgeSimWrites } = await import('../../sim/truth/lateness-verdict.js');
       print(judgeSimWrites(await sim.writeLateness()).line);

@@ -20,7 +20,7 @@ import { ApiError } from './api-error.js';
 import { EngineClock } from './engine-clock.js';
 import { EngineDriver } from './engine-driver.js';
 import { sendError } from './http-io.js';
-import { currentThreadId, makeCurrentThreadRealtime } from './loop-thread.js';
+import { currentThreadId, makeCurrentThreadRealtime } from '../../core/thread-scheduling.js';
 import { handleAdmin } from './route-admin.js';
 import { handleGenerate } from './route-native.js';
 import { handleChatCompletions, handleCompletions } from './route-openai.js';

@@ -1,14 +1,15 @@
 /**
- * The operating-system side of the sim's event-loop thread: its Linux thread id, and a request to
- * run it under the real-time scheduler. On a small machine shared with the load generator, a
- * normal-priority thread that wakes for a due chunk often waits for a core behind the client and
- * both processes' helper threads; measured on the 2-core box at 2,000 streams, that wait, not the
- * sim's own work, set the lateness tail (docs/PERFORMANCE.md, "Sim lateness"). Node has no
- * scheduler API, so `chrt` (util-linux) sets the policy.
+ * The operating-system side of an event-loop thread whose timing matters (the sim's serving thread,
+ * the bench client's load-generating threads): its Linux thread id, and a request to run it under
+ * the real-time scheduler. On a machine shared by the server and the client, a normal-priority
+ * thread that wakes for due work often waits for a core behind the other process and both
+ * processes' helper threads; measured on the 2-core box, that wait set both the sim's lateness tail
+ * and the client's p99 ITL error (docs/PERFORMANCE.md). Node has no scheduler API, so `chrt`
+ * (util-linux) sets the policy.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readlinkSync } from 'node:fs';
-import { statFieldsAfterName } from '../../core/proc-stat.js';
+import { statFieldsAfterName } from './proc-stat.js';
 
 /** SCHED_FIFO priority: above every normal thread, below the kernel's own real-time threads (50+). */
 const REALTIME_PRIORITY = 10;
@@ -26,9 +27,18 @@ export function currentThreadId(): number | null {
 
 /** Puts the calling thread under SCHED_FIFO; returns null on success, else why it could not. */
 export function makeCurrentThreadRealtime(): string | null {
+  return setCurrentThreadPolicy(['--fifo', '--pid', String(REALTIME_PRIORITY)]);
+}
+
+/** Returns the calling thread to the normal scheduler (SCHED_OTHER); null on success, else why not. */
+export function makeCurrentThreadNormal(): string | null {
+  return setCurrentThreadPolicy(['--other', '--pid', '0']);
+}
+
+function setCurrentThreadPolicy(chrtArgs: string[]): string | null {
   const tid = currentThreadId();
   if (tid === null) return 'no /proc/thread-self (Linux only)';
-  const result = spawnSync('chrt', ['--fifo', '--pid', String(REALTIME_PRIORITY), String(tid)], { encoding: 'utf8' });
+  const result = spawnSync('chrt', [...chrtArgs, String(tid)], { encoding: 'utf8' });
   if (result.error !== undefined) return `cannot run chrt (${(result.error as NodeJS.ErrnoException).code ?? result.error.message}); install util-linux`;
   if (result.status !== 0) {
     const reason = result.stderr.trim().split('\n').pop() ?? `exit ${result.status}`;
