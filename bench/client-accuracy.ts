@@ -9,17 +9,20 @@
  *   npx tsx bench/client-accuracy.ts                       # the default matrix (~10 minutes)
  *   npx tsx bench/client-accuracy.ts --points 1024x10 --workers 2 --seconds 8 --cpu-rows off
  *
- * Options: --points SxI[,SxI...] (streams x truth ITL ms), --workers N[,N...], --seconds window,
+ * Options: --points SxI[,SxI...] (streams x truth ITL ms; `none` runs the CPU rows only), --workers N[,N...], --seconds window,
  * --tokens output tokens per request, --ttft-ms truth TTFT, --cpu-rows on|off, --cpu-points SxI[,...],
  * --cpu-tokens N, --realtime client|sim|both|off (which loops run under SCHED_FIFO where permitted;
  * default client, as `bench --realtime` runs it: on a 2-core box shared with the sim, a
  * normal-priority client loop that wakes for an event often waits for a core, and that wait is
  * the client's timing error; a SCHED_FIFO sim preempts the client instead).
  * The accuracy rows use SGLang's native /generate (its `rid` pairs each request with its truth);
- * the CPU rows compare native (cumulative text) and OpenAI completions (incremental) streams, and
- * give the kernel's share of the client CPU (socket reads, the ACKs they send, epoll).
+ * the CPU rows compare native (cumulative text) and OpenAI completions (incremental) streams, give
+ * the kernel's share of the client CPU (socket reads, the ACKs they send, epoll), and the same
+ * streams read by a bare net.Socket that parses nothing: the floor under any Node client.
  */
 import { fork } from 'node:child_process';
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg, setPriority } from 'node:os';
@@ -29,6 +32,7 @@ import type { BackendName } from '../src/bench/args/types.js';
 import { parseBenchArgs } from '../src/bench/args/parse.js';
 import { calculateMetrics } from '../src/bench/metrics/calculate.js';
 import { createExecutor } from '../src/bench/runner/executor.js';
+import type { LoopHealthMonitor } from '../src/bench/selfcheck/monitor.js';
 import { judgeClient } from '../src/bench/selfcheck/verdict.js';
 import type { LoopHealthSample } from '../src/bench/selfcheck/verdict.js';
 import { HttpPool } from '../src/bench/transport/httpPool.js';
@@ -140,6 +144,7 @@ function parseOptions(argv: string[]): Options {
   const points = (name: string, fallback: string): Options['points'] =>
     get(name, fallback)
       .split(',')
+      .filter((text) => text !== 'none')
       .map((text) => {
         const [streams, itlMs] = text.split('x').map(Number);
         if (!Number.isInteger(streams) || !(itlMs! > 0)) throw new Error(`--${name}: expected STREAMSxITL_MS, got ${text}`);
@@ -356,14 +361,8 @@ async function measurePoint(point: Point, options: Options): Promise<Row> {
     const idleLoop = await canary.stop();
     const events = all.reduce((sum, output) => sum + eventTimes(output).filter((t) => t >= t0 && t < t1).length, 0);
 
-    const truth = (await (await fetch(`${sim.url}/sim/truth`)).json()) as { requests: Record<string, TruthRecord> };
+    const truth = await fetchTruth(sim.url);
     const offsetMs = threadClockOffsetMs();
-    const [t0Ms, t1Ms] = [t0, t1].map((t) => toSharedSeconds(t, offsetMs) * 1000);
-    const lateness: number[] = [];
-    for (const record of Object.values(truth.requests)) {
-      if (record.arrivalMs < t0Ms! || record.arrivalMs >= t1Ms!) continue;
-      for (let i = 0; i < record.actualMs.length; i++) lateness.push(record.actualMs[i]! - record.scheduledMs[i]!);
-    }
     const failures = new Map<string, { count: number; first: string }>();
     for (const { output } of measured) {
       if (output.success) continue;
@@ -378,8 +377,8 @@ async function measurePoint(point: Point, options: Options): Promise<Row> {
       errors: [...failures.values()].reduce((sum, { count }) => sum + count, 0),
       errorCauses: [...failures].map(([cause, { count, first }]) => `${count} ${cause}: "${first}"`).join(', '),
       eventsPerS: events / options.seconds,
-      accuracy: point.api === 'generate' ? compareWithTruth(measured, truth.requests, offsetMs) : null,
-      lateness: { p50: percentile(lateness, 50), p99: percentile(lateness, 99) },
+      accuracy: point.api === 'generate' ? compareWithTruth(measured, truth, offsetMs) : null,
+      lateness: serverLateness(truth, t0, t1),
       cpuUsPerEvent: ((atT1.cpuSeconds - atT0.cpuSeconds) * 1e6) / events,
       systemCpuUsPerEvent: ((atT1.systemCpuSeconds - atT0.systemCpuSeconds) * 1e6) / events,
       verdict: judgeClient(samples).line,
@@ -389,6 +388,107 @@ async function measurePoint(point: Point, options: Options): Promise<Row> {
       loadAverage,
     };
     return row;
+  } finally {
+    sim.child.kill('SIGTERM');
+  }
+}
+
+async function fetchTruth(url: string): Promise<Record<string, TruthRecord>> {
+  return ((await (await fetch(`${url}/sim/truth`)).json()) as { requests: Record<string, TruthRecord> }).requests;
+}
+
+/** How late the sim wrote the chunks of the requests that arrived in the window [t0, t1) (run clock). */
+function serverLateness(truth: Record<string, TruthRecord>, t0: number, t1: number): { p50: number; p99: number } {
+  const offsetMs = threadClockOffsetMs();
+  const [t0Ms, t1Ms] = [t0, t1].map((t) => toSharedSeconds(t, offsetMs) * 1000) as [number, number];
+  const lateness: number[] = [];
+  for (const record of Object.values(truth)) {
+    if (record.arrivalMs < t0Ms || record.arrivalMs >= t1Ms) continue;
+    for (let i = 0; i < record.actualMs.length; i++) lateness.push(record.actualMs[i]! - record.scheduledMs[i]!);
+  }
+  return { p50: percentile(lateness, 50), p99: percentile(lateness, 99) };
+}
+
+interface FloorRow {
+  streams: number;
+  itlMs: number;
+  tokens: number;
+  eventsPerS: number;
+  cpuUsPerEvent: number;
+  systemCpuUsPerEvent: number;
+  latenessP99: number;
+  loadAverage: number;
+}
+
+/**
+ * The floor under any Node client's CPU per event: the same OpenAI completions streams read by a
+ * bare `net.Socket` (one preallocated read buffer) that only counts `data: ` lines and sends the
+ * next request when a chunked response ends. No HTTP or SSE parsing, no timestamps, no records:
+ * what is left is the kernel's socket reads, the ACKs they send and epoll, plus libuv's and Node's
+ * read callback. servebench's own cost is its row minus this one.
+ */
+async function measureFloor(point: Point, options: Options): Promise<FloorRow> {
+  const loadAverage = loadavg()[0]!;
+  const sim = await startSim(point, options);
+  try {
+    const { hostname, port } = new URL(sim.url);
+    const body = JSON.stringify({ model: MODEL, prompt: 'Tell me a story.', max_tokens: point.tokens, stream: true, temperature: 0, ignore_eos: true });
+    const request =
+      `POST ${PATH.completions} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    const readBuffer = Buffer.allocUnsafe(64 * 1024);
+    const lastChunk = Buffer.from('0\r\n\r\n');
+    let events = 0;
+    const sockets: Socket[] = [];
+    const requestSeconds = (options.ttftMs + (point.tokens - 1) * point.itlMs) / 1000;
+    const t0 = nowSeconds() + requestSeconds + RAMP_EXTRA_SECONDS;
+    const t1 = t0 + options.seconds;
+    for (let index = 0; index < point.streams; index++) {
+      setTimeout(() => {
+        const socket = connect({
+          host: hostname,
+          port: Number(port),
+          onread: {
+            buffer: readBuffer,
+            callback: (length) => {
+              for (let at = readBuffer.indexOf('data: '); at !== -1 && at < length; at = readBuffer.indexOf('data: ', at + 6)) events++;
+              // Only bytes before `length` are this read's: the rest of the shared buffer is stale.
+              const tail = length - lastChunk.length;
+              const ended = tail >= 0 && readBuffer.indexOf(lastChunk, tail) === tail;
+              if (ended && nowSeconds() < t1) socket.write(request);
+              return true;
+            },
+          },
+        });
+        socket.setNoDelay(true);
+        socket.on('error', () => {});
+        socket.write(request);
+        sockets.push(socket);
+      }, (index / point.streams) * requestSeconds * 1000);
+    }
+    const clientRealtime = options.realtime === 'client' || options.realtime === 'both';
+    // Opened at T0: the events counted so far and the reader's loop under the same scheduling as the client's.
+    const window: { eventsAtT0: number; health: LoopHealthMonitor | null } = { eventsAtT0: 0, health: null };
+    const [atT0, atT1] = await Promise.all([
+      snapshotAt(t0, sim.child.pid!, () => {
+        window.eventsAtT0 = events;
+        window.health = startThreadHealthMonitor({ realtime: clientRealtime });
+      }),
+      snapshotAt(t1, sim.child.pid!),
+    ]);
+    const measuredEvents = events - window.eventsAtT0;
+    window.health?.stop();
+    sockets.forEach((socket) => socket.destroy());
+    return {
+      streams: point.streams,
+      itlMs: point.itlMs,
+      tokens: point.tokens,
+      eventsPerS: measuredEvents / options.seconds,
+      cpuUsPerEvent: ((atT1.cpuSeconds - atT0.cpuSeconds) * 1e6) / measuredEvents,
+      systemCpuUsPerEvent: ((atT1.systemCpuSeconds - atT0.systemCpuSeconds) * 1e6) / measuredEvents,
+      latenessP99: serverLateness(await fetchTruth(sim.url), t0, t1).p99,
+      loadAverage,
+    };
   } finally {
     sim.child.kill('SIGTERM');
   }
@@ -455,15 +555,21 @@ function printAccuracy(rows: Row[]): void {
   }
 }
 
-function printCpu(rows: Row[]): void {
+function printCpu(rows: Row[], floors: FloorRow[]): void {
   console.log('');
-  console.log('| stream format | streams x ITL | tokens/request | workers | events/s | client CPU-s per 1M events (of which kernel) | server lateness p99 | load avg |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('| client | stream format | streams x ITL | tokens/request | workers | events/s | client CPU-s per 1M events (of which kernel) | server lateness p99 | load avg |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     const format = r.point.api === 'generate' ? 'SGLang native (cumulative text)' : 'OpenAI completions (incremental)';
     console.log(
-      `| ${format} | ${r.point.streams} x ${r.point.itlMs} ms | ${r.point.tokens} | ${r.point.workers} | ${Math.round(r.eventsPerS)} | ${f(r.cpuUsPerEvent)} (${f(r.systemCpuUsPerEvent)}) | ` +
-        `${f(r.lateness.p99)} ms | ${f(r.loadAverage, 1)} |`,
+      `| servebench | ${format} | ${r.point.streams} x ${r.point.itlMs} ms | ${r.point.tokens} | ${r.point.workers} | ${Math.round(r.eventsPerS)} | ` +
+        `${f(r.cpuUsPerEvent)} (${f(r.systemCpuUsPerEvent)}) | ${f(r.lateness.p99)} ms | ${f(r.loadAverage, 1)} |`,
+    );
+  }
+  for (const r of floors) {
+    console.log(
+      `| bare net.Socket reader (floor) | OpenAI completions (incremental) | ${r.streams} x ${r.itlMs} ms | ${r.tokens} | 1 | ${Math.round(r.eventsPerS)} | ` +
+        `${f(r.cpuUsPerEvent)} (${f(r.systemCpuUsPerEvent)}) | ${f(r.latenessP99)} ms | ${f(r.loadAverage, 1)} |`,
     );
   }
 }
@@ -500,16 +606,18 @@ async function main(options: Options): Promise<void> {
       process.stderr.write(`done: ${streams} streams x ${itlMs} ms, ${workers} worker(s)\n`);
     }
   }
-  printAccuracy(rows);
+  if (rows.length > 0) printAccuracy(rows);
   if (!options.cpuRows) return;
   // CPU per event at a load the server can offer, both stream formats.
   const cpuRows: Row[] = [];
+  const floors: FloorRow[] = [];
   for (const { streams, itlMs } of options.cpuPoints) {
     for (const api of ['generate', 'completions'] as const) {
       cpuRows.push(await measurePoint({ streams, itlMs, workers: 1, api, tokens: options.cpuTokens }, options));
     }
+    floors.push(await measureFloor({ streams, itlMs, workers: 1, api: 'completions', tokens: options.cpuTokens }, options));
   }
-  printCpu(cpuRows);
+  printCpu(cpuRows, floors);
 }
 
 const argv = process.argv.slice(2);
