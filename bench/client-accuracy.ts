@@ -54,6 +54,20 @@ const REALTIME_LOOPS: Record<Realtime, string> = {
   off: 'no loop',
 };
 
+function clientIsRealtime(options: Options): boolean {
+  return options.realtime === 'client' || options.realtime === 'both';
+}
+
+/**
+ * One request's duration and the measured window [t0, t1) on the run clock: the window opens after
+ * a ramp of one request's duration + RAMP_EXTRA_SECONDS, counted from now.
+ */
+function measuredWindow(point: Point, options: Options): { requestSeconds: number; t0: number; t1: number } {
+  const requestSeconds = (options.ttftMs + (point.tokens - 1) * point.itlMs) / 1000;
+  const t0 = nowSeconds() + requestSeconds + RAMP_EXTRA_SECONDS;
+  return { requestSeconds, t0, t1: t0 + options.seconds };
+}
+
 function realtimeChoice(text: string): Realtime {
   if (text === 'client' || text === 'sim' || text === 'both' || text === 'off') return text;
   throw new Error(`--realtime: expected client, sim, both or off, got ${text}`);
@@ -329,13 +343,10 @@ function snapshotAt(at: number, simPid: number, then: () => void = () => {}): Pr
 async function measurePoint(point: Point, options: Options): Promise<Row> {
   const loadAverage = loadavg()[0]!;
   const sim = await startSim(point, options);
-  const client = await startClient(point, sim.url, options.realtime === 'client' || options.realtime === 'both');
+  const client = await startClient(point, sim.url, clientIsRealtime(options));
   const canary = startCanary();
   try {
-    const requestSeconds = (options.ttftMs + (point.tokens - 1) * point.itlMs) / 1000;
-    const start = nowSeconds();
-    const t0 = start + requestSeconds + RAMP_EXTRA_SECONDS;
-    const t1 = t0 + options.seconds;
+    const { requestSeconds, t0, t1 } = measuredWindow(point, options);
     const measured: Array<{ rid: string; output: RequestOutput }> = [];
     const all: RequestOutput[] = [];
     let serial = 0;
@@ -440,9 +451,7 @@ async function measureFloor(point: Point, options: Options): Promise<FloorRow> {
     const lastChunk = Buffer.from('0\r\n\r\n');
     let events = 0;
     const sockets: Socket[] = [];
-    const requestSeconds = (options.ttftMs + (point.tokens - 1) * point.itlMs) / 1000;
-    const t0 = nowSeconds() + requestSeconds + RAMP_EXTRA_SECONDS;
-    const t1 = t0 + options.seconds;
+    const { requestSeconds, t0, t1 } = measuredWindow(point, options);
     for (let index = 0; index < point.streams; index++) {
       setTimeout(() => {
         const socket = connect({
@@ -466,13 +475,12 @@ async function measureFloor(point: Point, options: Options): Promise<FloorRow> {
         sockets.push(socket);
       }, (index / point.streams) * requestSeconds * 1000);
     }
-    const clientRealtime = options.realtime === 'client' || options.realtime === 'both';
     // Opened at T0: the events counted so far and the reader's loop under the same scheduling as the client's.
     const window: { eventsAtT0: number; health: LoopHealthMonitor | null } = { eventsAtT0: 0, health: null };
     const [atT0, atT1] = await Promise.all([
       snapshotAt(t0, sim.child.pid!, () => {
         window.eventsAtT0 = events;
-        window.health = startThreadHealthMonitor({ realtime: clientRealtime });
+        window.health = startThreadHealthMonitor({ realtime: clientIsRealtime(options) });
       }),
       snapshotAt(t1, sim.child.pid!),
     ]);
