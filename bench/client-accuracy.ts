@@ -14,13 +14,18 @@
  * --cpu-tokens N, --realtime client|sim|both|off (which loops run under SCHED_FIFO where permitted;
  * default client, as `bench --realtime` runs it: on a 2-core box shared with the sim, a
  * normal-priority client loop that wakes for an event often waits for a core, and that wait is
- * the client's timing error; a SCHED_FIFO sim preempts the client instead).
+ * the client's timing error; a SCHED_FIFO sim preempts the client instead), --emission
+ * spread|steps[,...] (how the sim's writes fall: each request on its own phase, or all on one step
+ * clock as a continuous-batching engine writes them; default spread), --python auto|PATH|off (the
+ * interpreter of the Python rows; auto takes the first of python3 and /usr/bin/python3 with aiohttp).
  * The accuracy rows use SGLang's native /generate (its `rid` pairs each request with its truth);
  * the CPU rows compare native (cumulative text) and OpenAI completions (incremental) streams, give
- * the kernel's share of the client CPU (socket reads, the ACKs they send, epoll), and the same
- * streams read by a bare net.Socket that parses nothing: the floor under any Node client.
+ * the kernel's share of the client CPU (socket reads, the ACKs they send, epoll), the same streams
+ * read by bench_serving's Python client (bench/python-client-baseline.py: its CPU per event, and
+ * its timing against the truth on native streams) and by a bare net.Socket that parses nothing:
+ * the floor under any Node client.
  */
-import { fork } from 'node:child_process';
+import { execFile, fork, spawnSync } from 'node:child_process';
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import type { ChildProcess } from 'node:child_process';
@@ -68,14 +73,28 @@ function measuredWindow(point: Point, options: Options): { requestSeconds: numbe
   return { requestSeconds, t0, t1: t0 + options.seconds };
 }
 
+function emissionChoice(text: string): Emission {
+  if (text === 'spread' || text === 'steps') return text;
+  throw new Error(`--emission: expected spread, steps or both separated by a comma, got ${text}`);
+}
+
 function realtimeChoice(text: string): Realtime {
   if (text === 'client' || text === 'sim' || text === 'both' || text === 'off') return text;
   throw new Error(`--realtime: expected client, sim, both or off, got ${text}`);
 }
 
+/**
+ * When the sim writes: `spread`, each request on its own phase (streams started over one request's
+ * duration, so writes are spread evenly and a client wakes for nearly every event); `steps`, every
+ * request on one step clock (`--truth-shared-steps`), as a continuous-batching engine writes one
+ * decode step to all running streams at once.
+ */
+type Emission = 'spread' | 'steps';
+
 interface Point {
   streams: number;
   itlMs: number;
+  emission: Emission;
   workers: number;
   api: Api;
   /** Output tokens per request. */
@@ -98,6 +117,10 @@ interface Options {
   cpuTokens: number;
   /** Loads of the CPU rows (streams x ITL ms), each run with both stream formats. */
   cpuPoints: Array<{ streams: number; itlMs: number }>;
+  /** Write patterns of the sim, each run at every point. */
+  emissions: Emission[];
+  /** Interpreter of the Python rows: `auto` (the first of PYTHON_CANDIDATES with aiohttp), a path, or `off`. */
+  python: string;
 }
 
 interface TruthRecord {
@@ -147,6 +170,8 @@ const MODEL = 'Qwen/Qwen3-8B';
 const DEFAULT_POINTS = '64x10,256x10,1024x50,4096x200,8192x400';
 /** ~50k events/s offered (the target's load), and half of it, which the sim on a 2-core box keeps up with better. */
 const DEFAULT_CPU_POINTS = '1024x20,1024x40';
+/** Where the Python rows look for an interpreter with aiohttp: the one on PATH, then Debian's (python3-aiohttp). */
+const PYTHON_CANDIDATES = ['python3', '/usr/bin/python3'];
 /** Ramp beyond one request's duration before the window opens: every stream is on its second request. */
 const RAMP_EXTRA_SECONDS = 1;
 
@@ -174,6 +199,8 @@ function parseOptions(argv: string[]): Options {
     cpuRows: get('cpu-rows', 'on') === 'on',
     realtime: realtimeChoice(get('realtime', 'client')),
     cpuTokens: Number(get('cpu-tokens', '256')),
+    emissions: get('emission', 'spread').split(',').map(emissionChoice),
+    python: get('python', 'auto'),
   };
 }
 
@@ -189,6 +216,7 @@ async function startSim(point: Point, options: Options): Promise<{ url: string; 
     fileURLToPath(import.meta.url),
     [
       '--child', '--model-path', MODEL, '--truth-ttft-ms', String(options.ttftMs), '--truth-itl-ms', String(point.itlMs),
+      ...(point.emission === 'steps' ? ['--truth-shared-steps'] : []),
       ...(options.realtime === 'sim' || options.realtime === 'both' ? ['--sim-realtime'] : []),
     ],
     { execArgv: ['--import', 'tsx'] },
@@ -198,6 +226,16 @@ async function startSim(point: Point, options: Options): Promise<{ url: string; 
     child.once('exit', (code) => reject(new Error(`sim exited with code ${code}`)));
   });
   return { url, child };
+}
+
+/** Runs `measure` against a sim started for `point`, and stops the sim however it ends. */
+async function withSim<T>(point: Point, options: Options, measure: (sim: { url: string; child: ChildProcess }) => Promise<T>): Promise<T> {
+  const sim = await startSim(point, options);
+  try {
+    return await measure(sim);
+  } finally {
+    sim.child.kill('SIGTERM');
+  }
 }
 
 /** Resident memory of a process now, from /proc (MB); NaN where /proc is missing. */
@@ -342,10 +380,9 @@ function snapshotAt(at: number, simPid: number, then: () => void = () => {}): Pr
  */
 async function measurePoint(point: Point, options: Options): Promise<Row> {
   const loadAverage = loadavg()[0]!;
-  const sim = await startSim(point, options);
-  const client = await startClient(point, sim.url, clientIsRealtime(options));
-  const canary = startCanary();
-  try {
+  return withSim(point, options, async (sim) => {
+    const client = await startClient(point, sim.url, clientIsRealtime(options));
+    const canary = startCanary();
     const { requestSeconds, t0, t1 } = measuredWindow(point, options);
     const measured: Array<{ rid: string; output: RequestOutput }> = [];
     const all: RequestOutput[] = [];
@@ -399,9 +436,7 @@ async function measurePoint(point: Point, options: Options): Promise<Row> {
       loadAverage,
     };
     return row;
-  } finally {
-    sim.child.kill('SIGTERM');
-  }
+  });
 }
 
 async function fetchTruth(url: string): Promise<Record<string, TruthRecord>> {
@@ -420,10 +455,12 @@ function serverLateness(truth: Record<string, TruthRecord>, t0: number, t1: numb
   return { p50: percentile(lateness, 50), p99: percentile(lateness, 99) };
 }
 
-interface FloorRow {
-  streams: number;
-  itlMs: number;
-  tokens: number;
+/** A row of another reader of the same streams: the bare-socket floor, or the Python client. */
+interface ReaderRow {
+  reader: string;
+  point: Point;
+  /** Against the server's truth, where the reader keeps timings (the Python client on native streams). */
+  accuracy: Accuracy | null;
   eventsPerS: number;
   cpuUsPerEvent: number;
   systemCpuUsPerEvent: number;
@@ -438,10 +475,9 @@ interface FloorRow {
  * what is left is the kernel's socket reads, the ACKs they send and epoll, plus libuv's and Node's
  * read callback. servebench's own cost is its row minus this one.
  */
-async function measureFloor(point: Point, options: Options): Promise<FloorRow> {
+async function measureFloor(point: Point, options: Options): Promise<ReaderRow> {
   const loadAverage = loadavg()[0]!;
-  const sim = await startSim(point, options);
-  try {
+  return withSim(point, options, async (sim) => {
     const { hostname, port } = new URL(sim.url);
     const body = JSON.stringify({ model: MODEL, prompt: 'Tell me a story.', max_tokens: point.tokens, stream: true, temperature: 0, ignore_eos: true });
     const request =
@@ -488,18 +524,105 @@ async function measureFloor(point: Point, options: Options): Promise<FloorRow> {
     window.health?.stop();
     sockets.forEach((socket) => socket.destroy());
     return {
-      streams: point.streams,
-      itlMs: point.itlMs,
-      tokens: point.tokens,
+      reader: 'bare net.Socket reader (floor)',
+      point,
+      accuracy: null,
       eventsPerS: measuredEvents / options.seconds,
       cpuUsPerEvent: ((atT1.cpuSeconds - atT0.cpuSeconds) * 1e6) / measuredEvents,
       systemCpuUsPerEvent: ((atT1.systemCpuSeconds - atT0.systemCpuSeconds) * 1e6) / measuredEvents,
       latenessP99: serverLateness(await fetchTruth(sim.url), t0, t1).p99,
       loadAverage,
     };
-  } finally {
-    sim.child.kill('SIGTERM');
+  });
+}
+
+/** One request the Python client sent in the window: times on the shared clock (s). */
+interface PythonTimings {
+  rid: string;
+  start: number;
+  ttft: number;
+  itl: number[];
+  events: number;
+}
+
+/** What bench/python-client-baseline.py prints when its window closes. */
+interface PythonReport {
+  events: number;
+  window_s: number;
+  cpu_s: number;
+  system_cpu_s: number;
+  requests: number;
+  errors: number;
+  python: string;
+  aiohttp: string;
+  measured: PythonTimings[];
+}
+
+/** A Python request's timings as a RequestOutput, its start already on the shared clock. */
+function pythonOutput(timings: PythonTimings): RequestOutput {
+  return {
+    generatedText: '',
+    success: true,
+    latency: timings.ttft + timings.itl.reduce((sum, gap) => sum + gap, 0),
+    ttft: timings.ttft,
+    itl: timings.itl,
+    textChunks: [],
+    promptLen: 0,
+    error: '',
+    outputLen: timings.itl.length + 1,
+    startTime: timings.start,
+    queueTime: 0,
+    failureCause: null,
+  };
+}
+
+const PYTHON_CLIENT = fileURLToPath(new URL('./python-client-baseline.py', import.meta.url));
+
+/**
+ * The first interpreter of `candidates` that imports aiohttp, or null. The Python rows need it;
+ * without one they are skipped with the fix, and the rest of the run goes on.
+ */
+function findPython(candidates: string[]): string | null {
+  for (const candidate of candidates) {
+    const probe = spawnSync(candidate, ['-c', 'import aiohttp'], { stdio: 'ignore' });
+    if (probe.status === 0) return candidate;
   }
+  return null;
+}
+
+/**
+ * The same streams read by bench_serving's way of reading them (bench/python-client-baseline.py:
+ * aiohttp, a session per request, line iteration, json.loads, perf_counter), on the window the
+ * servebench rows use, its own CPU from getrusage. It runs at the script's nice value and normal
+ * scheduling policy, as bench_serving would.
+ */
+async function measurePython(point: Point, options: Options, python: string): Promise<ReaderRow> {
+  const loadAverage = loadavg()[0]!;
+  return withSim(point, options, async (sim) => {
+    const { requestSeconds, t0, t1 } = measuredWindow(point, options);
+    const offsetMs = threadClockOffsetMs();
+    const [t0Ms, t1Ms] = [t0, t1].map((t) => toSharedSeconds(t, offsetMs) * 1000) as [number, number];
+    const args = [PYTHON_CLIENT, sim.url + PATH[point.api], point.api, String(point.streams), String(point.tokens), String(t0Ms), String(t1Ms), String(requestSeconds)];
+    const report = await new Promise<PythonReport>((resolve, reject) => {
+      execFile(python, args, { maxBuffer: 512 * 1024 * 1024 }, (error, stdout, stderr) => {
+        if (error) reject(new Error(`${python} ${args[0]} failed: ${stderr.trim().split('\n').pop() ?? error.message}`));
+        else resolve(JSON.parse(stdout.trim().split('\n').pop()!) as PythonReport);
+      });
+    });
+    const truth = await fetchTruth(sim.url);
+    const measured = report.measured.map((timings) => ({ rid: timings.rid, output: pythonOutput(timings) }));
+    return {
+      reader: `Python, bench_serving's way (CPython ${report.python}, aiohttp ${report.aiohttp}; ${report.errors}/${report.requests} failed)`,
+      point,
+      eventsPerS: report.events / report.window_s,
+      cpuUsPerEvent: (report.cpu_s * 1e6) / report.events,
+      systemCpuUsPerEvent: (report.system_cpu_s * 1e6) / report.events,
+      latenessP99: serverLateness(truth, t0, t1).p99,
+      // Its times are on the shared clock already: no offset to add.
+      accuracy: point.api === 'generate' ? compareWithTruth(measured, truth, 0) : null,
+      loadAverage,
+    };
+  });
 }
 
 /**
@@ -535,21 +658,29 @@ function compareWithTruth(
 const pct = (client: number, truth: number): string => `${(((client - truth) / truth) * 100).toFixed(2)}%`;
 const f = (value: number, digits = 2): string => value.toFixed(digits);
 
+/** The mean, median and p99 ITL and mean TTFT cells of a table row: client / truth (error). */
+function accuracyCells(a: Accuracy): string {
+  return (
+    `${f(a.client.meanItl, 3)} / ${f(a.truth.meanItl, 3)} (${pct(a.client.meanItl, a.truth.meanItl)}) | ` +
+    `${f(a.client.medianItl, 3)} / ${f(a.truth.medianItl, 3)} (${pct(a.client.medianItl, a.truth.medianItl)}) | ` +
+    `${f(a.client.p99Itl)} / ${f(a.truth.p99Itl)} (${f(a.client.p99Itl - a.truth.p99Itl)} ms) | ` +
+    `${f(a.client.meanTtft)} / ${f(a.truth.meanTtft)} (${f(a.client.meanTtft - a.truth.meanTtft)} ms)`
+  );
+}
+
+const ACCURACY_HEADER = 'mean ITL client / truth (err) | median ITL client / truth (err) | p99 ITL client / truth (diff) | mean TTFT client / truth (diff)';
+
 function printAccuracy(rows: Row[]): void {
   console.log('');
   console.log(
-    '| streams | truth ITL | workers | events/s | mean ITL client / truth (err) | median ITL client / truth (err) | p99 ITL client / truth (diff) ' +
-      '| mean TTFT client / truth (diff) | server arrival→first write | server lateness p50 / p99 | client CPU µs/event | errors | RSS at end client / sim MB | load avg |',
+    `| streams | truth ITL | writes | workers | events/s | ${ACCURACY_HEADER} ` +
+      '| server arrival→first write | server lateness p50 / p99 | client CPU µs/event | errors | RSS at end client / sim MB | load avg |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     const a = r.accuracy!;
     console.log(
-      `| ${r.point.streams} | ${r.point.itlMs} ms | ${r.point.workers} | ${Math.round(r.eventsPerS)} | ` +
-        `${f(a.client.meanItl, 3)} / ${f(a.truth.meanItl, 3)} (${pct(a.client.meanItl, a.truth.meanItl)}) | ` +
-        `${f(a.client.medianItl, 3)} / ${f(a.truth.medianItl, 3)} (${pct(a.client.medianItl, a.truth.medianItl)}) | ` +
-        `${f(a.client.p99Itl)} / ${f(a.truth.p99Itl)} (${f(a.client.p99Itl - a.truth.p99Itl)} ms) | ` +
-        `${f(a.client.meanTtft)} / ${f(a.truth.meanTtft)} (${f(a.client.meanTtft - a.truth.meanTtft)} ms) | ` +
+      `| ${r.point.streams} | ${r.point.itlMs} ms | ${r.point.emission} | ${r.point.workers} | ${Math.round(r.eventsPerS)} | ${accuracyCells(a)} | ` +
         `${f(a.serverTtft)} ms | ${f(r.lateness.p50)} / ${f(r.lateness.p99)} ms | ${f(r.cpuUsPerEvent)} | ` +
         `${r.errors}/${r.requests}${r.errors > 0 ? ` (${r.errorCauses})` : ''} | ${Math.round(r.clientRssMb)} / ${Math.round(r.simRssMb)} | ${f(r.loadAverage, 1)} |`,
     );
@@ -557,28 +688,53 @@ function printAccuracy(rows: Row[]): void {
   console.log('');
   for (const r of rows) {
     console.log(
-      `${r.point.streams} streams, ${r.point.workers} worker(s): ${r.verdict}; ` +
+      `${r.point.streams} streams, ${r.point.emission} writes, ${r.point.workers} worker(s): ${r.verdict}; ` +
         `an idle thread beside it saw p99 ${f(r.idleLoop.p99)} ms, max ${f(r.idleLoop.max, 1)} ms`,
     );
   }
 }
 
-function printCpu(rows: Row[], floors: FloorRow[]): void {
+const FORMAT: Record<Api, string> = { generate: 'SGLang native (cumulative text)', completions: 'OpenAI completions (incremental)' };
+
+function printCpu(rows: Row[], readers: ReaderRow[]): void {
   console.log('');
-  console.log('| client | stream format | streams x ITL | tokens/request | workers | events/s | client CPU-s per 1M events (of which kernel) | server lateness p99 | load avg |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
-  for (const r of rows) {
-    const format = r.point.api === 'generate' ? 'SGLang native (cumulative text)' : 'OpenAI completions (incremental)';
+  console.log(
+    '| client | stream format | writes | streams x ITL | tokens/request | workers | events/s | client CPU-s per 1M events (of which kernel) | server lateness p99 | load avg |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  const all = [
+    ...rows.map((r) => ({ reader: 'servebench', ...r, latenessP99: r.lateness.p99 })),
+    ...readers,
+  ];
+  for (const r of all) {
+    const { point } = r;
     console.log(
-      `| servebench | ${format} | ${r.point.streams} x ${r.point.itlMs} ms | ${r.point.tokens} | ${r.point.workers} | ${Math.round(r.eventsPerS)} | ` +
-        `${f(r.cpuUsPerEvent)} (${f(r.systemCpuUsPerEvent)}) | ${f(r.lateness.p99)} ms | ${f(r.loadAverage, 1)} |`,
-    );
-  }
-  for (const r of floors) {
-    console.log(
-      `| bare net.Socket reader (floor) | OpenAI completions (incremental) | ${r.streams} x ${r.itlMs} ms | ${r.tokens} | 1 | ${Math.round(r.eventsPerS)} | ` +
+      `| ${r.reader} | ${FORMAT[point.api]} | ${point.emission} | ${point.streams} x ${point.itlMs} ms | ${point.tokens} | ${point.workers} | ${Math.round(r.eventsPerS)} | ` +
         `${f(r.cpuUsPerEvent)} (${f(r.systemCpuUsPerEvent)}) | ${f(r.latenessP99)} ms | ${f(r.loadAverage, 1)} |`,
     );
+  }
+  const pythonRows = readers.filter((r) => r.reader.startsWith('Python'));
+  if (pythonRows.length > 0) console.log('');
+  const samePoint = (a: Point, b: Point): boolean =>
+    a.api === b.api && a.emission === b.emission && a.streams === b.streams && a.itlMs === b.itlMs;
+  for (const python of pythonRows) {
+    const ours = rows.find((r) => samePoint(r.point, python.point));
+    if (ours === undefined) continue;
+    const { point } = python;
+    console.log(
+      `${FORMAT[point.api]}, ${point.streams} x ${point.itlMs} ms, ${point.emission} writes: servebench ${f(ours.cpuUsPerEvent)} µs per event at ` +
+        `${Math.round(ours.eventsPerS)} events/s, Python ${f(python.cpuUsPerEvent)} µs at ${Math.round(python.eventsPerS)} events/s: ` +
+        `${f(ours.cpuUsPerEvent / python.cpuUsPerEvent)} of Python's`,
+    );
+  }
+  // What each client's timing was worth on the same streams: the CPU rows' native streams against the server's truth.
+  const timed = all.filter((r) => r.accuracy !== null);
+  if (timed.length === 0) return;
+  console.log('');
+  console.log(`| client | writes | streams x ITL | events/s | ${ACCURACY_HEADER} |`);
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const r of timed) {
+    console.log(`| ${r.reader} | ${r.point.emission} | ${r.point.streams} x ${r.point.itlMs} ms | ${Math.round(r.eventsPerS)} | ${accuracyCells(r.accuracy!)} |`);
   }
 }
 
@@ -607,25 +763,38 @@ async function main(options: Options): Promise<void> {
       `SCHED_FIFO asked for: ${REALTIME_LOOPS[options.realtime]}`,
   );
   const rows: Row[] = [];
-  for (const workers of options.workers) {
-    for (const { streams, itlMs } of options.points) {
-      const point: Point = { streams, itlMs, workers, api: 'generate', tokens: options.tokens };
-      rows.push(await measurePoint(point, options));
-      process.stderr.write(`done: ${streams} streams x ${itlMs} ms, ${workers} worker(s)\n`);
+  for (const emission of options.emissions) {
+    for (const workers of options.workers) {
+      for (const { streams, itlMs } of options.points) {
+        const point: Point = { streams, itlMs, emission, workers, api: 'generate', tokens: options.tokens };
+        rows.push(await measurePoint(point, options));
+        process.stderr.write(`done: ${streams} streams x ${itlMs} ms, ${emission} writes, ${workers} worker(s)\n`);
+      }
     }
   }
   if (rows.length > 0) printAccuracy(rows);
   if (!options.cpuRows) return;
   // CPU per event at a load the server can offer, both stream formats.
-  const cpuRows: Row[] = [];
-  const floors: FloorRow[] = [];
-  for (const { streams, itlMs } of options.cpuPoints) {
-    for (const api of ['generate', 'completions'] as const) {
-      cpuRows.push(await measurePoint({ streams, itlMs, workers: 1, api, tokens: options.cpuTokens }, options));
-    }
-    floors.push(await measureFloor({ streams, itlMs, workers: 1, api: 'completions', tokens: options.cpuTokens }, options));
+  const python = options.python === 'off' ? null : findPython(options.python === 'auto' ? PYTHON_CANDIDATES : [options.python]);
+  if (options.python !== 'off' && python === null) {
+    console.log(
+      `Python rows skipped: no interpreter with aiohttp among ${options.python === 'auto' ? PYTHON_CANDIDATES.join(', ') : options.python} ` +
+        '(apt-get install python3-aiohttp, or name one with --python PATH)',
+    );
   }
-  printCpu(cpuRows, floors);
+  const cpuRows: Row[] = [];
+  const readers: ReaderRow[] = [];
+  for (const emission of options.emissions) {
+    for (const { streams, itlMs } of options.cpuPoints) {
+      const point = (api: Api): Point => ({ streams, itlMs, emission, workers: 1, api, tokens: options.cpuTokens });
+      for (const api of ['generate', 'completions'] as const) {
+        cpuRows.push(await measurePoint(point(api), options));
+        if (python !== null) readers.push(await measurePython(point(api), options, python));
+      }
+      readers.push(await measureFloor(point('completions'), options));
+    }
+  }
+  printCpu(cpuRows, readers);
 }
 
 const argv = process.argv.slice(2);

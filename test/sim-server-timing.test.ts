@@ -77,3 +77,30 @@ describe('sim: truth mode, metrics and disconnects', () => {
     assert.match(metrics, /^sglang:num_aborted_requests_total\{[^}]*\} 1\.0$/m);
   });
 });
+
+describe('sim: truth mode on shared steps', () => {
+  let sim: SimServerHandle;
+  before(async () => {
+    sim = await startTruthSim(['--truth-shared-steps']);
+  });
+  after(() => sim.close());
+
+  test('every request is written on one step clock, the first chunk at least ttft after arrival', async () => {
+    const body = { text: 'hi', sampling_params: { max_new_tokens: 4, ignore_eos: true }, stream: true };
+    const first = await post(sim.url, '/generate', body);
+    await new Promise((resolve) => setTimeout(resolve, 3));
+    const second = await post(sim.url, '/generate', body);
+    const truth = (await get(sim.url, '/sim/truth')).json.requests;
+    const [a, b] = [first, second].map((reply) => truth[reply.events[0].meta_info.id as string]);
+    const origin = a.scheduledMs[0] as number;
+    for (const record of [a, b]) {
+      assert.ok(record.scheduledMs[0] >= record.arrivalMs + 5 - 1e-6);
+      assert.ok(record.scheduledMs[0] < record.arrivalMs + 5 + 2);
+      for (const [k, scheduled] of (record.scheduledMs as number[]).entries()) {
+        const steps = (scheduled - origin) / 2;
+        assert.ok(Math.abs(steps - Math.round(steps)) < 1e-6, `chunk ${k} at ${scheduled - origin} ms from the first step, off the 2 ms step clock`);
+        assert.ok(record.actualMs[k] >= scheduled - 1e-6);
+      }
+    }
+  });
+});

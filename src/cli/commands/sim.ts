@@ -21,6 +21,9 @@ sim flags:
   --truth-ttft-ms X          truth mode: first chunk exactly X ms after arrival ...
   --truth-itl-ms Y           ... then one chunk every Y ms; actual write times at GET /sim/truth
   --truth-tokens-per-chunk K tokens per truth-mode chunk (default 1)
+  --truth-shared-steps       truth mode on one step clock: every chunk of every request on a multiple
+                             of Y ms, the first at the first step X ms after arrival, so each step is
+                             written to all running streams at once, as a continuous-batching engine does
   --sim-realtime             run the sim's event loop under the real-time scheduler (SCHED_FIFO via
                              chrt; needs root or CAP_SYS_NICE): on a small machine shared with the
                              load generator, a thread woken for a due chunk then gets a core at once

@@ -93,7 +93,11 @@ describe('parseLaunchArgs', () => {
 
   test('truth mode needs both timing flags', () => {
     const { truth } = parseLaunchArgs(['--model-path', 'x', '--truth-ttft-ms', '50', '--truth-itl-ms', '20', '--truth-tokens-per-chunk', '3']);
-    assert.deepEqual(truth, { ttftMs: 50, itlMs: 20, tokensPerChunk: 3 });
+    assert.deepEqual(truth, { ttftMs: 50, itlMs: 20, tokensPerChunk: 3, sharedSteps: false });
+    const shared = parseLaunchArgs(['--model-path', 'x', '--truth-ttft-ms', '50', '--truth-itl-ms', '20', '--truth-shared-steps']).truth;
+    assert.equal(shared?.sharedSteps, true);
+    assert.throws(() => parseLaunchArgs(['--model-path', 'x', '--truth-ttft-ms', '50', '--truth-itl-ms', '0', '--truth-shared-steps']), /--truth-shared-steps needs a step/);
+    assert.throws(() => parseLaunchArgs(['--model-path', 'x', '--truth-shared-steps']), /needs both --truth-ttft-ms and --truth-itl-ms/);
     assert.throws(() => parseLaunchArgs(['--model-path', 'x', '--truth-ttft-ms', '50']), /--truth-itl-ms/);
   });
 

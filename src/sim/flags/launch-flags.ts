@@ -13,6 +13,12 @@ export interface TruthOptions {
   ttftMs: number;
   itlMs: number;
   tokensPerChunk: number;
+  /**
+   * Every chunk on one step clock shared by all requests (multiples of `itlMs`), the first at the
+   * first step at least `ttftMs` after arrival: a continuous-batching engine's pattern, where one
+   * decode step writes to every running stream at once. Otherwise each request keeps its own phase.
+   */
+  sharedSteps: boolean;
 }
 
 export interface ParsedLaunch {
@@ -113,6 +119,7 @@ const TRUTH: Record<string, TruthSetter> = {
   'truth-ttft-ms': (t, v, f) => (t.ttftMs = nonNegative(f, v)),
   'truth-itl-ms': (t, v, f) => (t.itlMs = nonNegative(f, v)),
   'truth-tokens-per-chunk': (t, v, f) => (t.tokensPerChunk = positiveInt(f, v)),
+  'truth-shared-steps': (t) => (t.sharedSteps = true),
 };
 
 function nonNegative(flag: string, value: string): number {
@@ -129,6 +136,7 @@ const SIM_ONLY_ARITY: Record<string, FlagArity> = {
   'truth-ttft-ms': 'one',
   'truth-itl-ms': 'one',
   'truth-tokens-per-chunk': 'one',
+  'truth-shared-steps': 'none',
 };
 
 function arityOf(name: string): FlagArity | undefined {
@@ -275,7 +283,11 @@ function completeTruth(truth: Partial<TruthOptions>): TruthOptions | null {
   if (truth.ttftMs === undefined || truth.itlMs === undefined) {
     throw new UsageError('truth mode needs both --truth-ttft-ms and --truth-itl-ms (e.g. --truth-ttft-ms 50 --truth-itl-ms 20)');
   }
-  return { ttftMs: truth.ttftMs, itlMs: truth.itlMs, tokensPerChunk: truth.tokensPerChunk ?? 1 };
+  const sharedSteps = truth.sharedSteps ?? false;
+  if (sharedSteps && truth.itlMs === 0) {
+    throw new UsageError('--truth-shared-steps needs a step: give --truth-itl-ms above 0 (e.g. --truth-itl-ms 20)');
+  }
+  return { ttftMs: truth.ttftMs, itlMs: truth.itlMs, tokensPerChunk: truth.tokensPerChunk ?? 1, sharedSteps };
 }
 
 /**

@@ -17,7 +17,8 @@ export function describeLaunch(launch: LaunchConfig, deployment: Deployment | nu
   lines.push(`model: ${launch.modelPath}${served !== launch.modelPath ? ` (served as ${served})` : ''}`);
   if (truth !== null) {
     lines.push(
-      `truth mode: first chunk ${truth.ttftMs} ms after arrival, then one chunk of ${truth.tokensPerChunk} token(s) every ${truth.itlMs} ms; ` +
+      `truth mode: first chunk ${truth.sharedSteps ? 'at the first shared step ' : ''}${truth.ttftMs} ms after arrival, ` +
+        `then one chunk of ${truth.tokensPerChunk} token(s) every ${truth.itlMs} ms${truth.sharedSteps ? ' (one step clock for all requests)' : ''}; ` +
         'actual write times at GET /sim/truth',
     );
   }

@@ -1,7 +1,8 @@
 /**
  * Truth mode's engine: no batching and no model, just exact schedules. A request's first chunk is
  * due `ttft` after its arrival and every later chunk `itl` after the previous one, each carrying
- * `tokensPerChunk` tokens (the last one the remainder). Pure, like every Engine.
+ * `tokensPerChunk` tokens (the last one the remainder). With shared steps every chunk falls on a
+ * multiple of `itl`, the first on the first one at least `ttft` after arrival. Pure, like every Engine.
  */
 import type { Engine, EngineStats, SimRequest, TokenEmission } from '../types.js';
 import type { TruthOptions } from '../flags/launch-flags.js';
@@ -13,6 +14,8 @@ interface TruthStream {
   verifyCount: number;
   /** Due time of the next chunk. */
   next: number;
+  /** With shared steps, the step of the next chunk: `next` is `step * itl`, never a running sum. */
+  step: number;
   aborted: boolean;
 }
 
@@ -50,7 +53,11 @@ export function createTruthEngine(options: TruthOptions): Engine {
 
   return {
     submit(request) {
-      const stream: TruthStream = { request, emitted: 0, verifyCount: 0, next: request.arrivalTime + ttft, aborted: false };
+      const firstDue = request.arrivalTime + ttft;
+      // The tolerance keeps a due time that is a step up to rounding on that step.
+      const step = options.sharedSteps ? Math.ceil(firstDue / itl - 1e-9) : 0;
+      const next = options.sharedSteps ? step * itl : firstDue;
+      const stream: TruthStream = { request, emitted: 0, verifyCount: 0, next, step, aborted: false };
       streams.set(request.id, stream);
       totals.prompt += request.promptTokens;
       due.push(stream.next, stream);
@@ -77,7 +84,8 @@ export function createTruthEngine(options: TruthOptions): Engine {
           streams.delete(stream.request.id);
           totals.finished += 1;
         } else {
-          stream.next += itl;
+          stream.step += 1;
+          stream.next = options.sharedSteps ? stream.step * itl : stream.next + itl;
           due.push(stream.next, stream);
         }
       }
