@@ -457,6 +457,7 @@ function serverLateness(truth: Record<string, TruthRecord>, t0: number, t1: numb
 
 /** A row of another reader of the same streams: the bare-socket floor, or the Python client. */
 interface ReaderRow {
+  kind: 'floor' | 'python';
   reader: string;
   point: Point;
   /** Against the server's truth, where the reader keeps timings (the Python client on native streams). */
@@ -524,6 +525,7 @@ async function measureFloor(point: Point, options: Options): Promise<ReaderRow> 
     window.health?.stop();
     sockets.forEach((socket) => socket.destroy());
     return {
+      kind: 'floor',
       reader: 'bare net.Socket reader (floor)',
       point,
       accuracy: null,
@@ -612,6 +614,7 @@ async function measurePython(point: Point, options: Options, python: string): Pr
     const truth = await fetchTruth(sim.url);
     const measured = report.measured.map((timings) => ({ rid: timings.rid, output: pythonOutput(timings) }));
     return {
+      kind: 'python',
       reader: `Python, bench_serving's way (CPython ${report.python}, aiohttp ${report.aiohttp}; ${report.errors}/${report.requests} failed)`,
       point,
       eventsPerS: report.events / report.window_s,
@@ -713,7 +716,7 @@ function printCpu(rows: Row[], readers: ReaderRow[]): void {
         `${f(r.cpuUsPerEvent)} (${f(r.systemCpuUsPerEvent)}) | ${f(r.latenessP99)} ms | ${f(r.loadAverage, 1)} |`,
     );
   }
-  const pythonRows = readers.filter((r) => r.reader.startsWith('Python'));
+  const pythonRows = readers.filter((r) => r.kind === 'python');
   if (pythonRows.length > 0) console.log('');
   const samePoint = (a: Point, b: Point): boolean =>
     a.api === b.api && a.emission === b.emission && a.streams === b.streams && a.itlMs === b.itlMs;
