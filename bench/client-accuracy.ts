@@ -32,7 +32,6 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg, setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { BackendName } from '../src/bench/args/types.js';
 import { parseBenchArgs } from '../src/bench/args/parse.js';
 import { calculateMetrics } from '../src/bench/metrics/calculate.js';
@@ -47,7 +46,9 @@ import { threadClockOffsetMs, toSharedSeconds } from '../src/bench/workers/clock
 import { LoadWorkers } from '../src/bench/workers/load-workers.js';
 import type { LoadWorkerConfig } from '../src/bench/workers/messages.js';
 import { startThreadHealthMonitor } from '../src/bench/workers/thread-health.js';
+import { startModuleWorker } from '../src/core/module-worker.js';
 import { mean, median, percentile } from '../src/core/stats.js';
+import type { IdleCanaryReport } from './idle-canary.js';
 
 type Api = 'generate' | 'completions';
 type Realtime = 'client' | 'sim' | 'both' | 'off';
@@ -161,7 +162,10 @@ interface Row {
   verdict: string;
   clientRssMb: number;
   simRssMb: number;
-  idleLoop: Canary;
+  /** What a thread that did nothing saw (the jitter the machine itself adds) and what it cost. */
+  idleLoop: IdleCanaryReport;
+  /** Length of the measured window, s. */
+  windowSeconds: number;
   /** 1-minute load average when the point started: the box is shared, this says how quiet it was. */
   loadAverage: number;
 }
@@ -318,37 +322,19 @@ function eventTimes(output: RequestOutput): number[] {
   return times;
 }
 
-/** Event-loop delay (ms) of a thread that does nothing: the jitter the machine itself adds. */
-interface Canary {
-  p99: number;
-  max: number;
-}
-
 /**
- * An idle thread in the client process measuring its own loop delay. Whatever it sees, the
- * client would have seen doing nothing at all: the floor under the client's timing error.
+ * An idle thread in the client process (bench/idle-canary.ts) measuring its own loop delay over
+ * the window: the floor under the client's timing error. Its CPU is reported so that the client's
+ * CPU can leave it out.
  */
-function startCanary(): { restart(): void; stop(): Promise<Canary> } {
-  const worker = new Worker(
-    `const { parentPort } = require('node:worker_threads');
-     const { monitorEventLoopDelay } = require('node:perf_hooks');
-     const histogram = monitorEventLoopDelay({ resolution: 1 });
-     histogram.enable();
-     parentPort.on('message', (message) => {
-       if (message === 'restart') return histogram.reset();
-       histogram.disable();
-       const ms = (ns) => Math.max(0, ns / 1e6 - 1);
-       parentPort.postMessage({ p99: ms(histogram.percentile(99)), max: ms(histogram.max) });
-       parentPort.close();
-     });`,
-    { eval: true },
-  );
+function startCanary(): { open(): void; close(): Promise<IdleCanaryReport> } {
+  const worker = startModuleWorker(import.meta.url, 'idle-canary', {});
   return {
-    restart: () => worker.postMessage('restart'),
-    stop: () =>
-      new Promise<Canary>((resolve) => {
+    open: () => worker.postMessage('open'),
+    close: () =>
+      new Promise<IdleCanaryReport>((resolve) => {
         worker.once('message', resolve);
-        worker.postMessage('stop');
+        worker.postMessage('close');
       }),
   };
 }
@@ -397,16 +383,21 @@ async function measurePoint(point: Point, options: Options): Promise<Row> {
         if (output.startTime >= t0) measured.push({ rid, output });
       }
     };
+    let canaryReport: Promise<IdleCanaryReport> | null = null;
     const [atT0, atT1] = (await Promise.all([
       snapshotAt(t0, sim.child.pid!, () => {
         client.startMeasuring();
-        canary.restart();
+        canary.open();
       }),
-      snapshotAt(t1, sim.child.pid!),
+      snapshotAt(t1, sim.child.pid!, () => {
+        canaryReport = canary.close();
+      }),
       ...Array.from({ length: point.streams }, (_, i) => stream(i)),
     ])) as [Snapshot, Snapshot];
     const samples = await client.close();
-    const idleLoop = await canary.stop();
+    const idleLoop = await canaryReport!;
+    // The idle thread's CPU is the instrument's: the client's is the process's without it.
+    const canaryCpu = idleLoop.cpu ?? { userSeconds: 0, systemSeconds: 0 };
     const events = all.reduce((sum, output) => sum + eventTimes(output).filter((t) => t >= t0 && t < t1).length, 0);
 
     const truth = await fetchTruth(sim.url);
@@ -427,10 +418,11 @@ async function measurePoint(point: Point, options: Options): Promise<Row> {
       eventsPerS: events / options.seconds,
       accuracy: point.api === 'generate' ? compareWithTruth(measured, truth, offsetMs) : null,
       lateness: serverLateness(truth, t0, t1),
-      cpuUsPerEvent: ((atT1.cpuSeconds - atT0.cpuSeconds) * 1e6) / events,
-      systemCpuUsPerEvent: ((atT1.systemCpuSeconds - atT0.systemCpuSeconds) * 1e6) / events,
+      cpuUsPerEvent: ((atT1.cpuSeconds - atT0.cpuSeconds - canaryCpu.userSeconds - canaryCpu.systemSeconds) * 1e6) / events,
+      systemCpuUsPerEvent: ((atT1.systemCpuSeconds - atT0.systemCpuSeconds - canaryCpu.systemSeconds) * 1e6) / events,
       verdict: judgeClient(samples).line,
       idleLoop,
+      windowSeconds: options.seconds,
       clientRssMb: atT1.clientRssMb,
       simRssMb: atT1.simRssMb,
       loadAverage,
@@ -692,7 +684,8 @@ function printAccuracy(rows: Row[]): void {
   for (const r of rows) {
     console.log(
       `${r.point.streams} streams, ${r.point.emission} writes, ${r.point.workers} worker(s): ${r.verdict}; ` +
-        `an idle thread beside it saw p99 ${f(r.idleLoop.p99)} ms, max ${f(r.idleLoop.max, 1)} ms`,
+        `an idle thread beside it saw p99 ${f(r.idleLoop.p99)} ms, max ${f(r.idleLoop.max, 1)} ms` +
+        (r.idleLoop.cpu === null ? '' : ` and used ${f(((r.idleLoop.cpu.userSeconds + r.idleLoop.cpu.systemSeconds) / r.windowSeconds) * 100, 1)}% of a core (not counted as the client's)`),
     );
   }
 }

@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseStatCpuSeconds, threadCpuClock } from './thread-cpu.js';
+import { parseStatCpuSeconds, parseStatCpuTimes, threadCpuClock } from './thread-cpu.js';
 
 test('utime and stime are read after the last parenthesis of the command name', () => {
   const stat = '4242 (node (worker) x) S 1 4242 4242 0 -1 4194560 900 0 0 0 250 75 0 0 20 0 11 0 1000 0 0';
+  assert.deepEqual(parseStatCpuTimes(stat), { userSeconds: 2.5, systemSeconds: 0.75 });
   assert.equal(parseStatCpuSeconds(stat), 3.25);
 });
 

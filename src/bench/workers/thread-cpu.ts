@@ -9,14 +9,20 @@ import { statFieldsAfterName } from '../../core/proc-stat.js';
 /** USER_HZ: the unit of utime/stime in /proc stat files on every Linux architecture Node runs on. */
 const CLOCK_TICKS_PER_SECOND = 100;
 
-/** utime + stime in seconds from the text of a /proc/.../stat file. */
-export function parseStatCpuSeconds(stat: string): number {
+/** utime and stime in seconds from the text of a /proc/.../stat file. */
+export function parseStatCpuTimes(stat: string): { userSeconds: number; systemSeconds: number } {
   const afterName = statFieldsAfterName(stat);
   // Field 3 (state) is afterName[0]; utime and stime are fields 14 and 15.
   const utime = Number(afterName[11]);
   const stime = Number(afterName[12]);
   if (!Number.isFinite(utime) || !Number.isFinite(stime)) throw new Error(`unreadable stat line: ${stat.slice(0, 80)}`);
-  return (utime + stime) / CLOCK_TICKS_PER_SECOND;
+  return { userSeconds: utime / CLOCK_TICKS_PER_SECOND, systemSeconds: stime / CLOCK_TICKS_PER_SECOND };
+}
+
+/** utime + stime in seconds from the text of a /proc/.../stat file. */
+export function parseStatCpuSeconds(stat: string): number {
+  const { userSeconds, systemSeconds } = parseStatCpuTimes(stat);
+  return userSeconds + systemSeconds;
 }
 
 /**
