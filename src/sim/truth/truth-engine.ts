@@ -12,9 +12,12 @@ interface TruthStream {
   request: SimRequest;
   emitted: number;
   verifyCount: number;
-  /** Due time of the next chunk. */
-  next: number;
-  /** With shared steps, the step of the next chunk: `next` is `step * itl`, never a running sum. */
+  /**
+   * The next chunk is due at `origin + step * itl`, never a running sum: `origin` is the first
+   * chunk's due time and `step` counts from 0, or with shared steps `origin` is 0 and `step` is
+   * the shared clock's.
+   */
+  origin: number;
   step: number;
   aborted: boolean;
 }
@@ -27,6 +30,10 @@ export function createTruthEngine(options: TruthOptions): Engine {
   const due = new TimeHeap<TruthStream>();
   const totals = { prompt: 0, generated: 0, finished: 0, steps: 0 };
 
+  function dueTime(stream: TruthStream): number {
+    return stream.origin + stream.step * itl;
+  }
+
   function emit(stream: TruthStream): TokenEmission {
     const { request } = stream;
     const tokens = Math.min(options.tokensPerChunk, request.outputTokens - stream.emitted);
@@ -36,7 +43,7 @@ export function createTruthEngine(options: TruthOptions): Engine {
     const finished = stream.emitted >= request.outputTokens;
     return {
       requestId: request.id,
-      time: stream.next,
+      time: dueTime(stream),
       tokens,
       completionTokens: stream.emitted,
       cachedTokens: 0,
@@ -55,12 +62,12 @@ export function createTruthEngine(options: TruthOptions): Engine {
     submit(request) {
       const firstDue = request.arrivalTime + ttft;
       // The tolerance keeps a due time that is a step up to rounding on that step.
-      const step = options.sharedSteps ? Math.ceil(firstDue / itl - 1e-9) : 0;
-      const next = options.sharedSteps ? step * itl : firstDue;
-      const stream: TruthStream = { request, emitted: 0, verifyCount: 0, next, step, aborted: false };
+      const stream: TruthStream = options.sharedSteps
+        ? { request, emitted: 0, verifyCount: 0, origin: 0, step: Math.ceil(firstDue / itl - 1e-9), aborted: false }
+        : { request, emitted: 0, verifyCount: 0, origin: firstDue, step: 0, aborted: false };
       streams.set(request.id, stream);
       totals.prompt += request.promptTokens;
-      due.push(stream.next, stream);
+      due.push(dueTime(stream), stream);
     },
     abort(requestId) {
       const stream = streams.get(requestId);
@@ -85,8 +92,7 @@ export function createTruthEngine(options: TruthOptions): Engine {
           totals.finished += 1;
         } else {
           stream.step += 1;
-          stream.next = options.sharedSteps ? stream.step * itl : stream.next + itl;
-          due.push(stream.next, stream);
+          due.push(dueTime(stream), stream);
         }
       }
       return out;
