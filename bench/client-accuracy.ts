@@ -25,7 +25,7 @@
  * its timing against the truth on native streams) and by a bare net.Socket that parses nothing:
  * the floor under any Node client.
  */
-import { execFile, fork, spawnSync } from 'node:child_process';
+import { execFile, fork } from 'node:child_process';
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import type { ChildProcess } from 'node:child_process';
@@ -49,6 +49,7 @@ import { startThreadHealthMonitor } from '../src/bench/workers/thread-health.js'
 import { startModuleWorker } from '../src/core/module-worker.js';
 import { mean, median, percentile } from '../src/core/stats.js';
 import type { IdleCanaryReport } from './idle-canary.js';
+import { findPython, PYTHON_CANDIDATES, PYTHON_CLIENT } from './python-interpreter.js';
 
 type Api = 'generate' | 'completions';
 type Realtime = 'client' | 'sim' | 'both' | 'off';
@@ -174,8 +175,6 @@ const MODEL = 'Qwen/Qwen3-8B';
 const DEFAULT_POINTS = '64x10,256x10,1024x50,4096x200,8192x400';
 /** ~50k events/s offered (the target's load), and half of it, which the sim on a 2-core box keeps up with better. */
 const DEFAULT_CPU_POINTS = '1024x20,1024x40';
-/** Where the Python rows look for an interpreter with aiohttp: the one on PATH, then Debian's (python3-aiohttp). */
-const PYTHON_CANDIDATES = ['python3', '/usr/bin/python3'];
 /** Ramp beyond one request's duration before the window opens: every stream is on its second request. */
 const RAMP_EXTRA_SECONDS = 1;
 
@@ -568,20 +567,6 @@ function pythonOutput(timings: PythonTimings): RequestOutput {
     queueTime: 0,
     failureCause: null,
   };
-}
-
-const PYTHON_CLIENT = fileURLToPath(new URL('./python-client-baseline.py', import.meta.url));
-
-/**
- * The first interpreter of `candidates` that imports aiohttp, or null. The Python rows need it;
- * without one they are skipped with the fix, and the rest of the run goes on.
- */
-function findPython(candidates: string[]): string | null {
-  for (const candidate of candidates) {
-    const probe = spawnSync(candidate, ['-c', 'import aiohttp'], { stdio: 'ignore' });
-    if (probe.status === 0) return candidate;
-  }
-  return null;
 }
 
 /**

@@ -6,14 +6,13 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { execFile } from 'node:child_process';
+import { findPython, PYTHON_CLIENT } from '../bench/python-interpreter.js';
 import type { SimServerHandle } from '../src/sim/server/sim-server.js';
 import { get, startTruthSim } from './sim-server-helpers.js';
 
-const SCRIPT = fileURLToPath(new URL('../bench/python-client-baseline.py', import.meta.url));
-const PYTHON = ['python3', '/usr/bin/python3'].find((candidate) => spawnSync(candidate, ['-c', 'import aiohttp'], { stdio: 'ignore' }).status === 0);
-const skip = PYTHON === undefined ? 'no python3 with aiohttp: apt-get install -y python3-aiohttp' : false;
+const PYTHON = findPython();
+const skip = PYTHON === null ? 'no python3 with aiohttp: apt-get install -y python3-aiohttp' : false;
 
 interface Report {
   events: number;
@@ -29,7 +28,7 @@ const TOKENS = 6;
 /** Runs the Python client for a window opening now and lasting `seconds`, on the shared clock. */
 function runPython(url: string, api: 'generate' | 'completions', seconds: number): Promise<Report> {
   const nowMs = Number(process.hrtime.bigint()) / 1e6;
-  const args = [SCRIPT, `${url}/${api === 'generate' ? 'generate' : 'v1/completions'}`, api, '3', String(TOKENS), String(nowMs), String(nowMs + seconds * 1000), '0.05'];
+  const args = [PYTHON_CLIENT, `${url}/${api === 'generate' ? 'generate' : 'v1/completions'}`, api, '3', String(TOKENS), String(nowMs), String(nowMs + seconds * 1000), '0.05'];
   return new Promise((resolve, reject) => {
     execFile(PYTHON!, args, (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(JSON.parse(stdout) as Report)));
   });
