@@ -47,6 +47,18 @@ describe('NumpyRandomState', () => {
     assert.throws(() => new NumpyRandomState(-1), RangeError);
   });
 
+  test('a clone draws what the original would draw next, independently', () => {
+    const original = new NumpyRandomState(1);
+    original.randint(1, 1025, 700);
+    const twin = original.clone();
+    const ahead = original.rand(3);
+    assert.deepEqual(twin.rand(3), ahead);
+    twin.rand(5);
+    const replay = new NumpyRandomState(1);
+    replay.randint(1, 1025, 703 + 3);
+    assert.equal(original.randomSample(), replay.randomSample());
+  });
+
   test('rand gives doubles in [0,1) equal to randomSample draws', () => {
     const a = new NumpyRandomState(3).rand(1000);
     const b = new NumpyRandomState(3);

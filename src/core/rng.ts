@@ -18,6 +18,14 @@ class Mt19937 {
   private readonly state = new Uint32Array(STATE_LEN);
   private position = STATE_LEN;
 
+  /** An independent generator at this one's position. */
+  copy(): Mt19937 {
+    const twin = new Mt19937();
+    twin.state.set(this.state);
+    twin.position = this.position;
+    return twin;
+  }
+
   /** Knuth's `init_genrand`, as numpy's `mt19937_seed`. */
   seedInt(seed: number): void {
     const mt = this.state;
@@ -105,11 +113,18 @@ function maskFor(value: number): number {
  * numpy's legacy `RandomState` (what `numpy.random.seed(s)` and the module-level functions use).
  */
 export class NumpyRandomState {
-  private readonly mt = new Mt19937();
+  private mt = new Mt19937();
 
   /** Seeds like `numpy.random.seed(seed)` with a 32-bit non-negative integer. */
   constructor(seed: number) {
     this.seed(seed);
+  }
+
+  /** An independent stream that draws what this one would draw next (to replay a run from here). */
+  clone(): NumpyRandomState {
+    const twin = new NumpyRandomState(0);
+    twin.mt = this.mt.copy();
+    return twin;
   }
 
   /** Re-seeds with `init_genrand(seed)`; numpy rejects seeds outside [0, 2^32). */

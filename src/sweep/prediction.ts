@@ -11,9 +11,10 @@ import type { RequestOutput } from '../bench/types.js';
 import { createDisaggregatedEngine, createEngine } from '../sim/engine/index.js';
 import { predictRun } from '../sim/predict/index.js';
 import { predictedMetrics } from '../sim/predict/predicted-metrics.js';
+import type { Calibration } from '../sim/model/efficiency.js';
 import type { Engine, LaunchConfig } from '../sim/types.js';
 import type { PredictDeployment, PredictInstance } from './predict-deployment.js';
-import type { WorkloadCache } from './workload-cache.js';
+import type { Workload, WorkloadCache } from './workload-cache.js';
 
 export interface Prediction {
   outputs: RequestOutput[];
@@ -28,25 +29,38 @@ export interface Prediction {
 const SHARED_PREFIX_DATASETS = new Set(['generated-shared-prefix', 'mooncake']);
 
 /** The engine of a deployment: one instance, or the prefill and decode instances composed with KV transfer. */
-export function engineFor(deployment: PredictDeployment): Engine {
-  if (deployment.mode === 'pd-mixed') return createEngine((deployment.instances[0] as PredictInstance).launch);
+export function engineFor(deployment: PredictDeployment, calibration: Calibration = {}): Engine {
+  if (deployment.mode === 'pd-mixed') return createEngine((deployment.instances[0] as PredictInstance).launch, { calibration });
   const launches = (role: PredictInstance['role']): LaunchConfig[] => deployment.instances.filter((i) => i.role === role).map((i) => i.launch);
-  return createDisaggregatedEngine(launches('prefill'), launches('decode'));
+  return createDisaggregatedEngine(launches('prefill'), launches('decode'), { calibration });
+}
+
+/** The workload `servebench bench` would build for `args`, refused where virtual time cannot run it. */
+export async function predictableWorkload(args: BenchArgs, workloads: WorkloadCache): Promise<Workload> {
+  if (args.use_trace_timestamps) {
+    throw new UserError('predict does not replay trace timestamps yet: drop --use-trace-timestamps (arrivals then follow --request-rate), or bench the sim in real time');
+  }
+  const workload = await workloads.workload(args);
+  if (workload.dataset.multiTurn) {
+    throw new UserError('predict does not model multi-turn conversations yet: use --gsp-num-turns 1, or bench the sim in real time (servebench bench --sim ...)');
+  }
+  return workload;
 }
 
 /** Predicts the run `args` describes against `deployment`, on the workload `servebench bench` would build. */
 export async function predictBench(deployment: PredictDeployment, args: BenchArgs, workloads: WorkloadCache): Promise<Prediction> {
-  if (args.use_trace_timestamps) {
-    throw new UserError('predict does not replay trace timestamps yet: drop --use-trace-timestamps (arrivals then follow --request-rate), or bench the sim in real time');
-  }
-  const { dataset, rngs } = await workloads.workload(args);
-  if (dataset.multiTurn) {
-    throw new UserError('predict does not model multi-turn conversations yet: use --gsp-num-turns 1, or bench the sim in real time (servebench bench --sim ...)');
-  }
-  const result = predictRun(engineFor(deployment), dataset.rows, {
+  return predictWorkload(deployment, args, await predictableWorkload(args, workloads));
+}
+
+/**
+ * Predicts a built workload. The workload's random streams are left untouched (arrivals draw from a
+ * copy), so one workload can be predicted again, e.g. under another calibration.
+ */
+export function predictWorkload(deployment: PredictDeployment, args: BenchArgs, workload: Workload, calibration: Calibration = {}): Prediction {
+  const result = predictRun(engineFor(deployment, calibration), workload.dataset.rows, {
     requestRate: args.request_rate,
     maxConcurrency: args.max_concurrency,
-    numpy: rngs.numpy,
+    numpy: workload.rngs.numpy.clone(),
     warmupRequests: args.warmup_requests,
   });
   const metrics = predictedMetrics(result);

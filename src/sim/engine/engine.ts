@@ -6,6 +6,7 @@
  * through the Engine contract of src/sim/types.ts.
  */
 import { resolveDeployment, type Deployment } from '../model/deployment.js';
+import type { Calibration } from '../model/efficiency.js';
 import { kvTransferSeconds } from '../model/kv-transfer.js';
 import { seededUniform, type UniformSource } from '../text/seeded-random.js';
 import { TimeHeap } from '../truth/time-heap.js';
@@ -32,6 +33,8 @@ export interface EngineOptions {
    * low tail, the whole workload averages it. Defaults to the catalog's rate for the body.
    */
   acceptLength?: number;
+  /** Efficiency factors and acceptance to run with (the accuracy script's refits); defaults to the stored fit. */
+  calibration?: Calibration;
 }
 
 /** An Engine that also exposes the deployment whose instances stream the tokens. */
@@ -40,7 +43,7 @@ export interface SimEngine extends Engine {
 }
 
 function schedulerFor(deployment: Deployment, role: InstanceRole, options: EngineOptions): Scheduler {
-  const prefillDelayerPasses = options.prefillDelayerPasses ?? deployment.efficiency.features.dpAttention.prefillDelayerPasses;
+  const prefillDelayerPasses = options.prefillDelayerPasses ?? deployment.efficiency.prefillDelayerPasses;
   return new Scheduler(deployment, { role, prefillDelayerPasses });
 }
 
@@ -50,7 +53,7 @@ function schedulerFor(deployment: Deployment, role: InstanceRole, options: Engin
  * `--disaggregation-mode` (compose PD with {@link createDisaggregatedEngine}).
  */
 export function createEngine(launch: LaunchConfig, options: EngineOptions = {}): SimEngine {
-  const deployment = options.deployment ?? resolveDeployment(launch);
+  const deployment = options.deployment ?? resolveDeployment(launch, options.calibration);
   const replicas = Array.from({ length: deployment.replicas }, () => schedulerFor(deployment, 'mixed', options));
   return new ModelEngine(replicas, [], options.seed ?? launch.simSeed, options.acceptLength);
 }
@@ -63,7 +66,7 @@ export function createEngine(launch: LaunchConfig, options: EngineOptions = {}):
 export function createDisaggregatedEngine(prefill: LaunchConfig[], decode: LaunchConfig[], options: Omit<EngineOptions, 'deployment'> = {}): SimEngine {
   const build = (launches: LaunchConfig[], role: InstanceRole) =>
     launches.flatMap((launch) => {
-      const deployment = resolveDeployment(launch);
+      const deployment = resolveDeployment(launch, options.calibration);
       return Array.from({ length: deployment.replicas }, () => schedulerFor(deployment, role, options));
     });
   const seed = options.seed ?? decode[0]?.simSeed ?? 0;
@@ -80,7 +83,7 @@ interface Acceptance {
 function acceptanceOf(d: Deployment, acceptLength: number | undefined, seed: number): Acceptance | null {
   const spec = d.speculative;
   if (!spec) return null;
-  const lowTail = d.efficiency.features.speculative.lowAcceptTailByArch[d.hardware.arch] ?? null;
+  const lowTail = d.efficiency.speculative.lowAcceptTail;
   // The phase draws from a stream no request uses (requests use streams 0, 1, 2, ...).
   const tail = lowTail
     ? { fraction: lowTail.fraction, rate: rateForLength(lowTail.acceptLength, spec.draftTokens), phase: seededUniform(seed, -1)() }
@@ -133,7 +136,7 @@ class ModelEngine implements SimEngine {
     if (acceptance === null) return 0;
     const { tail } = acceptance;
     if (tail !== null && inTail(index, tail.fraction, tail.phase)) return tail.rate;
-    return drawAcceptRate(random, acceptance.bodyRate, this.deployment.efficiency.features.speculative.acceptSpread);
+    return drawAcceptRate(random, acceptance.bodyRate, this.deployment.efficiency.speculative.acceptSpread);
   }
 
   abort(requestId: string): void {

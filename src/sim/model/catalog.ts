@@ -50,6 +50,12 @@ export interface DsaConfig {
   indexHeadDim: number;
 }
 
+/** Layers whose attention sees only the last `size` tokens (the rest attend to the whole context). */
+export interface SlidingWindowConfig {
+  size: number;
+  layers: number;
+}
+
 export interface LinearAttentionConfig {
   fullAttentionLayers: number;
   keyHeads: number;
@@ -84,6 +90,7 @@ export interface ModelSpec {
   mla?: MlaConfig;
   dsa?: DsaConfig;
   linearAttention?: LinearAttentionConfig;
+  slidingWindow?: SlidingWindowConfig;
   mtpLayers?: number;
   speculative?: { acceptRate: number; acceptSource: string };
   source: string;

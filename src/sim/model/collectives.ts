@@ -20,7 +20,7 @@ interface GroupShape {
 
 function shape(d: Deployment, group: number): GroupShape {
   const hw = d.hardware;
-  const link = d.efficiency.family.link;
+  const link = d.efficiency.link;
   const local = Math.min(group, hw.devicesPerNode);
   return {
     local,
@@ -30,9 +30,12 @@ function shape(d: Deployment, group: number): GroupShape {
   };
 }
 
-/** Start-up latency of one collective: a node-crossing one pays the NIC hop on top (twice α). */
-function latency(alphaUs: number, nodes: number): number {
-  return (nodes > 1 ? 2 : 1) * alphaUs * US;
+/**
+ * Start-up latency of one collective: the device's a-priori α scaled by the family's fitted
+ * multiplier; a node-crossing one pays the NIC hop on top (twice α).
+ */
+function latency(d: Deployment, alphaUs: number, nodes: number): number {
+  return (nodes > 1 ? 2 : 1) * alphaUs * d.efficiency.family.collectiveLatency * US;
 }
 
 /**
@@ -43,7 +46,7 @@ function latency(alphaUs: number, nodes: number): number {
 function ringSeconds(d: Deployment, bytes: number, group: number, passes: 1 | 2): number {
   if (group <= 1 || bytes <= 0) return 0;
   const g = shape(d, group);
-  const alpha = latency(d.hardware.allReduceUs, g.nodes);
+  const alpha = latency(d, d.hardware.allReduceUs, g.nodes);
   const inNode = ((passes * (g.local - 1)) / g.local) * (bytes / g.scaleUp);
   const crossNode = g.nodes > 1 ? ((passes * (g.nodes - 1)) / g.nodes) * (bytes / g.local / g.scaleOut) : 0;
   return alpha + inNode + crossNode;
@@ -73,7 +76,7 @@ export function allGatherSeconds(d: Deployment, bytes: number, group: number): n
 export function allToAllSeconds(d: Deployment, bytes: number, group: number): number {
   if (group <= 1 || bytes <= 0) return 0;
   const g = shape(d, group);
-  const alpha = latency(d.hardware.allToAllUs, g.nodes);
+  const alpha = latency(d, d.hardware.allToAllUs, g.nodes);
   const inNodeShare = (g.local - 1) / (group - 1);
   return alpha + Math.max((bytes * inNodeShare) / g.scaleUp, (bytes * (1 - inNodeShare)) / g.scaleOut);
 }

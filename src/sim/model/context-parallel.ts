@@ -30,6 +30,18 @@ function slice(work: RequestWork, cp: number): RequestWork {
   return { newTokens: n, context: work.context + (work.newTokens - n) / 2, prefill: true };
 }
 
+const groupDeployments = new WeakMap<Deployment, Deployment>();
+
+/** The deployment as the CP group runs an extend pass (one object per deployment, so its pass constants are computed once). */
+function groupDeployment(d: Deployment): Deployment {
+  let group = groupDeployments.get(d);
+  if (group === undefined) {
+    group = { ...d, attentionDp: d.prefillContextParallel, attentionTp: 1, denseTp: 1, prefillContextParallel: 1 };
+    groupDeployments.set(d, group);
+  }
+  return group;
+}
+
 /** The extend pass `ranks` (one scheduler rank) as the context-parallel group runs it. */
 export function contextParallelPass(d: Deployment, ranks: readonly (readonly RequestWork[])[]): ContextParallelPass {
   const cp = d.prefillContextParallel;
@@ -40,7 +52,7 @@ export function contextParallelPass(d: Deployment, ranks: readonly (readonly Req
   const prompted = work.reduce((sum, w) => sum + (w.prefill ? w.newTokens : 0), 0);
   const kvPerTokenPerLayer = d.kvBytesPerTokenPerDevice / attentionLayers(d.model);
   return {
-    deployment: { ...d, attentionDp: cp, attentionTp: 1, denseTp: 1, prefillContextParallel: 1 },
+    deployment: groupDeployment(d),
     ranks: split,
     kvGatherPerLayer: allGatherSeconds(d, prompted * kvPerTokenPerLayer, cp),
   };

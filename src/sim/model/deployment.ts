@@ -5,7 +5,7 @@
 import { UsageError, UserError } from '../../core/errors.js';
 import type { LaunchConfig } from '../types.js';
 import { getHardware, type HardwareProfile, type ModelSpec } from './catalog.js';
-import { efficiencyFor, type EfficiencyProfile } from './efficiency.js';
+import { efficiencyFor, type Calibration, type EfficiencyProfile } from './efficiency.js';
 import { identifyModel } from './identify.js';
 import {
   denseLayers,
@@ -165,7 +165,7 @@ function resolveSpeculative(launch: LaunchConfig, model: ModelSpec, quant: Quant
     algorithm,
     steps,
     draftTokens,
-    acceptRate: model.speculative?.acceptRate ?? efficiency.features.speculative.defaultAcceptRate,
+    acceptRate: efficiency.speculative.acceptRate,
     draftBytesPerDevice: (layerParams * bytesPerWeight) / tp,
   };
 }
@@ -175,12 +175,12 @@ function resolveSpeculative(launch: LaunchConfig, model: ModelSpec, quant: Quant
  * leave unset, the per-device memory budget and the KV pool. Bad combinations ⇒ UsageError;
  * a model that does not fit ⇒ UserError.
  */
-export function resolveDeployment(launch: LaunchConfig): Deployment {
+export function resolveDeployment(launch: LaunchConfig, calibration: Calibration = {}): Deployment {
   const hardware = getHardware(launch.hardware);
   const model = identifyModel(launch.modelPath, launch.simModel);
   const quant = resolveQuant(launch.quantization, launch.modelPath, model.nativeQuant);
   const kvBytes = kvElementBytes(launch.kvCacheDtype);
-  const efficiency = efficiencyFor(hardware.family);
+  const efficiency = efficiencyFor({ family: hardware.family, arch: hardware.arch, modelKey: model.key, ...calibration });
 
   const tp = positiveOr(launch.tpSize, 1, '--tp-size');
   const dp = positiveOr(launch.dpSize, 1, '--dp-size');

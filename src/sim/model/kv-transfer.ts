@@ -8,8 +8,8 @@ import type { Deployment } from './deployment.js';
  * parallel), and a decode device receives its own copy (MLA latents are replicated over attention TP).
  */
 export function kvTransferSeconds(prefill: Deployment, decode: Deployment, tokens: number): number {
-  const bandwidth = prefill.hardware.interNodeGBs * 1e9 * prefill.efficiency.family.link;
-  const latency = prefill.efficiency.features.disaggregation.transferLatencyUs * 1e-6;
+  const bandwidth = prefill.hardware.interNodeGBs * 1e9 * prefill.efficiency.link;
+  const latency = prefill.efficiency.transferLatencyUs * 1e-6;
   const sent = (tokens * prefill.kvBytesPerTokenPerDevice) / prefill.prefillContextParallel;
   const received = tokens * decode.kvBytesPerTokenPerDevice;
   return latency + Math.max(sent, received) / bandwidth;

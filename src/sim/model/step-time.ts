@@ -1,11 +1,13 @@
 /**
- * The step-time model (spec §3): roofline per op group — max(FLOPs / (η·peak), bytes / (η_m·HBM)) —
- * plus communication, kernel floors and CPU cost. Pure: a deployment and the work of one step in,
- * seconds out.
+ * The step-time model (spec §3): per op group a roofline — max(FLOPs / (η·peak), bytes / (η_m·HBM)) —
+ * plus collectives, the latency of every kernel the pass launches (graph replay) or the host's launch
+ * floor (eager passes), and host time per scheduler pass. Pure: a deployment and the work of one
+ * step in, seconds (and what they are made of) out.
  */
 import { allGatherSeconds, allReduceSeconds, allToAllSeconds } from './collectives.js';
 import { contextParallelPass } from './context-parallel.js';
 import type { Deployment } from './deployment.js';
+import { kernelCounts, type KernelCounts } from './kernel-counts.js';
 import {
   attentionLayers,
   attentionParamsPerLayer,
@@ -35,11 +37,58 @@ export interface StepTiming {
   cpu: number;
 }
 
+/** One kind of work in a pass, on the busiest device: math, bytes read, and its roofline time. */
+export interface WorkPart {
+  flops: number;
+  bytes: number;
+  seconds: number;
+}
+
+export const PART_NAMES = ['attentionProjections', 'attentionCore', 'linearAttention', 'denseMlp', 'experts', 'sharedExpert', 'lmHead'] as const;
+export type PartName = (typeof PART_NAMES)[number];
+
+/** What one forward pass is made of, on the busiest device. */
+export interface PassBreakdown {
+  parts: Record<PartName, WorkPart>;
+  /** All-reduces, all-gathers and all-to-alls of the pass (seconds). */
+  collectives: number;
+  /** Kernels launched by the pass. */
+  kernels: number;
+  /** Their latency inside the device: kernels × per-kernel time (seconds). */
+  kernelLatency: number;
+  /** Eager pass: the host's cost of launching every kernel (seconds); 0 for graph replay. */
+  launchFloor: number;
+  /** Multiplier of the phase (expert- or context-parallel extend passes), 1 otherwise. */
+  scale: number;
+  /** Device time of the pass. */
+  seconds: number;
+}
+
 const US = 1e-6;
 
-/** Roofline time of one op group. */
-function roofline(flops: number, bytes: number, peak: number, bandwidth: number): number {
-  return Math.max(flops / peak, bytes / bandwidth);
+/** Adds an op group's roofline time to `parts[name]` (when a breakdown is wanted) and returns it. */
+function group(parts: Record<PartName, WorkPart> | null, name: PartName, flops: number, bytes: number, peak: number, bandwidth: number, times = 1): number {
+  const seconds = Math.max(flops / peak, bytes / bandwidth) * times;
+  if (parts !== null) {
+    const part = parts[name];
+    part.flops += flops * times;
+    part.bytes += bytes * times;
+    part.seconds += seconds;
+  }
+  return seconds;
+}
+
+function emptyParts(): Record<PartName, WorkPart> {
+  const empty = (): WorkPart => ({ flops: 0, bytes: 0, seconds: 0 });
+  return {
+    attentionProjections: empty(),
+    attentionCore: empty(),
+    linearAttention: empty(),
+    denseMlp: empty(),
+    experts: empty(),
+    sharedExpert: empty(),
+    lmHead: empty(),
+  };
 }
 
 /** Expected number of distinct local experts `N` tokens touch when each picks `k` of `E` (spec §3.2). */
@@ -48,18 +97,62 @@ export function expectedActiveExperts(experts: number, topK: number, ep: number,
   return (experts / ep) * (1 - Math.pow(1 - topK / experts, tokens));
 }
 
-/** Attention-core FLOPs and bytes of one rank's requests, per attention layer. */
-function attentionCore(d: Deployment, work: readonly RequestWork[]): { flops: number; bytes: number; indexerFlops: number } {
+/** Per-deployment constants of the pass model (computed once per deployment object). */
+interface PassConstants {
+  bandwidth: number;
+  gemmPeak: number;
+  attentionPeak: number;
+  indexerPeak: number;
+  lmHeadPeak: number;
+  attentionParams: number;
+  linearParams: number;
+  denseParams: number;
+  expertParams: number;
+  sharedParams: number;
+  lmHeadParams: number;
+  kernels: KernelCounts;
+}
+
+const constantsCache = new WeakMap<Deployment, PassConstants>();
+
+function constantsOf(d: Deployment): PassConstants {
+  let c = constantsCache.get(d);
+  if (c === undefined) {
+    const m = d.model;
+    const e = d.efficiency.family;
+    c = {
+      bandwidth: d.hardware.hbmTBs * 1e12 * e.memory,
+      gemmPeak: mathPeak(d.hardware, d.quant.mathBits) * e.gemm,
+      attentionPeak: mathPeak(d.hardware, 16) * e.attention,
+      indexerPeak: mathPeak(d.hardware, 8) * e.attention,
+      lmHeadPeak: mathPeak(d.hardware, 16) * e.gemm,
+      attentionParams: attentionParamsPerLayer(m) / d.attentionTp,
+      linearParams: linearAttentionParamsPerLayer(m) / d.attentionTp,
+      denseParams: m.intermediate > 0 ? denseMlpParams(m) / d.denseTp : 0,
+      expertParams: expertParams(m),
+      sharedParams: sharedExpertParams(m),
+      // The LM head stays BF16.
+      lmHeadParams: (m.vocab * m.hidden) / d.lmHeadTp,
+      kernels: kernelCounts(m, d.quant.mathBits < 16),
+    };
+    constantsCache.set(d, c);
+  }
+  return c;
+}
+
+/** Attention-core math and bytes of one rank's requests, per softmax-attention layer. */
+function attentionCore(d: Deployment, c: PassConstants, work: readonly RequestWork[]): WorkPart {
   const m = d.model;
   const headsPerDevice = m.heads / d.attentionTp;
+  const window = m.slidingWindow;
   let flops = 0;
   let bytes = 0;
   let indexerFlops = 0;
   for (const w of work) {
     const n = w.newTokens;
-    const c = w.context;
-    const full = c + n;
-    const pairs = n * c + (n * n) / 2;
+    const ctx = w.context;
+    const full = ctx + n;
+    const pairs = n * ctx + (n * n) / 2;
     if (m.mla) {
       const { kvLoraRank: rkv, ropeHeadDim: dr, nopeHeadDim: dn, vHeadDim: dv } = m.mla;
       const attended = m.dsa ? Math.min(full, m.dsa.topK) : full;
@@ -75,154 +168,172 @@ function attentionCore(d: Deployment, work: readonly RequestWork[]): { flops: nu
         bytes += full * (m.dsa.indexHeadDim + 4);
       }
     } else {
-      flops += 4 * headsPerDevice * m.headDim * pairs;
-      bytes += full * 2 * Math.max(1, m.kvHeads / d.attentionTp) * m.headDim * d.kvElementBytes;
+      // Sliding-window layers attend (and keep) at most the window; the share of such layers blends the two.
+      const windowShare = window ? window.layers / attentionLayers(m) : 0;
+      const windowPairs = window ? n * Math.min(ctx, window.size) + (n * Math.min(n, window.size)) / 2 : pairs;
+      const windowFull = window ? Math.min(full, window.size + n) : full;
+      flops += 4 * headsPerDevice * m.headDim * ((1 - windowShare) * pairs + windowShare * windowPairs);
+      bytes += ((1 - windowShare) * full + windowShare * windowFull) * 2 * Math.max(1, m.kvHeads / d.attentionTp) * m.headDim * d.kvElementBytes;
     }
   }
-  return { flops, bytes, indexerFlops };
+  const seconds = Math.max(flops / c.attentionPeak + indexerFlops / c.indexerPeak, bytes / c.bandwidth);
+  return { flops: flops + indexerFlops, bytes, seconds };
 }
 
-/** Linear-attention (Gated DeltaNet) time of one rank per step: recurrent state read+write per request. */
-function linearAttentionTime(d: Deployment, work: readonly RequestWork[], peak: number, bandwidth: number): number {
-  const la = d.model.linearAttention;
-  if (!la || work.length === 0) return 0;
-  const tokens = work.reduce((sum, w) => sum + w.newTokens, 0);
-  const flops = (4 * la.valueHeads * la.keyHeadDim * la.valueHeadDim * tokens) / d.attentionTp;
-  const bytes = 2 * work.length * (d.stateBytesPerRequest / Math.max(1, linearAttentionLayers(d.model)));
-  return linearAttentionLayers(d.model) * roofline(flops, bytes, peak, bandwidth);
+interface RankPass {
+  collectives: number;
+  seconds: number;
 }
 
 /**
- * Serial time of the day-0 sparse-attention prefill path (pure TP: a single scheduler rank). Context
- * parallel runs extends on the DP-attention path instead.
+ * The attention side of one DP-attention rank: projections, core, dense MLP, LM head, TP all-reduces.
+ * Fills `parts` when given (the breakdown); the hot path passes null and allocates nothing.
  */
-function sparsePrefillTime(d: Deployment, ranks: readonly (readonly RequestWork[])[]): number {
-  if (!d.model.dsa || d.attentionDp > 1 || d.prefillContextParallel > 1) return 0;
-  const perToken = d.efficiency.features.dsa.pureTpPrefillUsPerTokenByArch[d.hardware.arch] ?? 0;
-  let tokens = 0;
-  for (const w of ranks[0] ?? []) if (w.prefill) tokens += w.newTokens;
-  return tokens * perToken * US;
-}
-
-/**
- * Device time of one forward pass over `ranks` (the batch of each DP-attention rank), without
- * phase scaling. `layers` limits the pass to the first layers (a draft model is one layer).
- * Ranks synchronise on MoE, so the result is the slowest rank plus the shared MoE time. Under
- * prefill context parallel an extend pass runs as the CP group's slices plus the KV all-gather.
- */
-export function forwardTime(d: Deployment, ranks: readonly (readonly RequestWork[])[], layers = d.model.layers): number {
+function rankPass(d: Deployment, c: PassConstants, work: readonly RequestWork[], layers: number, parts: Record<PartName, WorkPart> | null): RankPass | null {
   const m = d.model;
-  if (d.prefillContextParallel > 1 && ranks.some((work) => work.some((w) => w.prefill))) {
-    const cp = contextParallelPass(d, ranks);
-    return forwardTime(cp.deployment, cp.ranks, layers) + attentionLayers(m) * (layers / m.layers) * cp.kvGatherPerLayer;
+  let tokens = 0;
+  let logits = 0;
+  for (const w of work) {
+    tokens += w.newTokens;
+    logits += w.prefill ? 1 : w.newTokens;
   }
-  const hw = d.hardware;
-  const e = d.efficiency.family;
-  const bandwidth = hw.hbmTBs * 1e12 * e.memory;
-  const peak = mathPeak(hw, d.quant.mathBits);
-  const attentionPeak = mathPeak(hw, 16) * e.attention;
-  const indexerPeak = mathPeak(hw, 8) * e.attention;
-  const layerShare = layers / m.layers;
-  const nMoe = m.experts ? Math.min(layers, Math.max(1, Math.round(moeLayers(m) * layerShare))) : 0;
+  if (tokens === 0) return null;
+  const share = layers / m.layers;
+  const nAttention = attentionLayers(m) * share;
+  const nLinear = linearAttentionLayers(m) * share;
+  const nMoe = m.experts ? moeLayersIn(d, layers) : 0;
   const nDense = Math.max(0, Math.min(layers - nMoe, denseLayers(m)));
-  const nAttention = attentionLayers(m) * layerShare;
-  const nLinear = linearAttentionLayers(m) * layerShare;
   const wb = d.quant.weightBytes;
-
-  let globalTokens = 0;
-  let anyWork = false;
-  let slowest = 0;
-  for (const work of ranks) {
-    let tokens = 0;
-    let logits = 0;
-    for (const w of work) {
-      tokens += w.newTokens;
-      logits += w.prefill ? 1 : w.newTokens;
-    }
-    globalTokens += tokens;
-    if (tokens === 0) continue;
-    anyWork = true;
-    const g = (tokens < 128 ? e.gemmSmall : e.gemm) * peak;
-    const attnParams = attentionParamsPerLayer(m) / d.attentionTp;
-    let t = nAttention * roofline(2 * tokens * attnParams, attnParams * wb, g, bandwidth);
-    if (nLinear > 0) {
-      const linParams = linearAttentionParamsPerLayer(m) / d.attentionTp;
-      t += nLinear * roofline(2 * tokens * linParams, linParams * wb, g, bandwidth);
-      t += linearAttentionTime(d, work, g, bandwidth) * layerShare;
-    }
-    if (nDense > 0 && m.intermediate > 0) {
-      const mlp = denseMlpParams(m) / d.denseTp;
-      t += nDense * roofline(2 * tokens * mlp, mlp * wb, g, bandwidth);
-    }
-    const core = attentionCore(d, work);
-    t += nAttention * Math.max(core.flops / attentionPeak + core.indexerFlops / indexerPeak, core.bytes / bandwidth);
-    // The LM head stays BF16; prefill needs logits of the last position only.
-    const lmHead = (m.vocab * m.hidden) / d.lmHeadTp;
-    t += roofline(2 * logits * lmHead, lmHead * 2, mathPeak(hw, 16) * (logits < 128 ? e.gemmSmall : e.gemm), bandwidth);
-    // Two all-reduces per layer inside the attention-TP group (after attention and after the MLP).
-    t += 2 * layers * allReduceSeconds(d, tokens * m.hidden * 2, d.attentionTp);
-    slowest = Math.max(slowest, t);
+  let seconds = group(parts, 'attentionProjections', 2 * tokens * c.attentionParams, c.attentionParams * wb, c.gemmPeak, c.bandwidth, nAttention);
+  const la = m.linearAttention;
+  if (la && nLinear > 0) {
+    seconds += group(parts, 'attentionProjections', 2 * tokens * c.linearParams, c.linearParams * wb, c.gemmPeak, c.bandwidth, nLinear);
+    // Gated DeltaNet core: the recurrent state is read and written once per request per layer.
+    const stateFlops = (4 * la.valueHeads * la.keyHeadDim * la.valueHeadDim * tokens) / d.attentionTp;
+    const stateBytes = 2 * work.length * (d.stateBytesPerRequest / linearAttentionLayers(m));
+    seconds += group(parts, 'linearAttention', stateFlops, stateBytes, c.attentionPeak, c.bandwidth, nLinear);
   }
-  if (!anyWork) return 0;
-
-  let moe = 0;
-  if (m.experts && nMoe > 0) {
-    const k = m.expertsPerToken ?? 1;
-    const expert = expertParams(m);
-    const active = expectedActiveExperts(m.experts, k, d.ep, globalTokens);
-    const g = (globalTokens * k) / m.experts >= 64 ? e.gemm : e.gemmSmall;
-    moe += nMoe * roofline((2 * globalTokens * k * expert) / d.tp, (active * expert * wb) / d.expertTp, peak * g, bandwidth);
-    const shared = sharedExpertParams(m);
-    if (shared > 0) {
-      const tokensPerGroup = globalTokens / d.attentionDp;
-      moe += nMoe * roofline((2 * tokensPerGroup * shared) / d.attentionTp, (shared * wb) / d.attentionTp, peak * g, bandwidth);
-    }
-    if (d.ep > 1) {
-      // DeepEP-style dispatch (8-bit) and combine (BF16) of each token's k expert copies.
-      const copies = (globalTokens / d.tp) * k * m.hidden * ((d.ep - 1) / d.ep);
-      moe += nMoe * (allToAllSeconds(d, copies, d.ep) + allToAllSeconds(d, copies * 2, d.ep));
-    } else if (d.attentionDp > 1) {
-      // TP-MoE under DP attention: all-gather tokens before and reduce-scatter after each MoE layer.
-      moe += nMoe * 2 * allGatherSeconds(d, globalTokens * m.hidden * 2, d.tp);
-    }
+  if (nDense > 0 && c.denseParams > 0) {
+    seconds += group(parts, 'denseMlp', 2 * tokens * c.denseParams, c.denseParams * wb, c.gemmPeak, c.bandwidth, nDense);
   }
-  return slowest + moe;
+  const core = attentionCore(d, c, work);
+  seconds += core.seconds * nAttention;
+  if (parts !== null) {
+    parts.attentionCore.flops += core.flops * nAttention;
+    parts.attentionCore.bytes += core.bytes * nAttention;
+    parts.attentionCore.seconds += core.seconds * nAttention;
+  }
+  seconds += group(parts, 'lmHead', 2 * logits * c.lmHeadParams, c.lmHeadParams * 2, c.lmHeadPeak, c.bandwidth);
+  // Two all-reduces per layer inside the attention-TP group (after attention and after the MLP).
+  const collectives = 2 * layers * allReduceSeconds(d, tokens * m.hidden * 2, d.attentionTp);
+  return { collectives, seconds: seconds + collectives };
 }
 
-/** Kernels per layer of a captured decode graph, and of the eager (prefill) path. */
-function kernelsPerLayer(d: Deployment): { graph: number; eager: number } {
-  const { family, features } = d.efficiency;
-  const base = d.model.mla ? family.kernelsPerLayer.mla : family.kernelsPerLayer.gqa;
-  const graph = base + (d.model.dsa ? features.dsa.graphKernelsPerLayerByFamily[d.hardware.family] : 0);
-  return { graph, eager: graph + (d.model.dsa ? features.dsa.eagerKernelsPerLayer : 0) };
+/** MoE layers among the first `layers` layers of the pass (a draft pass is one layer, and MoE if the model is). */
+function moeLayersIn(d: Deployment, layers: number): number {
+  return Math.min(layers, Math.max(1, Math.round(moeLayers(d.model) * (layers / d.model.layers))));
+}
+
+/** The expert side of a pass: routed and shared experts on the global token count, and their communication. */
+function expertPass(d: Deployment, c: PassConstants, globalTokens: number, layers: number, parts: Record<PartName, WorkPart> | null): { seconds: number; collectives: number } {
+  const m = d.model;
+  if (!m.experts || globalTokens === 0) return { seconds: 0, collectives: 0 };
+  const nMoe = moeLayersIn(d, layers);
+  const k = m.expertsPerToken ?? 1;
+  const wb = d.quant.weightBytes;
+  const active = expectedActiveExperts(m.experts, k, d.ep, globalTokens);
+  let seconds = group(parts, 'experts', (2 * globalTokens * k * c.expertParams) / d.tp, (active * c.expertParams * wb) / d.expertTp, c.gemmPeak, c.bandwidth, nMoe);
+  if (c.sharedParams > 0) {
+    const tokensPerGroup = globalTokens / d.attentionDp;
+    seconds += group(parts, 'sharedExpert', (2 * tokensPerGroup * c.sharedParams) / d.attentionTp, (c.sharedParams * wb) / d.attentionTp, c.gemmPeak, c.bandwidth, nMoe);
+  }
+  let collectives = 0;
+  if (d.ep > 1) {
+    // DeepEP-style dispatch (8-bit) and combine (BF16) of each token's k expert copies.
+    const copies = (globalTokens / d.tp) * k * m.hidden * ((d.ep - 1) / d.ep);
+    collectives = nMoe * (allToAllSeconds(d, copies, d.ep) + allToAllSeconds(d, copies * 2, d.ep));
+  } else if (d.attentionDp > 1) {
+    // TP-MoE under DP attention: all-gather tokens before and reduce-scatter after each MoE layer.
+    collectives = nMoe * 2 * allGatherSeconds(d, globalTokens * m.hidden * 2, d.tp);
+  }
+  return { seconds: seconds + collectives, collectives };
+}
+
+/** Whether a pass over these ranks runs eagerly (prefill, no graph, or a batch beyond the captured sizes). */
+function isEager(d: Deployment, ranks: readonly (readonly RequestWork[])[], prefill: boolean): boolean {
+  if (prefill || !d.cudaGraph) return true;
+  for (const work of ranks) if (work.length > d.cudaGraphMaxBs) return true;
+  return false;
 }
 
 /**
- * Device time of one pass including kernel floors and the phase's efficiency scale. Graph-captured
- * decode pays the per-kernel floor; eager passes (prefill, no CUDA graph, batch above
- * cuda-graph-max-bs) cannot run faster than the host launches their kernels.
+ * One forward pass over `ranks` (the batch of each DP-attention rank), and with `withParts` what it
+ * is made of on the busiest device. `layers` limits the pass to the first layers (a draft model is
+ * one layer). Ranks synchronise on MoE, so the pass lasts as long as the slowest rank plus the
+ * expert work. Under prefill context parallel an extend pass runs as the CP group's slices plus
+ * the KV all-gather.
  */
-export function passTime(d: Deployment, ranks: readonly (readonly RequestWork[])[], layers = d.model.layers): number {
-  const raw = forwardTime(d, ranks, layers);
-  if (raw === 0) return 0;
-  const e = d.efficiency;
-  const prefill = ranks.some((work) => work.some((w) => w.prefill));
-  const maxBatch = Math.max(...ranks.map((work) => work.length));
-  const kernels = kernelsPerLayer(d);
-  const floor = layers * kernels.graph * d.hardware.kernelFloorUs * US;
-  const eager = prefill || !d.cudaGraph || maxBatch > d.cudaGraphMaxBs;
-  const sparse = (sparsePrefillTime(d, ranks) * layers) / d.model.layers;
-  const gpu = (eager ? Math.max(raw, layers * kernels.eager * e.family.eagerLaunchUs * US) + floor : raw + floor) + sparse;
-  return gpu * phaseScale(d, prefill);
+function pass(d: Deployment, ranks: readonly (readonly RequestWork[])[], layers: number, withParts: boolean): PassBreakdown | null {
+  const m = d.model;
+  let prefill = false;
+  let globalTokens = 0;
+  for (const work of ranks) {
+    for (const w of work) {
+      globalTokens += w.newTokens;
+      if (w.prefill) prefill = true;
+    }
+  }
+  if (globalTokens === 0) return null;
+  if (d.prefillContextParallel > 1 && prefill) {
+    const cp = contextParallelPass(d, ranks);
+    const inner = pass(cp.deployment, cp.ranks, layers, withParts);
+    if (inner === null) return null;
+    const gather = attentionLayers(m) * (layers / m.layers) * cp.kvGatherPerLayer;
+    const scale = d.efficiency.contextParallelPrefillScale;
+    return { ...inner, collectives: inner.collectives + gather, scale, seconds: (inner.seconds / inner.scale + gather) * scale };
+  }
+  const c = constantsOf(d);
+  let slowest: RankPass | null = null;
+  let slowestWork: readonly RequestWork[] = [];
+  for (const work of ranks) {
+    const rank = rankPass(d, c, work, layers, null);
+    if (rank !== null && (slowest === null || rank.seconds > slowest.seconds)) {
+      slowest = rank;
+      slowestWork = work;
+    }
+  }
+  if (slowest === null) return null;
+  const parts = withParts ? emptyParts() : null;
+  if (parts !== null) rankPass(d, c, slowestWork, layers, parts);
+  const experts = expertPass(d, c, globalTokens, layers, parts);
+  const kernels = layers * c.kernels.perLayer + c.kernels.perPass;
+  const e = d.efficiency.family;
+  const kernelLatency = kernels * e.kernelUs * US;
+  const launchFloor = isEager(d, ranks, prefill) ? kernels * e.launchUs * US : 0;
+  const work = slowest.seconds + experts.seconds + kernelLatency;
+  const scale = prefill && d.ep > 1 ? d.efficiency.expertParallelPrefillScale : 1;
+  return {
+    parts: parts ?? NO_PARTS,
+    collectives: slowest.collectives + experts.collectives,
+    kernels,
+    kernelLatency,
+    launchFloor,
+    scale,
+    seconds: Math.max(work, launchFloor) * scale,
+  };
 }
 
-/** Product of the family and feature multipliers for one phase. */
-export function phaseScale(d: Deployment, prefill: boolean): number {
-  const { family, features } = d.efficiency;
-  let scale = prefill ? family.prefillScale : family.decodeScale;
-  if (d.ep > 1 && prefill) scale *= features.expertParallel.prefillScale;
-  if (d.prefillContextParallel > 1 && prefill) scale *= features.contextParallel.prefillScale;
-  return scale;
+/** The parts of a pass computed without its breakdown (the engine's hot path). */
+const NO_PARTS: Readonly<Record<PartName, WorkPart>> = Object.freeze(emptyParts());
+
+/** What one forward pass is made of on the busiest device (null when there is no work). */
+export function passBreakdown(d: Deployment, ranks: readonly (readonly RequestWork[])[], layers = d.model.layers): PassBreakdown | null {
+  return pass(d, ranks, layers, true);
+}
+
+/** Device time of one forward pass (0 when there is no work). */
+export function passTime(d: Deployment, ranks: readonly (readonly RequestWork[])[], layers = d.model.layers): number {
+  return pass(d, ranks, layers, false)?.seconds ?? 0;
 }
 
 /** Host time of one scheduler pass over `requests` running requests (`t_0 + t_req·B`). */
@@ -231,28 +342,46 @@ export function cpuTime(d: Deployment, requests: number): number {
   return (e.stepCpuUs + e.requestCpuUs * requests) * US;
 }
 
+/** The passes one engine step runs: the target pass, and under speculative decoding the draft passes. */
+export interface StepPasses {
+  /** The target model's pass (extend, decode, or verify of every draft token). */
+  target: RequestWork[][];
+  /** One-layer draft passes per iteration (decode: the draft steps then the draft extend; extend: the draft prefill). */
+  draft: RequestWork[][][];
+  /** Fixed speculative costs of the step (seconds): per draft step, and the verify bookkeeping the host cannot overlap. */
+  draftFixed: number;
+  exposedCpu: number;
+}
+
 /**
- * Time of one engine step. Decode steps under speculative decoding are whole iterations: draft
- * steps, a verify pass of `draftTokens` per request, the draft extend and the spec bookkeeping.
- * Extend steps under speculative decoding also run the draft model's prefill. The overlap scheduler
- * hides the host work behind the device work.
+ * The passes of a step. Decode steps under speculative decoding are whole iterations: draft steps,
+ * a verify pass of `draftTokens` per request, the draft extend and the spec bookkeeping. Extend steps
+ * under speculative decoding also run the draft model's prefill.
  */
-export function stepTime(d: Deployment, ranks: readonly (readonly RequestWork[])[]): StepTiming {
+export function stepPasses(d: Deployment, ranks: readonly (readonly RequestWork[])[]): StepPasses {
   const prefill = ranks.some((work) => work.some((w) => w.prefill));
   const spec = d.speculative;
-  let gpu: number;
-  let exposedCpu = 0;
-  if (spec && !prefill) {
-    const verify = ranks.map((work) => work.map((w) => ({ newTokens: spec.draftTokens, context: w.context, prefill: false })));
-    const single = ranks.map((work) => work.map((w) => ({ newTokens: 1, context: w.context, prefill: false })));
-    const draftStep = d.efficiency.features.speculative.draftStepUs * US;
-    gpu = passTime(d, verify) + spec.steps * (passTime(d, single, 1) + draftStep) + passTime(d, verify, 1) + draftStep;
-    exposedCpu = d.efficiency.features.speculative.specCpuUs * US;
-  } else {
-    gpu = passTime(d, ranks);
-    if (spec) gpu += passTime(d, ranks, 1);
-  }
-  const busiest = Math.max(0, ...ranks.map((work) => work.length));
+  const target = ranks.map((work) => [...work]);
+  if (!spec) return { target, draft: [], draftFixed: 0, exposedCpu: 0 };
+  if (prefill) return { target, draft: [target], draftFixed: 0, exposedCpu: 0 };
+  const verify = ranks.map((work) => work.map((w) => ({ newTokens: spec.draftTokens, context: w.context, prefill: false })));
+  const single = ranks.map((work) => work.map((w) => ({ newTokens: 1, context: w.context, prefill: false })));
+  const draftStep = d.efficiency.speculative.draftStepUs * US;
+  return {
+    target: verify,
+    draft: [...Array.from({ length: spec.steps }, () => single), verify],
+    draftFixed: (spec.steps + 1) * draftStep,
+    exposedCpu: d.efficiency.speculative.specCpuUs * US,
+  };
+}
+
+/** Time of one engine step; the overlap scheduler hides the host work behind the device work. */
+export function stepTime(d: Deployment, ranks: readonly (readonly RequestWork[])[]): StepTiming {
+  const passes = stepPasses(d, ranks);
+  let gpu = passTime(d, passes.target) + passes.draftFixed;
+  for (const draft of passes.draft) gpu += passTime(d, draft, 1);
+  let busiest = 0;
+  for (const work of ranks) busiest = Math.max(busiest, work.length);
   const cpu = cpuTime(d, busiest);
-  return { duration: Math.max(gpu, cpu) + exposedCpu, gpu, cpu };
+  return { duration: Math.max(gpu, cpu) + passes.exposedCpu, gpu, cpu };
 }

@@ -1,0 +1,186 @@
+/**
+ * How well the performance model predicts published runs: every case of the training files
+ * (shared/reference/published/*.json and the reference logs) runs through the predict pipeline with
+ * its own flags; the script prints predicted vs published per case under the stored calibration,
+ * then a leave-one-group-out cross-validation (each model × hardware group held out, the factors
+ * refitted without it, the group predicted) — the error to report and to drive down.
+ *
+ * Run: npx tsx bench/predict-accuracy.ts [--write] [--no-cv] [--cases FILE ...] [--workers N]
+ *   --write        refit on every case first, cross-validate, and store the fit in
+ *                  src/sim/model/fitted-factors.json (what predict and the sim use)
+ *   --refit        refit on every case first, without storing it
+ *   --cases FILE   case files to use instead of the training set (same format), e.g. a held-aside set:
+ *                  predicted with the stored calibration, no cross-validation
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { fitAcceptance } from '../src/sim/calibration/acceptance.js';
+import { prepareCase, type PredictedFigures, type PreparedCase } from '../src/sim/calibration/case-runner.js';
+import { parseCaseFile, type PredictionCase } from '../src/sim/calibration/cases.js';
+import { crossValidate, groupsOf, medianAbsoluteErrors, relativeError, type HeldOut } from '../src/sim/calibration/cross-validation.js';
+import { fitFactors, METRICS, type Metric } from '../src/sim/calibration/fit.js';
+import { pooledSimulator } from '../src/sim/calibration/simulator.js';
+import { DEFAULT_ACCEPT_RATES, DEFAULT_FACTORS, FACTOR_SPECS, fittableFactors, type FittedFile } from '../src/sim/model/efficiency.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const PUBLISHED_DIR = join(root, '..', 'shared', 'reference', 'published');
+const LOG_CASES = join(root, 'src', 'sim', 'calibration', 'reference-log-cases.json');
+const FITTED_FILE = join(root, 'src', 'sim', 'model', 'fitted-factors.json');
+const TARGETS: Record<Metric, number> = { tpotMs: 0.15, outputTps: 0.15, ttftMs: 0.3 };
+const GROUP_TPOT_TARGET = 0.3;
+const LABELS: Record<Metric, string> = { tpotMs: 'mean TPOT ms', outputTps: 'output tok/s', ttftMs: 'mean TTFT ms' };
+
+const { values } = parseArgs({
+  options: {
+    write: { type: 'boolean', default: false },
+    refit: { type: 'boolean', default: false },
+    'no-cv': { type: 'boolean', default: false },
+    cases: { type: 'string', multiple: true },
+    workers: { type: 'string' },
+    iterations: { type: 'string', default: '12' },
+    'cv-iterations': { type: 'string', default: '4' },
+  },
+});
+
+function loadCases(files: readonly string[]): PredictionCase[] {
+  return files.flatMap((file) => parseCaseFile(JSON.parse(readFileSync(file, 'utf8')), file.replace(`${root}/`, '')));
+}
+
+function trainingFiles(): string[] {
+  const published = readdirSync(PUBLISHED_DIR)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => join(PUBLISHED_DIR, name));
+  return [...published, LOG_CASES];
+}
+
+const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(0)}%`;
+const num = (x: number): string => (x >= 100 ? x.toFixed(0) : x.toFixed(2));
+
+function printTable(title: string, cases: readonly PreparedCase[], predictions: readonly HeldOut[]): void {
+  console.log(`\n${title}`);
+  console.log(
+    `${'case'.padEnd(5)}${'model × hardware'.padEnd(36)}${METRICS.map((m) => `${LABELS[m]}: published → predicted`.padStart(38)).join('')}${'accept'.padStart(14)}`,
+  );
+  for (const { index, figures } of predictions) {
+    const p = cases[index]!;
+    const pub = p.case.published;
+    const cells = METRICS.map((m) => `${num(pub[m])} → ${num(figures[m])} (${pct(relativeError(figures[m], pub[m]))})`.padStart(38));
+    const accept = pub.acceptLength === null ? '' : `${pub.acceptLength.toFixed(2)} → ${figures.acceptLength?.toFixed(2) ?? '-'}`;
+    console.log(`${p.case.id.padEnd(5)}${p.group.padEnd(36)}${cells.join('')}${accept.padStart(14)}`);
+  }
+}
+
+function printSummary(label: string, cases: readonly PreparedCase[], predictions: readonly HeldOut[]): Record<Metric, number> {
+  const errors = medianAbsoluteErrors(cases, predictions);
+  const line = METRICS.map((m) => `${LABELS[m]} ${(errors[m] * 100).toFixed(1)}% (target ≤ ${TARGETS[m] * 100}%)`).join(', ');
+  console.log(`${label}: median |error| over ${predictions.length} cases: ${line}`);
+  return errors;
+}
+
+function printGroups(cases: readonly PreparedCase[], predictions: readonly HeldOut[]): number {
+  console.log('per group, median |error| (mean TPOT, output tok/s, mean TTFT):');
+  let worst = 0;
+  for (const group of groupsOf(cases)) {
+    const mine = predictions.filter(({ index }) => cases[index]!.group === group);
+    const errors = medianAbsoluteErrors(cases, mine);
+    worst = Math.max(worst, errors.tpotMs);
+    const flag = errors.tpotMs > GROUP_TPOT_TARGET ? `  ← above ${GROUP_TPOT_TARGET * 100}% TPOT` : '';
+    console.log(`  ${group.padEnd(38)} ${String(mine.length).padStart(2)} cases  ${METRICS.map((m) => `${(errors[m] * 100).toFixed(0)}%`.padStart(6)).join('')}${flag}`);
+  }
+  return worst;
+}
+
+/** The factor values, with their priors. */
+function printFactors(factors: Readonly<Record<string, number>>): void {
+  console.log('factors (value, prior):');
+  for (const name of fittableFactors()) {
+    const spec = FACTOR_SPECS[name]!;
+    const value = factors[name] ?? spec.prior;
+    console.log(`  ${name.padEnd(28)} ${value.toPrecision(3).padStart(9)}  (prior ${spec.prior})`);
+  }
+}
+
+/** Prepares every case that runs; the others are reported, never silently left out. */
+async function prepareRunnable(cases: readonly PredictionCase[]): Promise<{ prepared: PreparedCase[]; failed: { c: PredictionCase; error: string }[] }> {
+  const prepared: PreparedCase[] = [];
+  const failed: { c: PredictionCase; error: string }[] = [];
+  for (const c of cases) {
+    try {
+      prepared.push(await prepareCase(c));
+    } catch (error) {
+      failed.push({ c, error: (error as Error).message });
+    }
+  }
+  return { prepared, failed };
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const heldAside = values.cases !== undefined;
+  const loaded = loadCases(heldAside ? values.cases!.map((f) => join(process.cwd(), f)) : trainingFiles());
+  const { prepared, failed } = await prepareRunnable(loaded);
+  for (const { c, error } of failed) console.log(`case ${c.id} (${c.name}) cannot run: ${error}`);
+  const simulator = await pooledSimulator(prepared.map((p) => p.case), values.workers === undefined ? undefined : Number(values.workers));
+  const log = (line: string): void => console.log(`  ${line}`);
+  const all = prepared.map((_, i) => i);
+  const factors = fittableFactors();
+  try {
+    if (heldAside) {
+      const figures = await simulator.simulate(all, {});
+      printTable('Per case, stored calibration (src/sim/model/fitted-factors.json)', prepared, figures.map((f, index) => ({ index, figures: f })));
+      printSummary('held-aside cases', prepared, figures.map((f, index) => ({ index, figures: f })));
+      return;
+    }
+    const refit = values.write || values.refit;
+    const acceptance = refit ? fitAcceptance(prepared) : { rates: { ...DEFAULT_ACCEPT_RATES }, fallback: null };
+    const start = { ...DEFAULT_FACTORS, ...(acceptance.fallback === null ? {} : { 'spec.acceptRate': acceptance.fallback }) };
+    // Without a refit this only differentiates at the stored calibration (for the cross-validation's folds).
+    const fit = await fitFactors({ cases: prepared, indices: all, simulator, factors, start, acceptRates: acceptance.rates, maxIterations: refit ? Number(values.iterations) : 0, log });
+    const calibration: FittedFile = { factors: fit.factors, acceptRates: acceptance.rates, crossValidation: null };
+    const title = refit
+      ? `Per case, refitted on all ${prepared.length} cases (in-sample: not the number to report)`
+      : 'Per case, stored calibration (src/sim/model/fitted-factors.json; in-sample: not the number to report)';
+    const inSampleRows = fit.predictions.map((figures: PredictedFigures, index) => ({ index, figures }));
+    printTable(title, prepared, inSampleRows);
+    printSummary('in-sample', prepared, inSampleRows);
+    printFactors(calibration.factors);
+    if (values['no-cv']) return;
+
+    const heldOut = await crossValidate(prepared, simulator, {
+      factors,
+      start: calibration.factors,
+      maxIterations: Number(values['cv-iterations']),
+      jacobian: fit.jacobian,
+      log,
+    });
+    printTable('Leave-one-group-out cross-validation: each case predicted by a fit that never saw its model × hardware group', prepared, heldOut);
+    const errors = printSummary('cross-validated', prepared, heldOut);
+    const worstGroup = printGroups(prepared, heldOut);
+    const met = METRICS.every((m) => errors[m] <= TARGETS[m]) && worstGroup <= GROUP_TPOT_TARGET;
+    console.log(`fitted factors: ${factors.length} (per hardware family and engine feature) + ${Object.keys(calibration.acceptRates).length} per-model acceptance rates`);
+    console.log(`targets ${met && failed.length === 0 ? 'met' : 'NOT met'}; ${groupsOf(prepared).length} groups, ${prepared.length} cases (${failed.length} could not run), ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    if (values.write) {
+      const stored: FittedFile & { $comment: string } = {
+        $comment: JSON.parse(readFileSync(FITTED_FILE, 'utf8')).$comment,
+        factors: Object.fromEntries(factors.map((name) => [name, Number(calibration.factors[name]!.toPrecision(4))]).concat([['spec.acceptRate', Number((calibration.factors['spec.acceptRate'] ?? FACTOR_SPECS['spec.acceptRate']!.prior).toPrecision(4))]])),
+        acceptRates: Object.fromEntries(Object.entries(calibration.acceptRates).map(([k, v]) => [k, Number(v.toPrecision(4))])),
+        crossValidation: {
+          meanTpot: Number(errors.tpotMs.toFixed(4)),
+          outputThroughput: Number(errors.outputTps.toFixed(4)),
+          meanTtft: Number(errors.ttftMs.toFixed(4)),
+          cases: prepared.length,
+          groups: groupsOf(prepared).length,
+        },
+      };
+      writeFileSync(FITTED_FILE, `${JSON.stringify(stored, null, 2)}\n`);
+      console.log(`stored the fit in ${FITTED_FILE.replace(`${root}/`, '')}`);
+    }
+  } finally {
+    await simulator.close();
+  }
+}
+
+await main();

@@ -1,0 +1,92 @@
+/**
+ * Runs a published case through the same pipeline as `servebench predict` with the case's own
+ * flags: the deployment from its SGLang flags, the workload `servebench bench` would build from its
+ * bench flags (built once), then the engine in virtual time under a given calibration (many times).
+ */
+import type { BenchArgs } from '../../bench/args/types.js';
+import { createBenchRngs, NumpyRandomState } from '../../core/rng.js';
+import { parseWorkloadArgs, workloadTokenizer } from '../../sweep/bench-setup.js';
+import { parsePredictDeployment, type PredictDeployment } from '../../sweep/predict-deployment.js';
+import { predictableWorkload, predictWorkload } from '../../sweep/prediction.js';
+import { WorkloadCache, type Workload } from '../../sweep/workload-cache.js';
+import { resolveDeployment, type Deployment } from '../model/deployment.js';
+import type { Calibration } from '../model/efficiency.js';
+import { rowsFromLengths } from '../predict/virtual-client.js';
+import type { PredictionCase } from './cases.js';
+
+/** A case ready to simulate: its parsed deployment and its built workload. */
+export interface PreparedCase {
+  case: PredictionCase;
+  /** `model × hardware`: the unit cross-validation holds out. */
+  group: string;
+  deployment: PredictDeployment;
+  /** The resolved deployment of each instance (prefill instances first), under the stored fit. */
+  resolved: Deployment[];
+  args: BenchArgs;
+  workload: Workload;
+}
+
+/** The figures a prediction gives for a case (ms unless named). */
+export interface PredictedFigures {
+  tpotMs: number;
+  ttftMs: number;
+  outputTps: number;
+  acceptLength: number | null;
+  durationS: number;
+  medianTtftMs: number;
+  itlMs: number;
+  medianItlMs: number;
+}
+
+/** `count` log-normal lengths (shape `sigma`) rescaled to sum to `total`, each at least 2 tokens. */
+function logNormalLens(numpy: NumpyRandomState, count: number, sigma: number, total: number): number[] {
+  const raw = Array.from({ length: count }, () => {
+    const u = Math.max(numpy.randomSample(), 1e-12);
+    return Math.exp(sigma * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * numpy.randomSample()));
+  });
+  const sum = raw.reduce((a, b) => a + b, 0);
+  return raw.map((x) => Math.max(2, Math.round((x * total) / sum)));
+}
+
+/** A ShareGPT-shaped workload with the case's published token totals (its prompts are not available offline). */
+function lengthsWorkload(args: BenchArgs, totals: { inputTotal: number; outputTotal: number }): Workload {
+  const rngs = createBenchRngs(args.seed);
+  const numpy = new NumpyRandomState(1);
+  const inputs = logNormalLens(numpy, args.num_prompts, 1.5, totals.inputTotal);
+  const outputs = logNormalLens(numpy, args.num_prompts, 0.9, totals.outputTotal);
+  return { dataset: { rows: rowsFromLengths(inputs, outputs), multiTurn: false }, rngs };
+}
+
+function deploymentOf(c: PredictionCase): PredictDeployment {
+  const shared = ['--model-path', c.modelPath, '--hardware', c.hardware, ...c.launchFlags];
+  if (c.prefillFlags === null || c.decodeFlags === null) return parsePredictDeployment(shared, [], []);
+  return parsePredictDeployment(shared, [c.prefillFlags.join(' ')], [c.decodeFlags.join(' ')]);
+}
+
+/** Parses a case's flags and builds its workload (the tokenizer is loaded as `predict` loads it). */
+export async function prepareCase(c: PredictionCase): Promise<PreparedCase> {
+  const deployment = deploymentOf(c);
+  const resolved = deployment.instances.map((instance) => resolveDeployment(instance.launch));
+  const serving = resolved[resolved.length - 1]!;
+  const args = parseWorkloadArgs(['--backend', c.backend, ...c.benchFlags], 'predict', c.modelPath);
+  const workload = c.workloadLengths
+    ? lengthsWorkload(args, c.workloadLengths)
+    : await predictableWorkload(args, new WorkloadCache(await workloadTokenizer(args), () => {}));
+  return { case: c, group: `${serving.model.key} × ${serving.hardware.key}`, deployment, resolved, args, workload };
+}
+
+/** Predicts a prepared case under `calibration` (defaults: the stored fit). */
+export function simulateCase(p: PreparedCase, calibration: Calibration = {}): PredictedFigures {
+  const prediction = predictWorkload(p.deployment, p.args, p.workload, calibration);
+  const m = prediction.metrics;
+  return {
+    tpotMs: m.meanTpotMs,
+    ttftMs: m.meanTtftMs,
+    outputTps: m.outputThroughput,
+    acceptLength: m.acceptLength,
+    durationS: prediction.durationS,
+    medianTtftMs: m.medianTtftMs,
+    itlMs: m.meanItlMs,
+    medianItlMs: m.medianItlMs,
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * Leave-one-group-out cross-validation: each model × hardware group is held out in turn, the
+ * acceptance and the factors are refitted on the other groups (starting from the full fit), and the
+ * held-out group is predicted with them. Its errors are what the model does on runs it was not
+ * fitted to — the number to report and to drive down.
+ */
+import { median } from '../../core/stats.js';
+import { DEFAULT_FACTORS } from '../model/efficiency.js';
+import { fitAcceptance } from './acceptance.js';
+import type { PredictedFigures, PreparedCase } from './case-runner.js';
+import { fitFactors, METRICS, type CaseJacobian, type CaseSimulator, type Metric } from './fit.js';
+
+export interface HeldOut {
+  /** Index of the case in the prepared list. */
+  index: number;
+  figures: PredictedFigures;
+}
+
+export interface CrossValidationOptions {
+  factors: readonly string[];
+  start: Readonly<Record<string, number>>;
+  maxIterations: number;
+  /** The full fit's Jacobian blocks (by case index): each fold starts from them instead of differentiating again. */
+  jacobian: ReadonlyMap<number, CaseJacobian>;
+  log?: (line: string) => void;
+}
+
+/** The groups of the cases, in first-seen order. */
+export function groupsOf(cases: readonly PreparedCase[]): string[] {
+  return [...new Set(cases.map((p) => p.group))];
+}
+
+/** Predicts every case with a calibration fitted without its group. */
+export async function crossValidate(cases: readonly PreparedCase[], simulator: CaseSimulator, options: CrossValidationOptions): Promise<HeldOut[]> {
+  const heldOut: HeldOut[] = [];
+  for (const group of groupsOf(cases)) {
+    const train = cases.map((p, i) => ({ p, i })).filter(({ p }) => p.group !== group);
+    const test = cases.map((p, i) => ({ p, i })).filter(({ p }) => p.group === group);
+    const acceptance = fitAcceptance(train.map(({ p }) => p));
+    const start = { ...DEFAULT_FACTORS, ...options.start, ...(acceptance.fallback === null ? {} : { 'spec.acceptRate': acceptance.fallback }) };
+    const fit = await fitFactors({
+      cases: train.map(({ p }) => p),
+      indices: train.map(({ i }) => i),
+      simulator,
+      factors: options.factors,
+      start,
+      acceptRates: acceptance.rates,
+      maxIterations: options.maxIterations,
+      jacobian: options.jacobian,
+    });
+    const figures = await simulator.simulate(
+      test.map(({ i }) => i),
+      { factors: fit.factors, acceptRates: acceptance.rates },
+    );
+    test.forEach(({ i }, k) => heldOut.push({ index: i, figures: figures[k]! }));
+    options.log?.(`cross-validation: ${group} held out (${test.length} cases, refit in ${fit.iterations} iterations)`);
+  }
+  return heldOut.sort((a, b) => a.index - b.index);
+}
+
+/** Relative error of a predicted figure. */
+export function relativeError(predicted: number, published: number): number {
+  return (predicted - published) / published;
+}
+
+
+/** Median |relative error| per headline metric over a set of predictions. */
+export function medianAbsoluteErrors(cases: readonly PreparedCase[], predictions: readonly HeldOut[]): Record<Metric, number> {
+  return Object.fromEntries(
+    METRICS.map((metric) => [metric, median(predictions.map(({ index, figures }) => Math.abs(relativeError(figures[metric], cases[index]!.case.published[metric]))))]),
+  ) as Record<Metric, number>;
+}

@@ -1,0 +1,256 @@
+/**
+ * Fits the efficiency factors to published cases: a Levenberg–Marquardt search in log space over
+ * the factors' values, minimising the cases' log errors on mean TPOT, output throughput and mean
+ * TTFT (robust: pseudo-Huber, so one odd run does not drag the fit) plus a prior on every factor
+ * (its a-priori value, ×/÷ its spread at one sigma). Cases of large groups weigh less each, so a
+ * model × hardware pair with nine runs does not outvote one with a single run.
+ */
+import { FACTOR_SPECS, type Calibration } from '../model/efficiency.js';
+import type { PredictedFigures, PreparedCase } from './case-runner.js';
+
+/** Predicts cases (by index) under a calibration; the pool spreads them over worker threads. */
+export interface CaseSimulator {
+  simulate(indices: readonly number[], calibration: Calibration): Promise<PredictedFigures[]>;
+}
+
+/** The headline figures the fit and the cross-validation judge. */
+export const METRICS = ['tpotMs', 'outputTps', 'ttftMs'] as const;
+export type Metric = (typeof METRICS)[number];
+
+/** TTFT weighs half: published TTFTs carry warm-up outliers and client-side noise (spec §6b). */
+const METRIC_WEIGHTS: Record<Metric, number> = { tpotMs: 1, outputTps: 1, ttftMs: 0.5 };
+/** Log error where the loss turns from quadratic to linear (≈ 35% off). */
+const HUBER_DELTA = 0.3;
+/** Weight of one factor's prior residual (one sigma away costs like one metric 20% off). */
+const PRIOR_WEIGHT = 0.2;
+/** Finite-difference step in log space. */
+const STEP = 0.1;
+
+/** Signed square root of the pseudo-Huber loss of a log error. */
+function robust(x: number): number {
+  return Math.sign(x) * HUBER_DELTA * Math.sqrt(2 * (Math.sqrt(1 + (x / HUBER_DELTA) ** 2) - 1));
+}
+
+/** Log error of a predicted figure against the published one. */
+export function logError(predicted: number, published: number): number {
+  return Math.log(Math.max(predicted, 1e-12) / published);
+}
+
+/** Whether `factor` can change the prediction of a case (so the Jacobian skips the others). */
+export function caseUsesFactor(p: PreparedCase, factor: string): boolean {
+  const [scope] = factor.split('.');
+  switch (scope) {
+    case 'nvidia':
+    case 'amd':
+    case 'ascend':
+      return p.resolved.some((d) => d.hardware.family === scope);
+    case 'spec':
+      return p.resolved.some((d) => d.speculative !== null);
+    case 'ep':
+      return p.resolved.some((d) => d.ep > 1);
+    case 'cp':
+      return p.resolved.some((d) => d.prefillContextParallel > 1);
+    default:
+      return true;
+  }
+}
+
+/** Per-case weights: 1/√(cases in its group). */
+export function caseWeights(cases: readonly PreparedCase[]): number[] {
+  const sizes = new Map<string, number>();
+  for (const p of cases) sizes.set(p.group, (sizes.get(p.group) ?? 0) + 1);
+  return cases.map((p) => 1 / Math.sqrt(sizes.get(p.group)!));
+}
+
+function caseResiduals(p: PreparedCase, figures: PredictedFigures, weight: number): number[] {
+  return METRICS.map((metric) => Math.sqrt(weight * METRIC_WEIGHTS[metric]) * robust(logError(figures[metric], p.case.published[metric])));
+}
+
+/** ∂(a case's weighted residuals)/∂(log factor): one row per metric, one column per searched factor. */
+export type CaseJacobian = number[][];
+
+export interface FitProblem {
+  cases: readonly PreparedCase[];
+  /** Index of each case in the simulator's list (also the key of its Jacobian block). */
+  indices: readonly number[];
+  simulator: CaseSimulator;
+  /** Factors to search. */
+  factors: readonly string[];
+  /** Starting values (and the values of every factor not searched). */
+  start: Readonly<Record<string, number>>;
+  acceptRates: Readonly<Record<string, number>>;
+  maxIterations: number;
+  /**
+   * Jacobian blocks from an earlier fit of the same factors (by simulator index), e.g. the full fit's
+   * for a cross-validation fold; missing blocks are computed by finite differences.
+   */
+  jacobian?: ReadonlyMap<number, CaseJacobian>;
+  log?: (line: string) => void;
+}
+
+export interface FitResult {
+  factors: Record<string, number>;
+  cost: number;
+  iterations: number;
+  predictions: PredictedFigures[];
+  /** The Jacobian at the end of the fit (finite differences refined by Broyden updates), by simulator index. */
+  jacobian: Map<number, CaseJacobian>;
+}
+
+/** Solves the symmetric positive-definite system `a·x = b` (Cholesky; `a` is n×n row-major). */
+function solve(a: number[][], b: number[]): number[] {
+  const n = b.length;
+  const l = a.map(() => new Array<number>(n).fill(0));
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j <= i; j++) {
+      let sum = a[i]![j]!;
+      for (let k = 0; k < j; k++) sum -= l[i]![k]! * l[j]![k]!;
+      l[i]![j] = i === j ? Math.sqrt(Math.max(sum, 1e-18)) : sum / l[j]![j]!;
+    }
+  }
+  const y = new Array<number>(n).fill(0);
+  for (let i = 0; i < n; i++) {
+    let sum = b[i]!;
+    for (let k = 0; k < i; k++) sum -= l[i]![k]! * y[k]!;
+    y[i] = sum / l[i]![i]!;
+  }
+  const x = new Array<number>(n).fill(0);
+  for (let i = n - 1; i >= 0; i--) {
+    let sum = y[i]!;
+    for (let k = i + 1; k < n; k++) sum -= l[k]![i]! * x[k]!;
+    x[i] = sum / l[i]![i]!;
+  }
+  return x;
+}
+
+/**
+ * Levenberg–Marquardt over the log of the searched factors. A pass over the cases costs seconds,
+ * so the Jacobian is computed by finite differences once (only for blocks not handed in, re-running
+ * only the cases each factor can change) and then kept current by Broyden's rank-one updates; it is
+ * recomputed only when the updated one stops finding a better point.
+ */
+export async function fitFactors(problem: FitProblem): Promise<FitResult> {
+  const { cases, indices, simulator, factors, acceptRates } = problem;
+  const weights = caseWeights(cases);
+  const specs = factors.map((name) => {
+    const spec = FACTOR_SPECS[name];
+    if (spec === undefined || spec.spread <= 0) throw new Error(`factor '${name}' cannot be fitted`);
+    return spec;
+  });
+  const users = factors.map((name) => cases.map((p, i) => (caseUsesFactor(p, name) ? i : -1)).filter((i) => i >= 0));
+  const log = problem.log ?? (() => {});
+  const metricsCount = METRICS.length;
+
+  const valuesAt = (x: readonly number[]): Record<string, number> => {
+    const values = { ...problem.start };
+    factors.forEach((name, j) => (values[name] = Math.exp(x[j]!)));
+    return values;
+  };
+  const priorScale = specs.map((spec) => PRIOR_WEIGHT / Math.log(spec.spread));
+  const priorResiduals = (x: readonly number[]): number[] => specs.map((spec, j) => priorScale[j]! * (x[j]! - Math.log(spec.prior)));
+  const run = (x: readonly number[], which: readonly number[]): Promise<PredictedFigures[]> =>
+    simulator.simulate(
+      which.map((i) => indices[i]!),
+      { factors: valuesAt(x), acceptRates },
+    );
+  const caseRows = (predictions: readonly PredictedFigures[]): number[] => predictions.flatMap((f, i) => caseResiduals(cases[i]!, f, weights[i]!));
+  const costOf = (rows: readonly number[], x: readonly number[]): number =>
+    rows.reduce((sum, v) => sum + v * v, 0) + priorResiduals(x).reduce((sum, v) => sum + v * v, 0);
+  const clamp = (x: number[]): number[] => x.map((v, j) => Math.min(Math.log(specs[j]!.max), Math.max(Math.log(specs[j]!.min), v)));
+  const all = cases.map((_, i) => i);
+
+  let x = clamp(factors.map((name) => Math.log(problem.start[name] ?? FACTOR_SPECS[name]!.prior)));
+  let predictions = await run(x, all);
+  let rows = caseRows(predictions);
+  let cost = costOf(rows, x);
+  // jac[i·metrics + m][j]: one row per case residual.
+  const jac: number[][] = rows.map(() => new Array<number>(factors.length).fill(0));
+
+  /** Finite-difference columns for the cases in `which` (all cases when recomputing). */
+  const differentiate = async (which: ReadonlySet<number>): Promise<void> => {
+    for (let j = 0; j < factors.length; j++) {
+      const targets = users[j]!.filter((i) => which.has(i));
+      if (targets.length === 0) continue;
+      const stepped = [...x];
+      stepped[j] = x[j]! + STEP;
+      const changed = await run(stepped, targets);
+      targets.forEach((i, k) => {
+        const r = caseResiduals(cases[i]!, changed[k]!, weights[i]!);
+        for (let m = 0; m < metricsCount; m++) jac[i * metricsCount + m]![j] = (r[m]! - rows[i * metricsCount + m]!) / STEP;
+      });
+    }
+  };
+  const missing = new Set<number>();
+  cases.forEach((_, i) => {
+    const block = problem.jacobian?.get(indices[i]!);
+    if (block === undefined) missing.add(i);
+    else for (let m = 0; m < metricsCount; m++) jac[i * metricsCount + m] = [...block[m]!];
+  });
+  await differentiate(missing);
+
+  log(`fit: ${cases.length} cases, ${factors.length} factors, start cost ${cost.toFixed(4)}`);
+  let damping = 1e-2;
+  let iteration = 0;
+  let fresh = missing.size === cases.length;
+  for (; iteration < problem.maxIterations; iteration++) {
+    const prior = priorResiduals(x);
+    const n = factors.length;
+    const jtj = Array.from({ length: n }, (_, a) => Array.from({ length: n }, (__, b) => {
+      let sum = a === b ? priorScale[a]! * priorScale[a]! : 0;
+      for (const row of jac) sum += row[a]! * row[b]!;
+      return sum;
+    }));
+    const jtr = Array.from({ length: n }, (_, a) => {
+      let sum = priorScale[a]! * prior[a]!;
+      jac.forEach((row, i) => (sum += row[a]! * rows[i]!));
+      return sum;
+    });
+    let improved = false;
+    for (let attempt = 0; attempt < 4 && !improved; attempt++) {
+      const damped = jtj.map((row, a) => row.map((v, b) => (a === b ? v + damping * (v + 1e-6) : v)));
+      const delta = solve(damped, jtr.map((v) => -v));
+      const candidate = clamp(x.map((v, j) => v + delta[j]!));
+      const step = candidate.map((v, j) => v - x[j]!);
+      const stepNorm = step.reduce((sum, v) => sum + v * v, 0);
+      if (stepNorm < 1e-12) break;
+      const candidatePredictions = await run(candidate, all);
+      const candidateRows = caseRows(candidatePredictions);
+      // Broyden: make the Jacobian reproduce the change this step actually produced.
+      jac.forEach((row, i) => {
+        let predicted = 0;
+        for (let j = 0; j < n; j++) predicted += row[j]! * step[j]!;
+        const miss = (candidateRows[i]! - rows[i]! - predicted) / stepNorm;
+        for (let j = 0; j < n; j++) row[j]! += miss * step[j]!;
+      });
+      const candidateCost = costOf(candidateRows, candidate);
+      if (candidateCost < cost) {
+        const gain = (cost - candidateCost) / cost;
+        x = candidate;
+        predictions = candidatePredictions;
+        rows = candidateRows;
+        cost = candidateCost;
+        damping = Math.max(1e-6, damping / 3);
+        improved = true;
+        fresh = false;
+        log(`fit: iteration ${iteration + 1}: cost ${cost.toFixed(4)} (−${(gain * 100).toFixed(1)}%)`);
+        if (gain < 1e-3) return finish(iteration + 1);
+      } else {
+        damping *= 5;
+      }
+    }
+    if (!improved) {
+      if (fresh) break;
+      log(`fit: iteration ${iteration + 1}: no better point along the updated Jacobian; recomputing it`);
+      await differentiate(new Set(all));
+      fresh = true;
+      damping = 1e-2;
+    }
+  }
+  return finish(iteration);
+
+  function finish(iterations: number): FitResult {
+    const jacobian = new Map<number, CaseJacobian>();
+    cases.forEach((_, i) => jacobian.set(indices[i]!, METRICS.map((__, m) => [...jac[i * metricsCount + m]!])));
+    return { factors: valuesAt(x), cost, iterations, predictions, jacobian };
+  }
+}
