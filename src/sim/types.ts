@@ -3,6 +3,7 @@
  * SGLang launch flags → LaunchConfig → (performance model + scheduler = Engine) → token emissions
  * → HTTP streams (`servebench sim`) or virtual-time metrics (`servebench predict`).
  */
+import type { HardwareProfile } from './model/catalog.js';
 
 /**
  * SGLang launch flags that shape performance or the API, as given on the command line.
@@ -42,8 +43,10 @@ export interface LaunchConfig {
   reasoningParser: string | null;
   toolCallParser: string | null;
   enableMetrics: boolean;
-  /** Sim-only: hardware profile name (h100, h200, h800, b200, mi300x, ascend-910b, ascend-910c). */
+  /** Sim-only: key of the catalogued hardware profile `--hardware` names (see `hardwareNames()`). */
   hardware: string;
+  /** Sim-only: a device given as data (`--hardware-spec FILE.json`, or resolved by the caller); it wins over `hardware`. */
+  hardwareProfile: HardwareProfile | null;
   /** Sim-only: model catalog key when the path does not name a known model. */
   simModel: string | null;
   /** Sim-only: seed of every random draw the sim makes (output lengths, accept lengths, text). */

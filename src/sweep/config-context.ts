@@ -6,13 +6,13 @@
 import { UserError } from '../core/errors.js';
 import type { BenchArgs } from '../bench/args/types.js';
 import { parseLaunchArgs } from '../sim/flags/launch-flags.js';
-import { getHardware, type HardwareProfile, type ModelSpec } from '../sim/model/catalog.js';
+import type { HardwareProfile, ModelSpec } from '../sim/model/catalog.js';
 import { resolveDeployment } from '../sim/model/deployment.js';
+import { cardsFor } from '../sim/model/device-count.js';
 import { identifyModel } from '../sim/model/identify.js';
 import { parseWorkloadArgs, workloadTokenizer } from './bench-setup.js';
 import { createLocalEvaluator, type CandidateEvaluator } from './config-search.js';
 import { enumerateConfigs, type ConfigCandidate } from './config-space.js';
-import { cardsFor, devicesPerNode } from './hardware-units.js';
 import { instanceFlags } from './launch-render.js';
 import type { PredictDeployment, PredictInstance } from './predict-deployment.js';
 import type { Slo } from './slo.js';
@@ -22,7 +22,8 @@ import { WorkloadCache } from './workload-cache.js';
 /** The search as plain data (what a worker thread receives). */
 export interface ConfigSearchSpec {
   modelPath: string;
-  hardware: string;
+  /** The device itself (catalogued or described by a spec file), so a worker thread reads no file. */
+  hardware: HardwareProfile;
   devices: number;
   includePd: boolean;
   slo: Slo | null;
@@ -43,8 +44,8 @@ export interface SearchContext {
 /** Each replica of a candidate becomes one instance the engine composes. */
 export function candidateDeployment(candidate: ConfigCandidate, modelPath: string, hardware: HardwareProfile): PredictDeployment {
   const instances: PredictInstance[] = candidate.instances.flatMap((plan) => {
-    const flags = [...instanceFlags(plan, { modelPath, devicesPerNode: devicesPerNode(hardware) }), '--hardware', hardware.key];
-    const launch = parseLaunchArgs(flags).launch;
+    const flags = instanceFlags(plan, { modelPath, devicesPerNode: hardware.devicesPerNode });
+    const launch = { ...parseLaunchArgs(flags).launch, hardwareProfile: hardware };
     return Array.from({ length: plan.replicas }, () => ({ role: plan.role, launch }));
   });
   return { mode: candidate.mode, instances };
@@ -70,7 +71,7 @@ export function infeasibility(deployment: PredictDeployment, args: BenchArgs): s
 
 /** Builds the context; the tokenizer is loaded only when the first candidate is predicted. */
 export function createSearchContext(spec: ConfigSearchSpec): SearchContext {
-  const hardware = getHardware(spec.hardware);
+  const hardware = spec.hardware;
   const model = identifyModel(spec.modelPath);
   const args = parseWorkloadArgs(spec.benchArgv, 'sweep', spec.modelPath);
   const candidates = enumerateConfigs({ model, devices: spec.devices, includePd: spec.includePd });

@@ -1,5 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { deploymentCards, deploymentDevices, describeDeployment, parsePredictDeployment } from './predict-deployment.js';
 
@@ -27,6 +30,18 @@ describe('parsePredictDeployment', () => {
     assert.equal(deployment.instances[2]?.launch.enableDpAttention, true);
     assert.equal(deploymentDevices(deployment), 24);
     assert.equal(describeDeployment(deployment), 'DeepSeek-V3.2 on 24 x b200: PD separated (2 prefill, 1 decode)');
+  });
+
+  test('a device described by --hardware-spec, shared or inside an instance string, is the one deployed', (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'servebench-hw-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'npu.json');
+    writeFileSync(file, JSON.stringify({ name: 'Twin NPU', family: 'ascend', bf16Tflops: 300, hbmGB: 64, hbmTBs: 1.6, scaleUpGBs: 200, devicesPerCard: 2, devicesPerNode: 16 }));
+    const mixed = parsePredictDeployment(['--model-path', 'Qwen/Qwen3-32B', '--tp', '4', '--dp', '2', '--hardware-spec', file], [], []);
+    assert.equal(describeDeployment(mixed), 'Qwen3-32B on 8 x twin-npu: PD mixed');
+    assert.equal(deploymentCards(mixed), 4, 'two devices per card');
+    const pd = parsePredictDeployment(['--model-path', 'Qwen/Qwen3-32B', '--hardware', 'h100'], [`--tp 2 --hardware-spec '${file}'`], ['--tp 2']);
+    assert.deepEqual(pd.instances.map((i) => i.launch.hardwareProfile?.key ?? i.launch.hardware), ['twin-npu', 'h100']);
   });
 
   test('PD separation needs both sides', () => {

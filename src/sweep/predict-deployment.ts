@@ -7,8 +7,8 @@
 import { UsageError } from '../core/errors.js';
 import { parseLaunchArgs, splitCommandLine } from '../sim/flags/launch-flags.js';
 import { resolveDeployment } from '../sim/model/deployment.js';
+import { cardsFor, instanceDeviceCount } from '../sim/model/device-count.js';
 import type { LaunchConfig } from '../sim/types.js';
-import { cardsFor } from './hardware-units.js';
 
 export interface PredictInstance {
   role: 'mixed' | 'prefill' | 'decode';
@@ -45,15 +45,12 @@ export function parsePredictDeployment(shared: readonly string[], prefills: read
   };
 }
 
-/** Devices one instance occupies: TP size times its data-parallel replicas. */
-export function instanceDevices(launch: LaunchConfig): number {
-  const deployment = resolveDeployment(launch);
-  return deployment.tp * deployment.replicas;
-}
-
 /** Devices of the whole deployment. */
 export function deploymentDevices(deployment: PredictDeployment): number {
-  return deployment.instances.reduce((total, instance) => total + instanceDevices(instance.launch), 0);
+  return deployment.instances.reduce(
+    (total, { launch }) => total + instanceDeviceCount({ tp: launch.tpSize, dp: launch.dpSize, enableDpAttention: launch.enableDpAttention }),
+    0,
+  );
 }
 
 /** Cards of the whole deployment (an Atlas 800I A3 card holds two devices). */

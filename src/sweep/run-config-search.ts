@@ -7,11 +7,12 @@
  */
 import { performance } from 'node:perf_hooks';
 import { availableParallelism } from 'node:os';
+import { readHardwareSpec } from '../sim/flags/hardware-spec-file.js';
+import { getHardware } from '../sim/model/catalog.js';
 import { formatRankingTable, formatTopLaunches } from './config-report.js';
 import { createSearchContext, type ConfigSearchSpec } from './config-context.js';
 import { canUseWorkers, createPooledEvaluator } from './config-pool.js';
 import { searchConfigurations, type CandidateOutcome } from './config-search.js';
-import { devicesPerNode } from './hardware-units.js';
 import { writeJsonFile } from './json-file.js';
 import { formatSlo } from './slo.js';
 import type { ConfigSearchPlan } from './sweep-options.js';
@@ -51,7 +52,7 @@ function rankingJson(plan: ConfigSearchPlan, context: ReturnType<typeof createSe
 export async function runConfigSearch(plan: ConfigSearchPlan, print: Print): Promise<number> {
   const spec: ConfigSearchSpec = {
     modelPath: plan.modelPath,
-    hardware: plan.hardware,
+    hardware: plan.hardware.kind === 'spec' ? readHardwareSpec(plan.hardware.file) : getHardware(plan.hardware.name),
     devices: plan.devices,
     includePd: plan.includePd,
     slo: plan.slo,
@@ -86,7 +87,7 @@ export async function runConfigSearch(plan: ConfigSearchPlan, print: Print): Pro
   print('');
   print(formatRankingTable(ranked));
   print('');
-  const launches = formatTopLaunches(ranked, { modelPath: plan.modelPath, devicesPerNode: devicesPerNode(hardware), top: plan.top });
+  const launches = formatTopLaunches(ranked, { modelPath: plan.modelPath, devicesPerNode: hardware.devicesPerNode, top: plan.top });
   if (launches.length === 0) print('No configuration meets the SLO on this hardware; relax the SLO or add devices.');
   for (const line of launches) print(line);
   const predictions = ranked.reduce((n, outcome) => n + outcome.runs, 0);

@@ -56,11 +56,17 @@ describe('parseSweepCommand', () => {
     const plan = parseSweepCommand(['--search-configs', '--model-path', 'Qwen/Qwen3-32B', '--hardware', 'ascend-910c', '--devices', '8', '--slo', 'tpot=50ms', '--top', '5', '--no-pd', '--', '--random-input-len', '100']);
     assert.equal(plan.kind, 'configs');
     if (plan.kind !== 'configs') return;
+    assert.deepEqual(plan.hardware, { kind: 'name', name: 'ascend-910c' });
     assert.equal(plan.devices, 8);
     assert.equal(plan.top, 5);
     assert.equal(plan.includePd, false);
     assert.equal(plan.promptsPerLoad, 2, 'two waves per concurrency slot by default');
     assert.deepEqual(plan.benchArgv, ['--random-input-len', '100']);
+  });
+
+  test('configuration search on a described device: the spec file wins over --hardware', () => {
+    const plan = parseSweepCommand(['--search-configs', '--model-path', 'M', '--hardware', 'h100', '--hardware-spec', 'hw.json', '--devices', '8']);
+    assert.deepEqual(plan.kind === 'configs' && plan.hardware, { kind: 'spec', file: 'hw.json' });
   });
 
   for (const [argv, message] of [
@@ -73,6 +79,8 @@ describe('parseSweepCommand', () => {
     [['--concurrency', '1', '--plot', 'a.jpg'], /must end in \.svg or \.png/],
     [['--concurrency', '1', '--devices', '8'], /belongs to --search-configs/],
     [['--search-configs', '--model-path', 'M', '--hardware', 'b200'], /needs --devices/],
+    [['--search-configs', '--model-path', 'M', '--devices', '8'], /needs --hardware NAME or --hardware-spec FILE\.json/],
+    [['--concurrency', '1', '--hardware-spec', 'hw.json'], /belongs to --search-configs/],
     [['--search-configs', '--model-path', 'M', '--hardware', 'b200', '--devices', '8', '--concurrency', '4'], /does not apply to --search-configs/],
     [['--concurrency', '1', '--tp', '8'], /unrecognized argument '--tp'/],
     [['--concurrency', '1', '--prompts-per-load', '0'], /must be above 0/],

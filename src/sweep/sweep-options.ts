@@ -32,13 +32,14 @@ const OPTIONS: OptionDef[] = [
   { name: 'search-configs', takesValue: false },
   { name: 'model-path', takesValue: true },
   { name: 'hardware', takesValue: true },
+  { name: 'hardware-spec', takesValue: true },
   { name: 'devices', takesValue: true },
   { name: 'top', takesValue: true },
   { name: 'no-pd', takesValue: false },
 ];
 
 /** Options of `--search-configs` that make no sense elsewhere, and the other way round. */
-const CONFIG_ONLY = ['model-path', 'hardware', 'devices', 'top', 'no-pd'];
+const CONFIG_ONLY = ['model-path', 'hardware', 'hardware-spec', 'devices', 'top', 'no-pd'];
 const SWEEP_ONLY = ['concurrency', 'request-rate', 'search', 'search-start', 'predict', 'prefill', 'decode', 'sim', 'cards', 'plot'];
 
 /** Default ceilings of an SLO search. */
@@ -83,10 +84,13 @@ export interface LoadSweepPlan {
   benchArgv: string[];
 }
 
+/** The device of a configuration search: a catalogued profile, or a spec file describing one (it wins). */
+export type HardwareChoice = { kind: 'name'; name: string } | { kind: 'spec'; file: string };
+
 export interface ConfigSearchPlan {
   kind: 'configs';
   modelPath: string;
-  hardware: string;
+  hardware: HardwareChoice;
   devices: number;
   includePd: boolean;
   top: number;
@@ -103,6 +107,14 @@ export type SweepPlan = LoadSweepPlan | ConfigSearchPlan;
 function required(name: string, value: string | undefined): string {
   if (value === undefined) throw new UsageError(`${COMMAND} --search-configs needs --${name} (e.g. --model-path Qwen/Qwen3-32B --hardware ascend-910c --devices 8)`);
   return value;
+}
+
+function hardwareChoice(values: ReturnType<typeof extractOptions>): HardwareChoice {
+  const file = optionValue(values, 'hardware-spec');
+  if (file !== undefined) return { kind: 'spec', file };
+  const name = optionValue(values, 'hardware');
+  if (name === undefined) throw new UsageError(`${COMMAND} --search-configs needs --hardware NAME or --hardware-spec FILE.json (e.g. --hardware ascend-910c)`);
+  return { kind: 'name', name };
 }
 
 function searchSpec(values: ReturnType<typeof extractOptions>, kind: LoadKind): SearchSpec {
@@ -159,7 +171,7 @@ export function parseSweepCommand(argv: readonly string[]): SweepPlan {
     return {
       kind: 'configs',
       modelPath: required('model-path', optionValue(values, 'model-path')),
-      hardware: required('hardware', optionValue(values, 'hardware')),
+      hardware: hardwareChoice(values),
       devices: positiveIntOption(COMMAND, 'devices', required('devices', optionValue(values, 'devices'))),
       includePd: !has('no-pd'),
       top: topText === undefined ? 3 : positiveIntOption(COMMAND, 'top', topText),

@@ -1,7 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseBenchArgs } from '../bench/args/parse.js';
-import { cardsFor, devicesPerCard, devicesPerNode } from './hardware-units.js';
 import { argsAtLoad } from './load-args.js';
 import { parseSlo } from './slo.js';
 import type { SweepPoint } from './sweep.js';
@@ -28,13 +27,6 @@ describe('argsAtLoad', () => {
   test('rate: sets --request-rate and keeps the rest', () => {
     const at = argsAtLoad(args, 'rate', 2.5, 4);
     assert.deepEqual([at.request_rate, at.max_concurrency, at.num_prompts], [2.5, 3, 100]);
-  });
-});
-
-describe('hardware units', () => {
-  test('an A3 card has two 910C dies; a node has eight cards', () => {
-    assert.deepEqual([devicesPerCard({ key: 'ascend-910c' }), devicesPerNode({ key: 'ascend-910c' }), cardsFor({ key: 'ascend-910c' }, 16)], [2, 16, 8]);
-    assert.deepEqual([devicesPerCard({ key: 'b200' }), devicesPerNode({ key: 'b200' }), cardsFor({ key: 'b200' }, 8)], [1, 8, 8]);
   });
 });
 

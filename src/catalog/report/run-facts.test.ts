@@ -26,6 +26,10 @@ test('cards: label first, else recipe devices, Ascend A3 counting two dies per c
   const pd = { instances: [instance('prefill', { tpSize: 32 }), instance('decode', { tpSize: 32, dpSize: 8, enableDpAttention: true }), instance('router', {})], env: {}, origin: 'file' };
   assert.equal(deriveCards(run({ recipe: pd, labels: { hardware: 'ascend-a3' } }))!.value, 32);
   assert.equal(deriveCards(run({ recipe: pd, labels: { hardware: 'H800' } }))!.value, 64);
+  assert.deepEqual(deriveCards(run({ recipe: pd, labels: { hardware: 'Atlas 800I A3' } })), {
+    value: 32, how: 'recipe: prefill 32 + decode 32 dies = 32 Atlas 800I A3 cards (2 dies per card)',
+  });
+  assert.equal(deriveCards(run({ recipe: pd, labels: { hardware: 'some new NPU' } }))!.value, 64, 'an unknown label: one device per card');
   const replicas = { instances: [instance('mixed', { tpSize: 2, dpSize: 4 })], env: {}, origin: 'file' };
   assert.equal(deriveCards(run({ recipe: replicas }))!.value, 8, 'dp without dp-attention replicates tp');
   assert.equal(deriveCards(run({})), null);

@@ -3,6 +3,8 @@
  * labelled with how it was derived: card count, dataset label, deploy mode, quantization.
  */
 import { basename } from 'node:path';
+import { hardwareForLabel } from '../../sim/model/catalog.js';
+import { cardsFor, instanceDeviceCount } from '../../sim/model/device-count.js';
 import type { DeploymentInstance, RunRecord } from '../types.js';
 
 /** A derived value and the reason it holds. */
@@ -11,16 +13,17 @@ export interface Derived<T> {
   how: string;
 }
 
-/** Hardware whose SGLang "device" is one of two dies on a card (Atlas 800I/T A3, Ascend 910C). */
-const TWO_DIES_PER_CARD = /(^|[^a-z0-9])(a3|910c)([^a-z0-9]|$)|atlas\s*800[it]?\s*a3/i;
-
-/** Devices (GPUs or NPU dies) one SGLang instance occupies: tp spans dp-attention ranks; dp without it replicates tp. */
+/** Devices (GPUs or NPU dies) one SGLang instance occupies. */
 function devicesOf(instance: DeploymentInstance): number {
   const { tpSize = 1, dpSize = 1, ppSize = 1, enableDpAttention = false } = instance.config;
-  return tpSize * (enableDpAttention ? 1 : dpSize) * ppSize;
+  return instanceDeviceCount({ tp: tpSize, dp: dpSize, pp: ppSize, enableDpAttention });
 }
 
-/** Card count: the `cards` label, else the recipe's devices (2 dies per card on Ascend A3); null when neither says. */
+/**
+ * Card count: the `cards` label, else the recipe's devices over the devices per card of the hardware
+ * the label names (2 dies per Ascend A3 card; 1 when the label names no catalogued device); null
+ * when neither says.
+ */
 export function deriveCards(run: RunRecord): Derived<number> | null {
   const label = Number(run.labels.cards);
   if (run.labels.cards !== undefined && Number.isFinite(label) && label > 0) return { value: label, how: `label cards=${run.labels.cards}` };
@@ -29,8 +32,10 @@ export function deriveCards(run: RunRecord): Derived<number> | null {
   const devices = servers.reduce((sum, i) => sum + devicesOf(i), 0);
   const perInstance = servers.map((i) => `${i.role} ${devicesOf(i)}`).join(' + ');
   const hardware = run.labels.hardware ?? '';
-  if (TWO_DIES_PER_CARD.test(hardware)) {
-    return { value: devices / 2, how: `recipe: ${perInstance} dies = ${devices / 2} ${hardware} cards (2 dies per card)` };
+  const profile = hardwareForLabel(hardware);
+  if (profile !== undefined && profile.devicesPerCard > 1) {
+    const cards = cardsFor(profile, devices);
+    return { value: cards, how: `recipe: ${perInstance} dies = ${cards} ${hardware} cards (${profile.devicesPerCard} dies per card)` };
   }
   return { value: devices, how: `recipe: ${perInstance} devices` };
 }

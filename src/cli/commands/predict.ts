@@ -8,7 +8,7 @@ import { formatResultBlock } from '../../bench/output/block.js';
 import { formatExtendedBlock } from '../../bench/output/extras-block.js';
 import { appendJsonl } from '../../bench/output/jsonl-file.js';
 import { buildResultRecord } from '../../bench/output/record.js';
-import { HARDWARE_CHOICES } from '../../sim/flags/launch-flags.js';
+import { hardwareNames } from '../../sim/model/catalog.js';
 import { parseWorkloadArgs, workloadTokenizer } from '../../sweep/bench-setup.js';
 import { extractOptions, splitAtDoubleDash } from '../../sweep/cli-options.js';
 import { describeDeployment, parsePredictDeployment } from '../../sweep/predict-deployment.js';
@@ -23,7 +23,8 @@ Predicts what 'servebench bench [bench flags]' would print against 'servebench s
 the same dataset, seed and arrival process, run through the sim's performance model and scheduler
 in virtual time. The result block is bench_serving's, followed by a line marking it as a prediction.
 
-launch flags:     any SGLang server flag, plus --hardware (${HARDWARE_CHOICES.join(', ')}), --sim-model, --sim-seed
+launch flags:     any SGLang server flag, plus --hardware (${hardwareNames().join(', ')}),
+                  --hardware-spec FILE.json (a device that is not listed: see 'servebench sim --help'), --sim-model, --sim-seed
 PD separation:    --prefill "<flags>" once per prefill instance, --decode "<flags>" for the decode instance;
                   flags outside them (e.g. --model-path, --hardware) are shared, an instance's own flags win
 bench flags:      as 'servebench bench' (--dataset-name, --random-input-len, --num-prompts, --max-concurrency,

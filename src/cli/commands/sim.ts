@@ -4,7 +4,8 @@
  */
 import type { Command } from '../main.js';
 import { UserError } from '../../core/errors.js';
-import { HARDWARE_CHOICES } from '../../sim/flags/launch-flags.js';
+import { hardwareNames } from '../../sim/model/catalog.js';
+import { FAMILY_REFERENCE } from '../../sim/model/hardware-spec.js';
 import { startDedicatedSim } from '../../sim/server/sim-thread.js';
 
 const HELP = `usage: servebench sim --model-path MODEL [SGLang launch flags] [sim flags]
@@ -15,7 +16,14 @@ performance model. Any SGLang server flag is accepted; those without effect are 
 A pasted 'sglang serve ...' or 'python -m sglang.launch_server ...' command works as is.
 
 sim flags:
-  --hardware NAME            device profile: ${HARDWARE_CHOICES.join(', ')} (default h100)
+  --hardware NAME            device profile: ${hardwareNames().join(', ')} (default h100)
+  --hardware-spec FILE.json  a device that is not listed, described by a JSON object with the fields of a
+                             hardware.json entry; wins over --hardware. Required: name, family (nvidia, amd,
+                             ascend), bf16Tflops, hbmGB, hbmTBs, scaleUpGBs (GB/s per device, one direction).
+                             Optional: fp8Tflops (0), int8Tops (2 x bf16Tflops), fp4Tflops (0), devicesPerNode
+                             (8), devicesPerCard (1), interNodeGBs (50), arch, allReduceUs, allToAllUs,
+                             kernelFloorUs (those four: the family's reference device, one of
+                             ${Object.values(FAMILY_REFERENCE).join(', ')}), aliases, source. Peaks are dense TFLOPS/TOPS.
   --sim-model NAME           model catalog key when --model-path does not name a known model
   --sim-seed N               seed of every draw the sim makes (default 0)
   --truth-ttft-ms X          truth mode: first chunk exactly X ms after arrival ...

@@ -2,6 +2,7 @@
  * `servebench sweep [options] -- [bench flags]`: a load sweep, an SLO search, or a configuration
  * search, against a real server, the in-process sim in real time, or predictions in virtual time.
  */
+import { hardwareNames } from '../../sim/model/catalog.js';
 import { splitAtDoubleDash } from '../../sweep/cli-options.js';
 import { runConfigSearch } from '../../sweep/run-config-search.js';
 import { runLoadSweep } from '../../sweep/run-sweep.js';
@@ -10,7 +11,7 @@ import type { Command } from '../main.js';
 
 const HELP = `usage: servebench sweep LOADS [TARGET] [--slo SPEC] [output options] -- [bench flags]
        servebench sweep --slo SPEC [--search concurrency|rate] [TARGET] ... -- [bench flags]
-       servebench sweep --search-configs --model-path M --hardware H --devices N [--slo SPEC] -- [bench flags]
+       servebench sweep --search-configs --model-path M (--hardware H | --hardware-spec FILE.json) --devices N [--slo SPEC] -- [bench flags]
 
 Runs one 'servebench bench' per load and prints a table of throughput and latency per load, the
 peak, and with an SLO the highest load that meets it and its goodput. Every point is a normal run
@@ -22,7 +23,8 @@ LOADS (one of):
                             auto doubles until output throughput grows less than 5%
 
 TARGET (default: the server named by the bench flags' --host/--port/--base-url):
-  --predict "<SGLang flags>"  predictions in virtual time (add --hardware NAME inside the flags)
+  --predict "<SGLang flags>"  predictions in virtual time (add --hardware NAME or --hardware-spec FILE.json
+                              inside the flags)
   --prefill "<flags>" --decode "<flags>"  PD-separated prediction (repeat --prefill per instance)
   --sim "<SGLang flags>"      an in-process simulated server, benchmarked in real time
   --cards N                   cards of the server under test, for per-card figures (real servers)
@@ -38,6 +40,9 @@ configuration search (prediction mode):
   --search-configs --model-path M --hardware H --devices N   enumerate TP/DP/EP, DP attention, chunked
                             prefill, speculative decoding and PD splits; rank by output tok/s per card
   --top K                   launch commands of the best K (default 3);  --no-pd   PD-mixed only
+  --hardware H              one of ${hardwareNames().join(', ')}
+  --hardware-spec FILE.json a device that is not listed, as a JSON object with the fields of a hardware.json
+                            entry (see 'servebench sim --help'); wins over --hardware
 
 other:
   --prompts-per-load K      --num-prompts = K x concurrency at each point (default: --num-prompts as given;

@@ -1,5 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { parseLaunchArgs, redactLaunchArgs, splitCommandLine } from './launch-flags.js';
 
@@ -38,7 +41,28 @@ describe('parseLaunchArgs', () => {
     assert.equal(launch.port, 30000);
     assert.equal(launch.tpSize, 1);
     assert.equal(launch.hardware, 'h100');
+    assert.equal(launch.hardwareProfile, null);
     assert.equal(launch.servedModelName, null);
+  });
+
+  test('--hardware takes any name of a catalogued device and stores its key', () => {
+    assert.equal(parseLaunchArgs(['--model-path', 'x', '--hardware', 'A100-80GB']).launch.hardware, 'a100');
+    assert.equal(parseLaunchArgs(['--model-path', 'x', '--hardware', '910c']).launch.hardware, 'ascend-910c');
+    assert.throws(() => parseLaunchArgs(['--model-path', 'x', '--hardware', 'tpu']), /invalid choice: 'tpu' \(choose from 'a100', .*'ascend-910c', or describe the device with --hardware-spec FILE\.json\)/);
+  });
+
+  test('--hardware-spec reads the device from a file, whatever --hardware says', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'servebench-hw-'));
+    try {
+      const file = join(dir, 'hw.json');
+      writeFileSync(file, JSON.stringify({ name: 'Acme X1', family: 'amd', bf16Tflops: 500, hbmGB: 96, hbmTBs: 4, scaleUpGBs: 400 }));
+      const { launch } = parseLaunchArgs(['--model-path', 'x', '--hardware-spec', file, '--hardware', 'b200']);
+      assert.deepEqual([launch.hardwareProfile?.key, launch.hardwareProfile?.family, launch.hardwareProfile?.hbmGB], ['acme-x1', 'amd', 96]);
+      assert.throws(() => parseLaunchArgs(['--model-path', 'x', '--hardware-spec', join(dir, 'missing.json')]), (error: unknown) =>
+        error instanceof UsageError && /^--hardware-spec .*missing\.json: cannot read the file \(ENOENT\): give the path of a JSON file describing the device$/.test(error.message));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('drops the leading words of a pasted command and lists flags without effect as ignored', () => {

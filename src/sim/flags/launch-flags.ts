@@ -1,11 +1,14 @@
 /**
- * SGLang launch flags → LaunchConfig. Pure: argv in, config out, `UsageError` for a bad command line.
+ * SGLang launch flags → LaunchConfig. Pure apart from reading the file `--hardware-spec` names:
+ * argv in, config out, `UsageError` for a bad command line.
  * Accepts argparse's `--flag value`, `--flag=value` and unique-prefix abbreviations (SGLang's parser
  * is argparse with `allow_abbrev`), and the leading words of a pasted `sglang serve` or
  * `python -m sglang.launch_server` command.
  */
 import { UsageError } from '../../core/errors.js';
+import { findHardware, hardwareNames } from '../model/catalog.js';
 import type { LaunchConfig } from '../types.js';
+import { readHardwareSpec } from './hardware-spec-file.js';
 import { SGLANG_SERVER_FLAGS, type FlagArity } from './sglang-flags.js';
 
 /** Truth mode: every request's chunks at exactly scheduled times (spec: sim lateness ground truth). */
@@ -27,7 +30,6 @@ export interface ParsedLaunch {
   truth: TruthOptions | null;
 }
 
-export const HARDWARE_CHOICES = ['h100', 'h200', 'h800', 'b200', 'mi300x', 'ascend-910b', 'ascend-910c'] as const;
 const DISAGGREGATION_CHOICES = ['null', 'prefill', 'decode'] as const;
 
 /** Words a pasted launch command may start with; dropped before parsing. */
@@ -63,6 +65,16 @@ function choice<T extends string>(flag: string, value: string, choices: readonly
     throw new UsageError(`argument --${flag}: invalid choice: '${value}' (choose from ${list})`);
   }
   return value as T;
+}
+
+/** A catalogued device by key or alias (case-insensitive), stored as its key. */
+function hardwareKey(flag: string, value: string): string {
+  const profile = findHardware(value);
+  if (profile === undefined) {
+    const list = hardwareNames().map((name) => `'${name}'`).join(', ');
+    throw new UsageError(`argument --${flag}: invalid choice: '${value}' (choose from ${list}, or describe the device with --hardware-spec FILE.json)`);
+  }
+  return profile.key;
 }
 
 /** Flags that shape the simulation, by their SGLang name (aliases share a setter). */
@@ -108,7 +120,8 @@ const EFFECTIVE: Record<string, Setter> = {
   'tool-call-parser': (c, v) => (c.toolCallParser = v),
   'enable-metrics': (c) => (c.enableMetrics = true),
   // Sim-only flags.
-  hardware: (c, v, f) => (c.hardware = choice(f, v, HARDWARE_CHOICES)),
+  hardware: (c, v, f) => (c.hardware = hardwareKey(f, v)),
+  'hardware-spec': (c, v) => (c.hardwareProfile = readHardwareSpec(v)),
   'sim-model': (c, v) => (c.simModel = v),
   'sim-seed': (c, v, f) => (c.simSeed = int(f, v)),
   'sim-realtime': (c) => (c.simRealtime = true),
@@ -130,6 +143,7 @@ function nonNegative(flag: string, value: string): number {
 
 const SIM_ONLY_ARITY: Record<string, FlagArity> = {
   hardware: 'one',
+  'hardware-spec': 'one',
   'sim-model': 'one',
   'sim-seed': 'one',
   'sim-realtime': 'none',
@@ -193,6 +207,7 @@ export function defaultLaunchConfig(): LaunchConfig {
     toolCallParser: null,
     enableMetrics: false,
     hardware: 'h100',
+    hardwareProfile: null,
     simModel: null,
     simSeed: 0,
     simRealtime: false,
@@ -235,7 +250,7 @@ function dropLeadingWords(argv: readonly string[]): string[] {
 }
 
 /**
- * Parses SGLang launch flags (plus the sim-only `--hardware`, `--sim-model`, `--sim-seed`, `--sim-realtime` and the
+ * Parses SGLang launch flags (plus the sim-only `--hardware`, `--hardware-spec`, `--sim-model`, `--sim-seed`, `--sim-realtime` and the
  * `--truth-*` flags) into a LaunchConfig. Throws `UsageError` naming the offending flag.
  */
 export function parseLaunchArgs(argv: readonly string[]): ParsedLaunch {

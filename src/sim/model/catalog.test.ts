@@ -1,30 +1,78 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UsageError, UserError } from '../../core/errors.js';
-import { getHardware, hardwareNames } from './catalog.js';
+import { getHardware, hardwareForLabel, hardwareNames } from './catalog.js';
 import { identifyModel } from './identify.js';
 import { kvBytesPerTokenPerDevice, totalParams, activeParams } from './params.js';
 import { kvElementBytes, mathPeak, quantFromName, resolveQuant } from './quantization.js';
 
 describe('hardware catalog', () => {
-  test('lists every profile the sim accepts, each with a source', () => {
-    assert.deepEqual(hardwareNames(), ['h100', 'h200', 'h800', 'b200', 'mi300x', 'ascend-910b', 'ascend-910c']);
-    for (const name of hardwareNames()) assert.ok(getHardware(name).source.length > 20, name);
+  test('lists every profile the sim accepts, each with a source and positive figures', () => {
+    assert.deepEqual(hardwareNames(), [
+      'a100', 'a100-40gb', 'l40s', 'h100', 'h200', 'h800', 'h20', 'b200', 'b300', 'gb200', 'mi300x', 'mi325x', 'mi355x', 'ascend-910b', 'ascend-910c',
+    ]);
+    for (const name of hardwareNames()) {
+      const hw = getHardware(name);
+      assert.ok(hw.source.length > 20, name);
+      for (const field of ['bf16Tflops', 'int8Tops', 'hbmGB', 'hbmTBs', 'scaleUpGBs', 'interNodeGBs', 'devicesPerNode', 'devicesPerCard'] as const) {
+        assert.ok(hw[field] > 0, `${name}.${field}`);
+      }
+      assert.equal(hw.devicesPerNode % hw.devicesPerCard, 0, `${name}: a node holds whole cards`);
+    }
   });
 
-  test('an Ascend 910C entry is one die', () => {
+  test('every key and alias names one profile', () => {
+    const names = hardwareNames().flatMap((key) => [key, ...getHardware(key).aliases]);
+    assert.equal(new Set(names).size, names.length, names.join(' '));
+  });
+
+  test('an Ascend 910C entry is one die, two to a card', () => {
     const die = getHardware('910c');
     assert.equal(die.key, 'ascend-910c');
     assert.equal(die.hbmGB, 64);
     assert.equal(die.family, 'ascend');
+    assert.equal(die.devicesPerCard, 2);
+    assert.equal(getHardware('910B').key, 'ascend-910b');
+  });
+
+  test('A100: a100-80gb names the 80 GB part; the 40 GB part shares its compute, not its aliases', () => {
+    assert.equal(getHardware('a100-80gb').key, 'a100');
+    const small = getHardware('a100-40gb');
+    assert.deepEqual([small.hbmGB, small.hbmTBs, small.bf16Tflops, small.fp8Tflops, small.arch, small.aliases], [40, 1.555, 312, 0, 'ampere', []]);
+  });
+
+  test('a GB200 NVL72 rack is one scale-up domain of 72; an L40S has no NVLink', () => {
+    assert.equal(getHardware('gb200').devicesPerNode, 72);
+    assert.ok(getHardware('l40s').scaleUpGBs < getHardware('a100').scaleUpGBs / 5);
   });
 
   test('unknown hardware names the fix', () => {
-    assert.throws(() => getHardware('tpu-v5'), (e: unknown) => e instanceof UserError && /--sim-hardware/.test(e.message));
+    assert.throws(() => getHardware('tpu-v5'), (e: unknown) => e instanceof UserError && /--hardware .*--hardware-spec FILE\.json/.test(e.message));
+  });
+
+  test('a free-text label finds the profile it names: the longest key or alias, as whole words', () => {
+    const cases: Array<[string, string | undefined]> = [
+      ['Atlas 800I A3', 'ascend-910c'],
+      ['atlas800ta3', 'ascend-910c'],
+      ['ascend-a3', 'ascend-910c'],
+      ['Ascend 910C', 'ascend-910c'],
+      ['8 x H800', 'h800'],
+      ['H20', 'h20'],
+      ['H200', 'h200'],
+      ['A100 40GB', 'a100-40gb'],
+      ['A100-80GB SXM', 'a100'],
+      ['GB200 NVL72', 'gb200'],
+      ['B200', 'b200'],
+      ['MI355X', 'mi355x'],
+      ['tpu-v5', undefined],
+      ['', undefined],
+    ];
+    for (const [label, key] of cases) assert.equal(hardwareForLabel(label)?.key, key, label);
   });
 
   test('8-bit math falls back to the INT8 peak where FP8 is missing', () => {
     assert.equal(mathPeak(getHardware('ascend-910c'), 8), 780e12);
+    assert.equal(mathPeak(getHardware('a100'), 8), 624e12);
     assert.equal(mathPeak(getHardware('h100'), 8), 1979e12);
     assert.equal(mathPeak(getHardware('h100'), 16), 989e12);
   });

@@ -13,11 +13,15 @@ export type HardwareFamily = 'nvidia' | 'amd' | 'ascend';
 export interface HardwareProfile {
   key: string;
   name: string;
+  /** Other names of the device, for `--hardware` and free-text hardware labels (`910c`, `a3`). */
+  aliases: string[];
   family: HardwareFamily;
-  /** Kernel generation (hopper, blackwell, cdna3, ascend-a2, ascend-a3): kernel maturity differs by it. */
+  /** Kernel generation (ampere, ada, hopper, blackwell, cdna3, ascend-a2, ...): kernel maturity differs by it. */
   arch: string;
   /** Devices in one server's scale-up domain; tensor parallelism beyond it crosses the NIC. */
   devicesPerNode: number;
+  /** Devices on one physical card (two dies of an Ascend 910C): per-card throughput is quoted per card. */
+  devicesPerCard: number;
   bf16Tflops: number;
   /** 0 when the device has no FP8 units (Ascend): 8-bit math then uses the INT8 peak. */
   fp8Tflops: number;
@@ -96,7 +100,10 @@ export interface ModelSpec {
   source: string;
 }
 
-/** Catalog entries by key; `$`-keys are comments and `extends` copies an earlier entry's fields. */
+/**
+ * Catalog entries by key; `$`-keys are comments and `extends` copies an earlier entry's fields,
+ * except its aliases: an alias names exactly one entry.
+ */
 function entries<T>(data: Record<string, unknown>): Map<string, T> {
   const map = new Map<string, T>();
   for (const [key, value] of Object.entries(data)) {
@@ -104,7 +111,7 @@ function entries<T>(data: Record<string, unknown>): Map<string, T> {
     const { extends: base, ...own } = value as { extends?: string };
     const inherited = base === undefined ? {} : map.get(base);
     if (inherited === undefined) throw new Error(`catalog entry '${key}' extends unknown entry '${base}'`);
-    map.set(key, { ...inherited, ...own, key } as T);
+    map.set(key, { ...inherited, aliases: [], ...own, key } as T);
   }
   return map;
 }
@@ -122,16 +129,43 @@ export function modelNames(): string[] {
   return [...MODELS.keys()];
 }
 
-/** The hardware profile `name` (case-insensitive; `910c`/`910b` also accepted); unknown ⇒ UserError. */
-export function getHardware(name: string): HardwareProfile {
+/** The hardware profile named `name`: its key or one of its aliases, case-insensitive. */
+export function findHardware(name: string): HardwareProfile | undefined {
   const wanted = name.trim().toLowerCase();
-  const found = HARDWARE.get(wanted) ?? HARDWARE.get(`ascend-${wanted}`);
+  return HARDWARE.get(wanted) ?? [...HARDWARE.values()].find((profile) => profile.aliases.includes(wanted));
+}
+
+/** The hardware profile `name` (see {@link findHardware}); unknown ⇒ UserError. */
+export function getHardware(name: string): HardwareProfile {
+  const found = findHardware(name);
   if (!found) {
     throw new UserError(
-      `unknown hardware '${name}': pass --sim-hardware with one of ${hardwareNames().join(', ')}`,
+      `unknown hardware '${name}': pass --hardware with one of ${hardwareNames().join(', ')}, or describe it with --hardware-spec FILE.json`,
     );
   }
   return found;
+}
+
+/** `name` as a pattern that finds it as a whole word in free text, with any or no separator between its parts. */
+function wordPattern(name: string): RegExp {
+  const parts = name.split(/[\s_-]+/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`(?:^|[^a-z0-9])${parts.join('[\\s_-]*')}(?:$|[^a-z0-9])`, 'i');
+}
+
+const LABEL_PATTERNS: Array<{ name: string; pattern: RegExp; profile: HardwareProfile }> = [...HARDWARE.values()].flatMap((profile) =>
+  [profile.key, ...profile.aliases].map((name) => ({ name, pattern: wordPattern(name), profile })),
+);
+
+/**
+ * The profile a free-text hardware label names (`Atlas 800I A3`, `8 x H800`, `ascend-910c`): the
+ * longest key or alias found in it as a whole word; undefined when none is.
+ */
+export function hardwareForLabel(label: string): HardwareProfile | undefined {
+  let best: { name: string; profile: HardwareProfile } | undefined;
+  for (const candidate of LABEL_PATTERNS) {
+    if (candidate.pattern.test(label) && (best === undefined || candidate.name.length > best.name.length)) best = candidate;
+  }
+  return best?.profile;
 }
 
 /** The catalog entry stored under `key`, or undefined. */

@@ -176,7 +176,7 @@ function resolveSpeculative(launch: LaunchConfig, model: ModelSpec, quant: Quant
  * a model that does not fit ⇒ UserError.
  */
 export function resolveDeployment(launch: LaunchConfig, calibration: Calibration = {}): Deployment {
-  const hardware = getHardware(launch.hardware);
+  const hardware = launch.hardwareProfile ?? getHardware(launch.hardware);
   const model = identifyModel(launch.modelPath, launch.simModel);
   const quant = resolveQuant(launch.quantization, launch.modelPath, model.nativeQuant);
   const kvBytes = kvElementBytes(launch.kvCacheDtype);

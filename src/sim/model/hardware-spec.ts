@@ -1,0 +1,142 @@
+/**
+ * A device that is not in the hardware catalog, described by the user (`--hardware-spec FILE.json`)
+ * with the fields of a hardware.json entry. Pure: the file's text in, a profile out, and a one-line
+ * `UsageError` naming the file, the field and the fix for anything else.
+ */
+import { UsageError } from '../../core/errors.js';
+import { getHardware, type HardwareFamily, type HardwareProfile } from './catalog.js';
+
+const FAMILIES: readonly HardwareFamily[] = ['nvidia', 'amd', 'ascend'];
+
+/**
+ * The catalogued device whose kernel generation and latency factors a described device of the
+ * family takes when the file leaves them out: the best-calibrated entry of each family.
+ */
+export const FAMILY_REFERENCE: Record<HardwareFamily, string> = { nvidia: 'h100', amd: 'mi300x', ascend: 'ascend-910b' };
+
+type NumberField = { [K in keyof HardwareProfile]: HardwareProfile[K] extends number ? K : never }[keyof HardwareProfile];
+
+interface NumberRule {
+  /** What the value must be, as the error states it: `a positive number of TB/s`. */
+  expected: string;
+  valid: (value: number) => boolean;
+}
+
+const positive = (unit: string): NumberRule => ({ expected: `a positive number of ${unit}`, valid: (v) => v > 0 });
+const nonNegative = (unit: string, zero: string): NumberRule => ({ expected: `a number of ${unit} ≥ 0 (${zero})`, valid: (v) => v >= 0 });
+const wholeCount: NumberRule = { expected: 'a positive whole number', valid: (v) => Number.isInteger(v) && v > 0 };
+const latency: NumberRule = { expected: 'a number of microseconds ≥ 0', valid: (v) => v >= 0 };
+
+const NUMBER_RULES: Record<NumberField, NumberRule> = {
+  devicesPerNode: wholeCount,
+  devicesPerCard: wholeCount,
+  bf16Tflops: positive('TFLOPS (dense)'),
+  fp8Tflops: nonNegative('TFLOPS (dense)', '0: no FP8 units'),
+  int8Tops: positive('TOPS (dense)'),
+  fp4Tflops: nonNegative('TFLOPS (dense)', '0: no FP4 units'),
+  hbmGB: positive('GB'),
+  hbmTBs: positive('TB/s'),
+  scaleUpGBs: positive('GB/s (per device, one direction)'),
+  interNodeGBs: positive('GB/s (per device)'),
+  allReduceUs: latency,
+  allToAllUs: latency,
+  kernelFloorUs: latency,
+};
+
+const REQUIRED = ['name', 'family', 'bf16Tflops', 'hbmGB', 'hbmTBs', 'scaleUpGBs'] as const;
+const TEXT_FIELDS = ['name', 'family', 'arch', 'source'] as const;
+const KNOWN_FIELDS = new Set<string>([...TEXT_FIELDS, 'aliases', ...Object.keys(NUMBER_RULES)]);
+
+/** A value as the file wrote it, for error messages. */
+function written(value: unknown): string {
+  return JSON.stringify(value) ?? String(value);
+}
+
+/** What a field must hold, for the message that says it is missing. */
+function expectation(field: string): string {
+  if (field === 'family') return `one of ${FAMILIES.join(', ')}`;
+  if (field in NUMBER_RULES) return NUMBER_RULES[field as NumberField].expected;
+  return 'a non-empty string';
+}
+
+/** `My Accelerator X1` → `my-accelerator-x1`: the key the device goes by in reports and labels. */
+function keyOf(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9.]+/g, '-').replace(/^-+|-+$/g, '') || 'custom';
+}
+
+/**
+ * Validates the text of a hardware spec file and returns the profile it describes. `file` names the
+ * file in messages. Omitted fields take defaults: fp8Tflops and fp4Tflops 0, int8Tops twice
+ * bf16Tflops, devicesPerNode 8, devicesPerCard 1, interNodeGBs 50, and arch and the latency
+ * factors of the family's reference device.
+ */
+export function parseHardwareSpec(text: string, file: string): HardwareProfile {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    // Newer engines quote the offending text, newlines included: keep the message on one line.
+    const reason = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
+    throw new UsageError(`${file}: not valid JSON (${reason}): write one object with the fields of a hardware.json entry`);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new UsageError(`${file}: must hold one JSON object with the fields of a hardware.json entry, got ${written(data)}`);
+  }
+  const spec = data as Record<string, unknown>;
+  // `$`-keys are comments, as in hardware.json.
+  const unknown = Object.keys(spec).filter((field) => !field.startsWith('$') && !KNOWN_FIELDS.has(field));
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `${file}: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `'${f}'`).join(', ')}: the fields are ${[...KNOWN_FIELDS].join(', ')}`,
+    );
+  }
+  for (const field of REQUIRED) {
+    if (spec[field] === undefined) throw new UsageError(`${file}: '${field}' is required (${expectation(field)})`);
+  }
+  for (const field of TEXT_FIELDS) {
+    const value = spec[field];
+    if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) {
+      throw new UsageError(`${file}: '${field}' must be a non-empty string, got ${written(value)}`);
+    }
+  }
+  const family = spec.family as string;
+  if (!(FAMILIES as readonly string[]).includes(family)) {
+    throw new UsageError(`${file}: 'family' must be one of ${FAMILIES.join(', ')}, got ${written(family)}`);
+  }
+  const aliases = spec.aliases;
+  if (aliases !== undefined && !(Array.isArray(aliases) && aliases.every((alias) => typeof alias === 'string'))) {
+    throw new UsageError(`${file}: 'aliases' must be a list of names, got ${written(aliases)}`);
+  }
+  for (const [field, rule] of Object.entries(NUMBER_RULES)) {
+    const value = spec[field];
+    if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && rule.valid(value))) {
+      throw new UsageError(`${file}: '${field}' must be ${rule.expected}, got ${written(value)}`);
+    }
+  }
+
+  const reference = getHardware(FAMILY_REFERENCE[family as HardwareFamily]);
+  const given = (field: NumberField): number | undefined => spec[field] as number | undefined;
+  const name = (spec.name as string).trim();
+  const bf16Tflops = spec.bf16Tflops as number;
+  return {
+    key: keyOf(name),
+    name,
+    aliases: (aliases as string[] | undefined) ?? [],
+    family: family as HardwareFamily,
+    arch: (spec.arch as string | undefined) ?? reference.arch,
+    devicesPerNode: given('devicesPerNode') ?? 8,
+    devicesPerCard: given('devicesPerCard') ?? 1,
+    bf16Tflops,
+    fp8Tflops: given('fp8Tflops') ?? 0,
+    int8Tops: given('int8Tops') ?? 2 * bf16Tflops,
+    fp4Tflops: given('fp4Tflops') ?? 0,
+    hbmGB: spec.hbmGB as number,
+    hbmTBs: spec.hbmTBs as number,
+    scaleUpGBs: spec.scaleUpGBs as number,
+    interNodeGBs: given('interNodeGBs') ?? 50,
+    allReduceUs: given('allReduceUs') ?? reference.allReduceUs,
+    allToAllUs: given('allToAllUs') ?? reference.allToAllUs,
+    kernelFloorUs: given('kernelFloorUs') ?? reference.kernelFloorUs,
+    source: (spec.source as string | undefined) ?? `described by ${file}`,
+  };
+}
