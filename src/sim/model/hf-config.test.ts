@@ -129,7 +129,7 @@ describe('modelSpecFromHfConfig: MLA, sparse and linear attention', () => {
   });
 
   test('MLA without a query projection rank cannot be represented: one line naming q_lora_rank', () => {
-    throwsOneLine(() => spec({ ...deepseek, model_type: 'deepseek_v2', q_lora_rank: null }), /^config\.json: 'q_lora_rank' is null/, /--sim-model NAME/);
+    throwsOneLine(() => spec({ ...deepseek, model_type: 'deepseek_v2', q_lora_rank: null }), /^config\.json: 'q_lora_rank' is not set/, /--sim-model NAME/);
   });
 
   test('qwen3_next: full attention every full_attention_interval-th layer, Gated DeltaNet elsewhere, one MTP layer', () => {

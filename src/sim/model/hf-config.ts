@@ -94,7 +94,8 @@ function gqaAttention(r: ConfigReader) {
   const layers = r.int('num_hidden_layers');
   const hidden = r.int('hidden_size');
   const heads = r.int('num_attention_heads');
-  return { layers, hidden, heads, kvHeads: r.int('num_key_value_heads', heads), headDim: r.int('head_dim', hidden / heads) };
+  const headDim = r.int('head_dim', hidden % heads === 0 ? hidden / heads : undefined);
+  return { layers, hidden, heads, kvHeads: r.int('num_key_value_heads', heads), headDim };
 }
 
 /** Vocabulary, embeddings, context and MTP layers: fields every family reads the same way. */
@@ -182,7 +183,7 @@ function slidingWindow(
 
 function multiHeadLatentAttention(r: ConfigReader): MlaConfig {
   if (!r.has('q_lora_rank')) {
-    r.fail(`${r.field('q_lora_rank')} is null: attention without a query low-rank projection (DeepSeek-V2-Lite) is not modelled`, UNSUPPORTED_FIX);
+    r.fail(`${r.field('q_lora_rank')} is not set: attention without a query low-rank projection (DeepSeek-V2-Lite) is not modelled`, UNSUPPORTED_FIX);
   }
   return {
     qLoraRank: r.int('q_lora_rank'),
@@ -209,7 +210,7 @@ function gatedDeltaNet(r: ConfigReader, layers: number): LinearAttentionConfig {
 }
 
 /** MiniMax: `attn_type_list` marks lightning (linear, 0) and softmax (1) layers; M2 has softmax everywhere. */
-function lightningAttention(r: ConfigReader, heads: number, headDim: number): { linearAttention?: LinearAttentionConfig } {
+function lightningAttention(r: ConfigReader, heads: number, headDim: number): Partial<Architecture> {
   const softmaxLayers = r.countIn('attn_type_list', 1);
   const layers = r.list('attn_type_list')?.length ?? 0;
   if (softmaxLayers === undefined || softmaxLayers === layers) return {};
@@ -231,7 +232,19 @@ interface Family {
   read(r: ConfigReader): Architecture;
 }
 
-function denseFamily(windowRule: WindowLayerRule, defaults?: ConfigObject): Family {
+interface GqaFamily {
+  /** The MoE fields; absent for a dense MLP in every layer. */
+  experts?: ExpertFields;
+  windowRule?: WindowLayerRule;
+  /** Whether SGLang pools the window layers' KV apart (hybrid SWA memory). */
+  separateWindowPool?: boolean;
+  /** What the family adds to grouped-query attention (linear-attention layers). */
+  extra?: (r: ConfigReader, attention: ReturnType<typeof gqaAttention>) => Partial<Architecture>;
+  defaults?: ConfigObject;
+}
+
+/** A family whose softmax attention is grouped-query attention. */
+function gqaFamily({ experts, windowRule = noWindow, separateWindowPool = false, extra, defaults }: GqaFamily = {}): Family {
   return {
     ...(defaults ? { defaults } : {}),
     read(r) {
@@ -239,24 +252,10 @@ function denseFamily(windowRule: WindowLayerRule, defaults?: ConfigObject): Fami
       const common = commonFields(r);
       return {
         ...attention,
-        ...denseMlp(r, attention.layers),
-        ...common,
-        ...slidingWindow(r, attention.layers, common.maxContext, windowRule, false),
-      };
-    },
-  };
-}
-
-function gqaMoeFamily(experts: ExpertFields, windowRule: WindowLayerRule, separateWindowPool = false): Family {
-  return {
-    read(r) {
-      const attention = gqaAttention(r);
-      const common = commonFields(r);
-      return {
-        ...attention,
-        ...mixtureOfExperts(r, attention.layers, experts),
+        ...(experts ? mixtureOfExperts(r, attention.layers, experts) : denseMlp(r, attention.layers)),
         ...common,
         ...slidingWindow(r, attention.layers, common.maxContext, windowRule, separateWindowPool),
+        ...extra?.(r, attention),
       };
     },
   };
@@ -299,61 +298,38 @@ const deepseekFamily: Family = {
   },
 };
 
-const minimaxFamily: Family = {
-  read(r) {
-    const attention = gqaAttention(r);
-    return {
-      ...attention,
-      ...mixtureOfExperts(r, attention.layers, MINIMAX_EXPERTS),
-      ...commonFields(r),
-      ...lightningAttention(r, attention.heads, attention.headDim),
-    };
-  },
-};
-
-const qwen3NextFamily: Family = {
-  // The checkpoints carry one MTP layer (SGLang's NEXTN draft) that the config does not count.
-  defaults: { num_nextn_predict_layers: 1 },
-  read(r) {
-    const attention = gqaAttention(r);
-    return {
-      ...attention,
-      ...mixtureOfExperts(r, attention.layers, QWEN_EXPERTS),
-      ...commonFields(r),
-      linearAttention: gatedDeltaNet(r, attention.layers),
-    };
-  },
-};
-
 // transformers' Gemma3TextConfig defaults: the published gemma-3 configs omit these.
-const gemma3 = denseFamily(gemmaWindowLayers, {
-  head_dim: 256,
-  vocab_size: 262208,
-  max_position_embeddings: 131072,
-  sliding_window_pattern: 6,
-  tie_word_embeddings: true,
+const gemma3 = gqaFamily({
+  windowRule: gemmaWindowLayers,
+  defaults: { head_dim: 256, vocab_size: 262208, max_position_embeddings: 131072, sliding_window_pattern: 6, tie_word_embeddings: true },
 });
 
+const minimax = gqaFamily({ experts: MINIMAX_EXPERTS, extra: (r, attention) => lightningAttention(r, attention.heads, attention.headDim) });
+
 const FAMILIES: Record<string, Family> = {
-  llama: denseFamily(noWindow),
-  mistral: denseFamily(everyLayerSlides),
-  qwen2: denseFamily(qwenWindowLayers),
-  qwen3: denseFamily(qwenWindowLayers),
+  llama: gqaFamily(),
+  mistral: gqaFamily({ windowRule: everyLayerSlides }),
+  qwen2: gqaFamily({ windowRule: qwenWindowLayers }),
+  qwen3: gqaFamily({ windowRule: qwenWindowLayers }),
   gemma3_text: gemma3,
   gemma3,
-  mixtral: gqaMoeFamily(LOCAL_EXPERTS, everyLayerSlides),
-  qwen2_moe: gqaMoeFamily(QWEN_EXPERTS, qwenWindowLayers),
-  qwen3_moe: gqaMoeFamily(QWEN_EXPERTS, qwenWindowLayers),
-  qwen3_next: qwen3NextFamily,
-  glm4_moe: gqaMoeFamily(DEEPSEEK_EXPERTS, noWindow),
-  // SGLang gives gpt-oss's window layers a KV pool of their own (hybrid SWA memory).
-  gpt_oss: gqaMoeFamily(LOCAL_EXPERTS, alternateLayersSlide, true),
+  mixtral: gqaFamily({ experts: LOCAL_EXPERTS, windowRule: everyLayerSlides }),
+  qwen2_moe: gqaFamily({ experts: QWEN_EXPERTS, windowRule: qwenWindowLayers }),
+  qwen3_moe: gqaFamily({ experts: QWEN_EXPERTS, windowRule: qwenWindowLayers }),
+  qwen3_next: gqaFamily({
+    experts: QWEN_EXPERTS,
+    extra: (r, attention) => ({ linearAttention: gatedDeltaNet(r, attention.layers) }),
+    // The checkpoints carry one MTP layer (SGLang's NEXTN draft) that the config does not count.
+    defaults: { num_nextn_predict_layers: 1 },
+  }),
+  glm4_moe: gqaFamily({ experts: DEEPSEEK_EXPERTS }),
+  gpt_oss: gqaFamily({ experts: LOCAL_EXPERTS, windowRule: alternateLayersSlide, separateWindowPool: true }),
+  minimax_m2: minimax,
+  minimax_m1: minimax,
   deepseek_v2: deepseekFamily,
   deepseek_v3: deepseekFamily,
   deepseek_v32: deepseekFamily,
   kimi_k2: deepseekFamily,
-  minimax_m2: minimaxFamily,
-  minimax_m1: minimaxFamily,
 };
 
 /** `architectures` entries of configs that carry no `model_type`. */
