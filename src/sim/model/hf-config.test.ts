@@ -278,6 +278,7 @@ describe('modelSpecFromHfConfig: configs it cannot read', () => {
     throwsOneLine(() => spec({ ...base, model_type: 'llama', hidden_size: '256' }), /'hidden_size' must be a whole number ≥ 1, not "256"/);
     throwsOneLine(() => spec({ ...base, model_type: 'bert' }), /'model_type' 'bert' is not modelled \(llama, /, /--sim-model NAME/);
     throwsOneLine(() => spec({ ...base }), /'model_type' is missing/);
+    throwsOneLine(() => spec({ ...base, model_type: 'llama', num_attention_heads: 6 }), /'head_dim' is missing/);
     throwsOneLine(() => modelSpecFromHfConfig([1, 2], 'x'), /config\.json: not a JSON object/);
   });
 
