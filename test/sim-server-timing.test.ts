@@ -61,7 +61,7 @@ describe('sim: truth mode, metrics and disconnects', () => {
     const controller = new AbortController();
     const response = await request(`${sim.url}/generate`, {
       method: 'POST',
-      body: JSON.stringify({ text: 'hi', sampling_params: { max_new_tokens: 100000, ignore_eos: true }, stream: true }),
+      body: JSON.stringify({ text: 'hi', sampling_params: { max_new_tokens: 30000, ignore_eos: true }, stream: true }),
       signal: controller.signal,
     });
     const body = response.body;

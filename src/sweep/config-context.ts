@@ -9,7 +9,7 @@ import { parseLaunchArgs } from '../sim/flags/launch-flags.js';
 import type { HardwareProfile, ModelSpec } from '../sim/model/catalog.js';
 import { resolveDeployment } from '../sim/model/deployment.js';
 import { cardsFor } from '../sim/model/device-count.js';
-import { identifyModel } from '../sim/model/identify.js';
+import { resolveModel } from '../sim/model/model-source.js';
 import { parseWorkloadArgs, workloadTokenizer } from './bench-setup.js';
 import { createLocalEvaluator, type CandidateEvaluator } from './config-search.js';
 import { enumerateConfigs, type ConfigCandidate } from './config-space.js';
@@ -72,7 +72,7 @@ export function infeasibility(deployment: PredictDeployment, args: BenchArgs): s
 /** Builds the context; the tokenizer is loaded only when the first candidate is predicted. */
 export function createSearchContext(spec: ConfigSearchSpec): SearchContext {
   const hardware = spec.hardware;
-  const model = identifyModel(spec.modelPath);
+  const { model } = resolveModel(spec.modelPath, null);
   const args = parseWorkloadArgs(spec.benchArgv, 'sweep', spec.modelPath);
   const candidates = enumerateConfigs({ model, devices: spec.devices, includePd: spec.includePd });
   const deployments = candidates.map((candidate) => candidateDeployment(candidate, spec.modelPath, hardware));

@@ -6,6 +6,7 @@
 import hardwareData from './hardware.json' with { type: 'json' };
 import modelData from './models.json' with { type: 'json' };
 import { UserError } from '../../core/errors.js';
+import type { QuantName } from './quantization.js';
 
 export type HardwareFamily = 'nvidia' | 'amd' | 'ascend';
 
@@ -69,6 +70,24 @@ export interface LinearAttentionConfig {
   stateBytes: number;
 }
 
+/**
+ * Softmax-attention layers that attend to a window of recent tokens instead of the whole context
+ * (Gemma 3's local layers, gpt-oss's alternate layers, Mistral-style models whose every layer slides).
+ */
+export interface SlidingWindowConfig {
+  /** Tokens of context a window layer attends to: min(context, size). */
+  size: number;
+  /** How many of the softmax-attention layers use the window; the others attend to the whole context. */
+  layers: number;
+  /**
+   * Whether SGLang keeps the window layers' KV in a pool of their own (hybrid SWA memory: gpt-oss), where a
+   * request holds at most `size` tokens per window layer and the pool has swa_full_tokens_ratio (0.8) times
+   * the full pool's tokens. False where SGLang turns hybrid SWA memory off (Gemma 2/3) or no layer attends
+   * fully: then every layer keeps every token and only the attention math is windowed.
+   */
+  separatePool: boolean;
+}
+
 /** Architecture facts of one model (whole model, no parallel split). */
 export interface ModelSpec {
   key: string;
@@ -90,13 +109,17 @@ export interface ModelSpec {
   vocab: number;
   tiedEmbeddings: boolean;
   maxContext: number;
-  nativeQuant: string;
+  /** The checkpoint's own weight format (what its config.json's quantization_config says; bf16 when nothing). */
+  nativeQuant: QuantName;
   mla?: MlaConfig;
   dsa?: DsaConfig;
   linearAttention?: LinearAttentionConfig;
   slidingWindow?: SlidingWindowConfig;
   mtpLayers?: number;
   speculative?: { acceptRate: number; acceptSource: string };
+  /** Total parameters the model card publishes, in billions (catalog entries; checks the facts above). */
+  publishedParamsB?: number;
+  /** Where the facts come from: the Hugging Face repo whose config.json they were read from, or a local file. */
   source: string;
 }
 

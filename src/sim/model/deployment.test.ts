@@ -1,8 +1,12 @@
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { UsageError, UserError } from '../../core/errors.js';
 import { parseLaunchArgs } from '../flags/launch-flags.js';
 import { resolveDeployment } from './deployment.js';
+import { kvBytesPerTokenPerDevice } from './params.js';
 
 const deploy = (...args: string[]) => resolveDeployment(parseLaunchArgs(args).launch);
 
@@ -75,3 +79,38 @@ describe('resolveDeployment', () => {
     assert.equal(deploy('--model-path', 'Qwen3-Coder-480B-A35B-w8a8', '--hardware', 'ascend-910c', '--tp', '16').crossNode, false);
   });
 });
+
+describe('resolveDeployment with a local config.json', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'servebench-deployment-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({
+    model_type: 'llama', num_hidden_layers: 20, hidden_size: 2048, num_attention_heads: 16, num_key_value_heads: 4,
+    intermediate_size: 5632, vocab_size: 32000, max_position_embeddings: 8192, quantization_config: { quant_method: 'fp8' },
+  }));
+
+  test('the config gives the architecture, its context length and its native format; --quantization still wins', () => {
+    const d = deploy('--model-path', dir, '--hardware', 'h100');
+    assert.deepEqual([d.model.layers, d.contextLength, d.quant.name], [20, 8192, 'fp8']);
+    assert.equal(d.kvBytesPerTokenPerDevice, 2 * 20 * 4 * 128 * 2);
+    assert.equal(deploy('--model-path', dir, '--hardware', 'h100', '--quantization', 'awq').quant.name, 'int4');
+  });
+});
+
+describe('resolveDeployment with sliding-window and MXFP4 models', () => {
+  test('gpt-oss: MXFP4 math runs in BF16 on Hopper and in FP4 on Blackwell', () => {
+    assert.equal(deploy('--model-path', 'openai/gpt-oss-120b', '--hardware', 'h100').quant.mathBits, 16);
+    assert.equal(deploy('--model-path', 'openai/gpt-oss-120b', '--hardware', 'b200').quant.mathBits, 4);
+    assert.ok(deploy('--model-path', 'openai/gpt-oss-120b', '--hardware', 'h100').weightBytesPerDevice < 65e9);
+  });
+
+  test("gpt-oss: the window layers' own pool leaves more full-attention tokens; --disable-hybrid-swa-memory pools all layers", () => {
+    const hybrid = deploy('--model-path', 'openai/gpt-oss-120b', '--hardware', 'h100');
+    const single = deploy('--model-path', 'openai/gpt-oss-120b', '--hardware', 'h100', '--disable-hybrid-swa-memory');
+    const ratio = hybrid.kvCapacityPerRank / single.kvCapacityPerRank;
+    assert.ok(Math.abs(ratio - 36 / (18 + 0.8 * 18)) < 0.001, String(ratio));
+    const halfWindowPool = deploy('--model-path', 'openai/gpt-oss-120b', '--hardware', 'h100', '--swa-full-tokens-ratio', '0.5');
+    assert.ok(halfWindowPool.kvCapacityPerRank > hybrid.kvCapacityPerRank);
+    assert.equal(hybrid.kvBytesPerTokenPerDevice, kvBytesPerTokenPerDevice(hybrid.model, 2, 1));
+  });
+});
+

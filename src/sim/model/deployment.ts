@@ -6,17 +6,19 @@ import { UsageError, UserError } from '../../core/errors.js';
 import type { LaunchConfig } from '../types.js';
 import { getHardware, type HardwareProfile, type ModelSpec } from './catalog.js';
 import { efficiencyFor, type Calibration, type EfficiencyProfile } from './efficiency.js';
-import { identifyModel } from './identify.js';
+import { resolveModel } from './model-source.js';
 import {
   denseLayers,
   denseMlpParams,
   kvBytesPerTokenPerDevice,
+  kvPoolBytesPerTokenPerDevice,
   linearStateBytesPerRequest,
   meanAttentionParams,
   meanLayerParams,
+  SWA_FULL_TOKENS_RATIO,
   totalParams,
 } from './params.js';
-import { kvElementBytes, resolveQuant, type QuantFormat } from './quantization.js';
+import { kvElementBytes, quantOnHardware, resolveQuant, type QuantFormat } from './quantization.js';
 
 const GB = 1e9;
 const MB = 1e6;
@@ -82,10 +84,11 @@ export interface Deployment {
   radixCache: boolean;
   newTokenRatio: NewTokenRatio;
   weightBytesPerDevice: number;
+  /** KV bytes per token over every softmax-attention layer (window layers included; see params.ts). */
   kvBytesPerTokenPerDevice: number;
   /** Fixed recurrent state per request (linear attention), bytes per device. */
   stateBytesPerRequest: number;
-  /** KV pool per scheduler rank, in tokens. */
+  /** KV pool per scheduler rank, in tokens (with a separate window pool: the full-attention pool's tokens). */
   kvCapacityPerRank: number;
   speculative: SpeculativeConfig | null;
   disaggregation: LaunchConfig['disaggregationMode'];
@@ -148,6 +151,13 @@ function positiveOr(value: number | null, fallback: number, flag: string): numbe
   return value;
 }
 
+/** Window-pool tokens per full-pool token (`--swa-full-tokens-ratio`); 1 with `--disable-hybrid-swa-memory`, one pool for all. */
+function swaFullTokensRatio(launch: LaunchConfig): number {
+  if (rawFlagPresent(launch.rawArgs, 'disable-hybrid-swa-memory')) return 1;
+  const flag = rawFlagValue(launch.rawArgs, 'swa-full-tokens-ratio');
+  return positiveOr(flag === null ? null : Number(flag), SWA_FULL_TOKENS_RATIO, '--swa-full-tokens-ratio');
+}
+
 function resolveSpeculative(launch: LaunchConfig, model: ModelSpec, quant: QuantFormat, tp: number, efficiency: EfficiencyProfile): SpeculativeConfig | null {
   const algorithm = launch.speculativeAlgorithm?.toUpperCase() ?? null;
   if (algorithm === null) return null;
@@ -177,8 +187,8 @@ function resolveSpeculative(launch: LaunchConfig, model: ModelSpec, quant: Quant
  */
 export function resolveDeployment(launch: LaunchConfig, calibration: Calibration = {}): Deployment {
   const hardware = launch.hardwareProfile ?? getHardware(launch.hardware);
-  const model = identifyModel(launch.modelPath, launch.simModel);
-  const quant = resolveQuant(launch.quantization, launch.modelPath, model.nativeQuant);
+  const { model, announcedQuant } = resolveModel(launch.modelPath, launch.simModel);
+  const quant = quantOnHardware(resolveQuant(launch.quantization, announcedQuant, model.nativeQuant), hardware);
   const kvBytes = kvElementBytes(launch.kvCacheDtype);
   const efficiency = efficiencyFor({ family: hardware.family, arch: hardware.arch, modelKey: model.key, ...calibration });
 
@@ -239,8 +249,9 @@ export function resolveDeployment(launch: LaunchConfig, calibration: Calibration
     );
   }
   const stateBytesPerRequest = linearStateBytesPerRequest(model, attentionTp);
+  const poolBytesPerToken = kvPoolBytesPerTokenPerDevice(model, kvBytes, attentionTp, swaFullTokensRatio(launch));
   const kvCapacityPerRank = Math.floor(
-    Math.min(pool / kvPerToken, launch.maxTotalTokens !== null ? launch.maxTotalTokens / attentionDp : Infinity),
+    Math.min(pool / poolBytesPerToken, launch.maxTotalTokens !== null ? launch.maxTotalTokens / attentionDp : Infinity),
   );
   // SGLang: max_running_requests defaults to the req_to_token pool, about capacity / context · 512, clamped to [2048, 4096],
   // and never more than half the KV pool in tokens; DP attention divides it over the ranks.

@@ -93,22 +93,69 @@ export function meanLayerParams(m: ModelSpec): number {
   return meanAttentionParams(m) + mlp;
 }
 
+/** Softmax-attention layers that attend to a window of recent tokens (0 when the model has none). */
+export function slidingWindowLayers(m: ModelSpec): number {
+  return m.slidingWindow?.layers ?? 0;
+}
+
+/** Softmax-attention layers that attend to the whole context. */
+export function globalAttentionLayers(m: ModelSpec): number {
+  return attentionLayers(m) - slidingWindowLayers(m);
+}
+
 /**
- * KV-cache bytes per token on one device. MLA keeps one latent per token that TP does not split;
- * GQA splits KV heads over the attention-TP group (replicated when the group exceeds the head count).
- * DSA adds the 8-bit indexer key plus a 4-byte scale per layer. FP8 MLA uses FlashMLA's
+ * KV-cache bytes one token takes in one softmax-attention layer on one device. MLA keeps one latent per
+ * token that TP does not split; GQA splits KV heads over the attention-TP group (replicated when the group
+ * exceeds the head count). DSA adds the 8-bit indexer key plus a 4-byte scale. FP8 MLA uses FlashMLA's
  * 656-byte layout (512 FP8 latent + scales + 64 BF16 RoPE dims).
  */
-export function kvBytesPerTokenPerDevice(m: ModelSpec, kvElementBytes: number, attentionTp: number): number {
-  const layers = attentionLayers(m);
+export function kvBytesPerTokenPerLayer(m: ModelSpec, kvElementBytes: number, attentionTp: number): number {
   if (m.mla) {
     const latent = m.mla.kvLoraRank + m.mla.ropeHeadDim;
-    let perLayer = kvElementBytes < 2 ? 656 : latent * kvElementBytes;
-    if (m.dsa) perLayer += m.dsa.indexHeadDim + 4;
-    return perLayer * layers;
+    const perLayer = kvElementBytes < 2 ? 656 : latent * kvElementBytes;
+    return m.dsa ? perLayer + m.dsa.indexHeadDim + 4 : perLayer;
   }
   const headsPerDevice = Math.max(1, m.kvHeads / attentionTp);
-  return 2 * layers * headsPerDevice * m.headDim * kvElementBytes;
+  return 2 * headsPerDevice * m.headDim * kvElementBytes;
+}
+
+/**
+ * KV-cache bytes per token on one device over every softmax-attention layer, window layers included:
+ * what a token costs while the context fits in every window (and what a model without windows always pays).
+ */
+export function kvBytesPerTokenPerDevice(m: ModelSpec, kvElementBytes: number, attentionTp: number): number {
+  return kvBytesPerTokenPerLayer(m, kvElementBytes, attentionTp) * attentionLayers(m);
+}
+
+/**
+ * KV-cache bytes a request with `tokens` of context holds on one device. Window layers with a pool of their
+ * own keep at most `slidingWindow.size` tokens; without one (Gemma 3 under SGLang) they keep every token
+ * though they attend to the window only.
+ */
+export function kvBytesPerRequestPerDevice(m: ModelSpec, kvElementBytes: number, attentionTp: number, tokens: number): number {
+  const window = m.slidingWindow;
+  const windowTokens = window?.separatePool ? Math.min(tokens, window.size) : tokens;
+  const perLayer = kvBytesPerTokenPerLayer(m, kvElementBytes, attentionTp);
+  return perLayer * (globalAttentionLayers(m) * tokens + slidingWindowLayers(m) * windowTokens);
+}
+
+/** SGLang's default `--swa-full-tokens-ratio`: tokens of the window layers' pool per token of the full pool. */
+export const SWA_FULL_TOKENS_RATIO = 0.8;
+
+/**
+ * Static-pool bytes per token of KV capacity on one device, the divisor of SGLang's pool size. With a
+ * separate window pool (hybrid SWA memory) SGLang splits the memory so the window layers get
+ * `swaFullTokensRatio` tokens per full-pool token; the capacity in tokens is the full pool's.
+ */
+export function kvPoolBytesPerTokenPerDevice(
+  m: ModelSpec,
+  kvElementBytes: number,
+  attentionTp: number,
+  swaFullTokensRatio = SWA_FULL_TOKENS_RATIO,
+): number {
+  const separate = m.slidingWindow?.separatePool ? slidingWindowLayers(m) : 0;
+  const layers = attentionLayers(m) - separate + separate * swaFullTokensRatio;
+  return kvBytesPerTokenPerLayer(m, kvElementBytes, attentionTp) * layers;
 }
 
 /** Linear-attention recurrent state per request on one device (Qwen3-Next), split over attention TP. */

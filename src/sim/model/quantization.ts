@@ -1,12 +1,12 @@
 /**
  * Weight/activation formats: which bytes a weight costs and which peak its matrix math runs at.
- * The format comes from `--quantization`, else from a suffix of the model name, else from the
- * checkpoint's native format (DeepSeek ships FP8).
+ * The format comes from `--quantization`, else from what the checkpoint announces (its config.json's
+ * quantization_config, or a suffix of its name), else from the catalog's native format (DeepSeek ships FP8).
  */
 import { UsageError } from '../../core/errors.js';
 import type { HardwareProfile } from './catalog.js';
 
-export type QuantName = 'bf16' | 'fp8' | 'w8a8' | 'w4a8' | 'int4' | 'nvfp4';
+export type QuantName = 'bf16' | 'fp8' | 'w8a8' | 'w4a8' | 'int4' | 'nvfp4' | 'mxfp4';
 
 export interface QuantFormat {
   name: QuantName;
@@ -14,6 +14,8 @@ export interface QuantFormat {
   weightBytes: number;
   /** Width of the matrix math: 16 (BF16), 8 (FP8/INT8 activations), 4 (FP4). */
   mathBits: 16 | 8 | 4;
+  /** Width of the matrix math on a device without FP4 units, for formats whose math is FP4 where it can be. */
+  mathBitsWithoutFp4?: 16 | 8;
 }
 
 const FORMATS: Record<QuantName, QuantFormat> = {
@@ -25,10 +27,14 @@ const FORMATS: Record<QuantName, QuantFormat> = {
   int4: { name: 'int4', weightBytes: 0.53, mathBits: 16 },
   // NVFP4: 4-bit values plus one FP8 scale per 16 weights.
   nvfp4: { name: 'nvfp4', weightBytes: 0.5625, mathBits: 4 },
+  // MXFP4: 4-bit values plus one 8-bit scale per 32 weights; Hopper runs it as weight-only BF16 math.
+  mxfp4: { name: 'mxfp4', weightBytes: 0.53, mathBits: 4, mathBitsWithoutFp4: 16 },
 };
+
 
 /** Name fragments (lower case, matched between separators) that announce a format; first match wins. */
 const NAME_MARKERS: Array<[RegExp, QuantName]> = [
+  [/(^|[-_./])mxfp4($|[-_./])/, 'mxfp4'],
   [/(^|[-_./])nvfp4($|[-_./])|(^|[-_./])fp4($|[-_./])/, 'nvfp4'],
   [/(^|[-_./])w4a8($|[-_./])|(^|[-_./])w4afp8($|[-_./])/, 'w4a8'],
   [/(^|[-_./])(awq|gptq)([-_./]|$)|(^|[-_./])int4($|[-_./])/, 'int4'],
@@ -44,32 +50,32 @@ export function quantFromName(name: string): QuantName | null {
   return null;
 }
 
-const FLAG_FORMATS: Record<string, QuantName | 'by-name'> = {
+const FLAG_FORMATS: Record<string, QuantName | 'announced'> = {
   fp8: 'fp8',
   w8a8_fp8: 'fp8',
   w8a8_int8: 'w8a8',
   // Ascend msModelSlim checkpoints: the name says W8A8 or W4A8; W8A8 is the usual one.
-  modelslim: 'by-name',
+  modelslim: 'announced',
   awq: 'int4',
   awq_marlin: 'int4',
   gptq: 'int4',
   gptq_marlin: 'int4',
   moe_wna16: 'int4',
   w4afp8: 'w4a8',
+  mxfp4: 'mxfp4',
   modelopt_fp4: 'nvfp4',
   modelopt_fp8: 'fp8',
-  'compressed-tensors': 'by-name',
-  modelopt: 'by-name',
+  'compressed-tensors': 'announced',
+  modelopt: 'announced',
 };
 
 /**
  * Resolves the weight/activation format of a deployment.
  * @param flag `--quantization` (null when not given)
- * @param modelName the model path or name (its suffix may name the format)
- * @param nativeQuant the checkpoint's own format from the model catalog
+ * @param announced the format the checkpoint announces (its config's quantization_config or its name's suffix), or null
+ * @param nativeQuant the checkpoint's own format (catalog entry or config.json)
  */
-export function resolveQuant(flag: string | null, modelName: string, nativeQuant: string): QuantFormat {
-  const fromName = quantFromName(modelName);
+export function resolveQuant(flag: string | null, announced: QuantName | null, nativeQuant: QuantName): QuantFormat {
   if (flag !== null) {
     const mapped = FLAG_FORMATS[flag.toLowerCase()];
     if (mapped === undefined) {
@@ -77,11 +83,16 @@ export function resolveQuant(flag: string | null, modelName: string, nativeQuant
         `unsupported --quantization '${flag}': use one of ${Object.keys(FLAG_FORMATS).join(', ')} or omit it`,
       );
     }
-    if (mapped !== 'by-name') return FORMATS[mapped];
-    return FORMATS[fromName ?? 'w8a8'];
+    if (mapped !== 'announced') return FORMATS[mapped];
+    return FORMATS[announced ?? 'w8a8'];
   }
-  if (fromName) return FORMATS[fromName];
-  return FORMATS[(nativeQuant in FORMATS ? nativeQuant : 'bf16') as QuantName];
+  return FORMATS[announced ?? nativeQuant];
+}
+
+/** The format as `hw` runs it: FP4-math formats fall back to their stated width where the device has no FP4 units. */
+export function quantOnHardware(format: QuantFormat, hw: HardwareProfile): QuantFormat {
+  if (format.mathBitsWithoutFp4 === undefined || hw.fp4Tflops > 0) return format;
+  return { ...format, mathBits: format.mathBitsWithoutFp4 };
 }
 
 /** Dense peak in FLOP/s for matrix math of the given width; 8-bit falls back to INT8 where FP8 is missing. */

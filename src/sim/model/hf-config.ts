@@ -1,0 +1,460 @@
+/**
+ * A Hugging Face config.json → ModelSpec: the architecture SGLang reads from a local model directory.
+ * Pure: the caller reads the file. A field that is missing, malformed or names something the performance
+ * model cannot represent ends in one UserError line naming the file, the field and the fix.
+ */
+import { UserError } from '../../core/errors.js';
+import type { LinearAttentionConfig, MlaConfig, ModelSpec, SlidingWindowConfig } from './catalog.js';
+import type { QuantName } from './quantization.js';
+
+type ConfigObject = Record<string, unknown>;
+type Architecture = Omit<ModelSpec, 'key' | 'name' | 'aliases' | 'nativeQuant' | 'source' | 'speculative' | 'publishedParamsB'>;
+
+const FIX = 'pass a Hugging Face config.json of a decoder-only model, or --sim-model NAME';
+const UNSUPPORTED_FIX = 'pass --sim-model NAME to simulate a catalogued model instead';
+
+function isObject(value: unknown): value is ConfigObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Typed reads of one config object; every complaint names the file and the field (with its nesting). */
+class ConfigReader {
+  constructor(
+    private readonly config: ConfigObject,
+    private readonly file: string,
+    private readonly prefix = '',
+  ) {}
+
+  fail(problem: string, fix = FIX): never {
+    throw new UserError(`${this.file}: ${problem}; ${fix}`);
+  }
+
+  field(name: string): string {
+    return `'${this.prefix}${name}'`;
+  }
+
+  has(name: string): boolean {
+    return this.config[name] !== undefined && this.config[name] !== null;
+  }
+
+  /** A whole number ≥ `min`; `fallback` when absent or null, else missing ⇒ UserError. */
+  int(name: string, fallback?: number, min = 1): number {
+    if (!this.has(name)) {
+      if (fallback !== undefined) return fallback;
+      this.fail(`${this.field(name)} is missing`);
+    }
+    const value = this.config[name];
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+      this.fail(`${this.field(name)} must be a whole number ≥ ${min}, not ${JSON.stringify(value)}`);
+    }
+    return value;
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    if (!this.has(name)) return fallback;
+    const value = this.config[name];
+    if (typeof value !== 'boolean') this.fail(`${this.field(name)} must be true or false, not ${JSON.stringify(value)}`);
+    return value;
+  }
+
+  text(name: string): string | undefined {
+    if (!this.has(name)) return undefined;
+    const value = this.config[name];
+    if (typeof value !== 'string') this.fail(`${this.field(name)} must be a string, not ${JSON.stringify(value)}`);
+    return value;
+  }
+
+  list(name: string): unknown[] | undefined {
+    if (!this.has(name)) return undefined;
+    const value = this.config[name];
+    if (!Array.isArray(value)) this.fail(`${this.field(name)} must be a list, not ${JSON.stringify(value)}`);
+    return value;
+  }
+
+  /** A nested object as its own reader, or undefined when absent. */
+  nested(name: string): ConfigReader | undefined {
+    if (!this.has(name)) return undefined;
+    const value = this.config[name];
+    if (!isObject(value)) this.fail(`${this.field(name)} must be an object, not ${JSON.stringify(value)}`);
+    return new ConfigReader(value, this.file, `${this.prefix}${name}.`);
+  }
+
+  keys(): string[] {
+    return Object.keys(this.config);
+  }
+
+  /** How many entries of the list `name` equal `entry`, or undefined when the list is absent. */
+  countIn(name: string, entry: unknown): number | undefined {
+    return this.list(name)?.filter((item) => item === entry).length;
+  }
+}
+
+/** Softmax attention with grouped KV heads; `head_dim` absent means hidden / heads (as transformers does). */
+function gqaAttention(r: ConfigReader) {
+  const layers = r.int('num_hidden_layers');
+  const hidden = r.int('hidden_size');
+  const heads = r.int('num_attention_heads');
+  const headDim = r.int('head_dim', hidden % heads === 0 ? hidden / heads : undefined);
+  return { layers, hidden, heads, kvHeads: r.int('num_key_value_heads', heads), headDim };
+}
+
+/** Vocabulary, embeddings, context and MTP layers: fields every family reads the same way. */
+function commonFields(r: ConfigReader) {
+  const mtpLayers = r.int('num_nextn_predict_layers', 0, 0);
+  return {
+    vocab: r.int('vocab_size'),
+    tiedEmbeddings: r.bool('tie_word_embeddings', false),
+    maxContext: r.int('max_position_embeddings'),
+    ...(mtpLayers > 0 ? { mtpLayers } : {}),
+  };
+}
+
+/** Which layers have a mixture of experts; the rest have a dense MLP of `intermediate_size`. */
+type MoeLayerRule = (r: ConfigReader, layer: number) => boolean;
+
+/** Qwen MoE: `mlp_only_layers` stay dense, and only every `decoder_sparse_step`-th layer is sparse. */
+const qwenMoeLayers: MoeLayerRule = (r, layer) =>
+  !(r.list('mlp_only_layers') ?? []).includes(layer) && (layer + 1) % r.int('decoder_sparse_step', 1) === 0;
+
+/** DeepSeek / GLM: the first `first_k_dense_replace` layers are dense, then every `moe_layer_freq`-th is sparse. */
+const firstKDenseLayers: MoeLayerRule = (r, layer) =>
+  layer >= r.int('first_k_dense_replace', 0, 0) && layer % r.int('moe_layer_freq', 1) === 0;
+
+const everyLayer: MoeLayerRule = () => true;
+
+/** Field names of one family's expert configuration. */
+interface ExpertFields {
+  experts: string;
+  intermediate: string;
+  /** Shared expert: its own intermediate size, or a count of experts of `intermediate` size. */
+  shared?: { size: string } | { count: string };
+  moeLayer: MoeLayerRule;
+}
+
+function mixtureOfExperts(r: ConfigReader, layers: number, fields: ExpertFields) {
+  const moeIntermediate = r.int(fields.intermediate);
+  const shared = fields.shared;
+  const sharedIntermediate =
+    shared === undefined ? 0 : 'size' in shared ? r.int(shared.size, 0, 0) : r.int(shared.count, 0, 0) * moeIntermediate;
+  let moeLayerCount = 0;
+  for (let layer = 0; layer < layers; layer++) if (fields.moeLayer(r, layer)) moeLayerCount++;
+  const denseLayers = layers - moeLayerCount;
+  return {
+    intermediate: denseLayers > 0 ? r.int('intermediate_size') : 0,
+    denseLayers,
+    experts: r.int(fields.experts),
+    expertsPerToken: r.int('num_experts_per_tok'),
+    moeIntermediate,
+    ...(sharedIntermediate > 0 ? { sharedIntermediate } : {}),
+  };
+}
+
+function denseMlp(r: ConfigReader, layers: number) {
+  return { intermediate: r.int('intermediate_size'), denseLayers: layers };
+}
+
+/** Layers with a sliding window when the config has no `layer_types`, by the family's own rule. */
+type WindowLayerRule = (r: ConfigReader, layers: number) => number;
+
+const noWindow: WindowLayerRule = () => 0;
+/** Mistral / Mixtral: a non-null `sliding_window` applies to every layer. */
+const everyLayerSlides: WindowLayerRule = (r, layers) => (r.has('sliding_window') ? layers : 0);
+/** Qwen: with `use_sliding_window`, the layers from `max_window_layers` on slide. */
+const qwenWindowLayers: WindowLayerRule = (r, layers) =>
+  r.bool('use_sliding_window', false) ? Math.max(0, layers - r.int('max_window_layers', 0, 0)) : 0;
+/** gpt-oss: even layers slide, odd layers attend fully. */
+const alternateLayersSlide: WindowLayerRule = (_r, layers) => Math.ceil(layers / 2);
+/** Gemma 3: every `sliding_window_pattern`-th layer is global, the others slide. */
+const gemmaWindowLayers: WindowLayerRule = (r, layers) => layers - Math.floor(layers / r.int('sliding_window_pattern'));
+
+function slidingWindow(
+  r: ConfigReader,
+  layers: number,
+  maxContext: number,
+  rule: WindowLayerRule,
+  separatePool: boolean,
+): { slidingWindow?: SlidingWindowConfig } {
+  const windowLayers = r.countIn('layer_types', 'sliding_attention') ?? rule(r, layers);
+  if (windowLayers === 0) return {};
+  const size = r.int('sliding_window');
+  // A window as long as the context never drops a token.
+  return size >= maxContext ? {} : { slidingWindow: { size, layers: windowLayers, separatePool } };
+}
+
+function multiHeadLatentAttention(r: ConfigReader): MlaConfig {
+  if (!r.has('q_lora_rank')) {
+    r.fail(`${r.field('q_lora_rank')} is not set: attention without a query low-rank projection (DeepSeek-V2-Lite) is not modelled`, UNSUPPORTED_FIX);
+  }
+  return {
+    qLoraRank: r.int('q_lora_rank'),
+    kvLoraRank: r.int('kv_lora_rank'),
+    ropeHeadDim: r.int('qk_rope_head_dim'),
+    nopeHeadDim: r.int('qk_nope_head_dim'),
+    vHeadDim: r.int('v_head_dim'),
+  };
+}
+
+/** Recurrent state is kept in FP32 (SGLang's default mamba/linear-attention state dtype). */
+const LINEAR_STATE_BYTES = 4;
+
+/** Qwen3-Next: Gated DeltaNet layers, with full attention every `full_attention_interval`-th layer. */
+function gatedDeltaNet(r: ConfigReader, layers: number): LinearAttentionConfig {
+  return {
+    fullAttentionLayers: r.countIn('layer_types', 'full_attention') ?? Math.floor(layers / r.int('full_attention_interval')),
+    keyHeads: r.int('linear_num_key_heads'),
+    valueHeads: r.int('linear_num_value_heads'),
+    keyHeadDim: r.int('linear_key_head_dim'),
+    valueHeadDim: r.int('linear_value_head_dim'),
+    stateBytes: LINEAR_STATE_BYTES,
+  };
+}
+
+/** MiniMax: `attn_type_list` marks lightning (linear, 0) and softmax (1) layers; M2 has softmax everywhere. */
+function lightningAttention(r: ConfigReader, heads: number, headDim: number): Partial<Architecture> {
+  const softmaxLayers = r.countIn('attn_type_list', 1);
+  const layers = r.list('attn_type_list')?.length ?? 0;
+  if (softmaxLayers === undefined || softmaxLayers === layers) return {};
+  return {
+    linearAttention: {
+      fullAttentionLayers: softmaxLayers,
+      keyHeads: heads,
+      valueHeads: heads,
+      keyHeadDim: headDim,
+      valueHeadDim: headDim,
+      stateBytes: LINEAR_STATE_BYTES,
+    },
+  };
+}
+
+interface Family {
+  /** Defaults of the transformers config class for fields published checkpoints leave out. */
+  defaults?: ConfigObject;
+  read(r: ConfigReader): Architecture;
+}
+
+interface GqaFamily {
+  /** The MoE fields; absent for a dense MLP in every layer. */
+  experts?: ExpertFields;
+  windowRule?: WindowLayerRule;
+  /** Whether SGLang pools the window layers' KV apart (hybrid SWA memory). */
+  separateWindowPool?: boolean;
+  /** What the family adds to grouped-query attention (linear-attention layers). */
+  extra?: (r: ConfigReader, attention: ReturnType<typeof gqaAttention>) => Partial<Architecture>;
+  defaults?: ConfigObject;
+}
+
+/** A family whose softmax attention is grouped-query attention. */
+function gqaFamily({ experts, windowRule = noWindow, separateWindowPool = false, extra, defaults }: GqaFamily = {}): Family {
+  return {
+    ...(defaults ? { defaults } : {}),
+    read(r) {
+      const attention = gqaAttention(r);
+      const common = commonFields(r);
+      return {
+        ...attention,
+        ...(experts ? mixtureOfExperts(r, attention.layers, experts) : denseMlp(r, attention.layers)),
+        ...common,
+        ...slidingWindow(r, attention.layers, common.maxContext, windowRule, separateWindowPool),
+        ...extra?.(r, attention),
+      };
+    },
+  };
+}
+
+const QWEN_EXPERTS: ExpertFields = {
+  experts: 'num_experts',
+  intermediate: 'moe_intermediate_size',
+  shared: { size: 'shared_expert_intermediate_size' },
+  moeLayer: qwenMoeLayers,
+};
+const DEEPSEEK_EXPERTS: ExpertFields = {
+  experts: 'n_routed_experts',
+  intermediate: 'moe_intermediate_size',
+  shared: { count: 'n_shared_experts' },
+  moeLayer: firstKDenseLayers,
+};
+const LOCAL_EXPERTS: ExpertFields = { experts: 'num_local_experts', intermediate: 'intermediate_size', moeLayer: everyLayer };
+const MINIMAX_EXPERTS: ExpertFields = { ...LOCAL_EXPERTS, shared: { size: 'shared_intermediate_size' } };
+
+const deepseekFamily: Family = {
+  read(r) {
+    const layers = r.int('num_hidden_layers');
+    const heads = r.int('num_attention_heads');
+    const mla = multiHeadLatentAttention(r);
+    return {
+      layers,
+      hidden: r.int('hidden_size'),
+      heads,
+      kvHeads: r.int('num_key_value_heads', heads),
+      headDim: mla.vHeadDim,
+      ...mixtureOfExperts(r, layers, DEEPSEEK_EXPERTS),
+      ...commonFields(r),
+      mla,
+      // DeepSeek-V3.2's sparse attention: a lightning indexer picks the top-k tokens each query attends to.
+      ...(r.has('index_topk')
+        ? { dsa: { topK: r.int('index_topk'), indexHeads: r.int('index_n_heads'), indexHeadDim: r.int('index_head_dim') } }
+        : {}),
+    };
+  },
+};
+
+// transformers' Gemma3TextConfig defaults: the published gemma-3 configs omit these.
+const gemma3 = gqaFamily({
+  windowRule: gemmaWindowLayers,
+  defaults: { head_dim: 256, vocab_size: 262208, max_position_embeddings: 131072, sliding_window_pattern: 6, tie_word_embeddings: true },
+});
+
+const minimax = gqaFamily({ experts: MINIMAX_EXPERTS, extra: (r, attention) => lightningAttention(r, attention.heads, attention.headDim) });
+
+const FAMILIES: Record<string, Family> = {
+  llama: gqaFamily(),
+  mistral: gqaFamily({ windowRule: everyLayerSlides }),
+  qwen2: gqaFamily({ windowRule: qwenWindowLayers }),
+  qwen3: gqaFamily({ windowRule: qwenWindowLayers }),
+  gemma3_text: gemma3,
+  gemma3,
+  mixtral: gqaFamily({ experts: LOCAL_EXPERTS, windowRule: everyLayerSlides }),
+  qwen2_moe: gqaFamily({ experts: QWEN_EXPERTS, windowRule: qwenWindowLayers }),
+  qwen3_moe: gqaFamily({ experts: QWEN_EXPERTS, windowRule: qwenWindowLayers }),
+  qwen3_next: gqaFamily({
+    experts: QWEN_EXPERTS,
+    extra: (r, attention) => ({ linearAttention: gatedDeltaNet(r, attention.layers) }),
+    // The checkpoints carry one MTP layer (SGLang's NEXTN draft) that the config does not count.
+    defaults: { num_nextn_predict_layers: 1 },
+  }),
+  glm4_moe: gqaFamily({ experts: DEEPSEEK_EXPERTS }),
+  gpt_oss: gqaFamily({ experts: LOCAL_EXPERTS, windowRule: alternateLayersSlide, separateWindowPool: true }),
+  minimax_m2: minimax,
+  minimax_m1: minimax,
+  deepseek_v2: deepseekFamily,
+  deepseek_v3: deepseekFamily,
+  deepseek_v32: deepseekFamily,
+  kimi_k2: deepseekFamily,
+};
+
+/** `architectures` entries of configs that carry no `model_type`. */
+const MODEL_TYPE_OF_ARCHITECTURE: Record<string, string> = {
+  LlamaForCausalLM: 'llama',
+  MistralForCausalLM: 'mistral',
+  MixtralForCausalLM: 'mixtral',
+  Qwen2ForCausalLM: 'qwen2',
+  Qwen2MoeForCausalLM: 'qwen2_moe',
+  Qwen3ForCausalLM: 'qwen3',
+  Qwen3MoeForCausalLM: 'qwen3_moe',
+  Qwen3NextForCausalLM: 'qwen3_next',
+  DeepseekV2ForCausalLM: 'deepseek_v2',
+  DeepseekV3ForCausalLM: 'deepseek_v3',
+  DeepseekV32ForCausalLM: 'deepseek_v32',
+  Glm4MoeForCausalLM: 'glm4_moe',
+  MiniMaxM2ForCausalLM: 'minimax_m2',
+  MiniMaxM1ForCausalLM: 'minimax_m1',
+  GptOssForCausalLM: 'gpt_oss',
+  Gemma3ForCausalLM: 'gemma3_text',
+  Gemma3ForConditionalGeneration: 'gemma3',
+};
+
+/** The text model's `model_type`, else the wrapper's, else the one its `architectures` implies. */
+function modelTypeOf(r: ConfigReader, outer: ConfigReader): string {
+  const declared = r.text('model_type') ?? outer.text('model_type');
+  if (declared !== undefined) return declared;
+  const architecture = (outer.list('architectures') ?? []).find((name) => typeof name === 'string' && name in MODEL_TYPE_OF_ARCHITECTURE);
+  if (typeof architecture !== 'string') r.fail(`${r.field('model_type')} is missing`);
+  return MODEL_TYPE_OF_ARCHITECTURE[architecture]!;
+}
+
+/** `quant_method` values that name one format outright. */
+const QUANT_METHODS: Record<string, QuantName> = {
+  fp8: 'fp8',
+  fbgemm_fp8: 'fp8',
+  w8a8_fp8: 'fp8',
+  modelopt_fp8: 'fp8',
+  w8a8_int8: 'w8a8',
+  mxfp4: 'mxfp4',
+  modelopt_fp4: 'nvfp4',
+  w4afp8: 'w4a8',
+};
+
+/** ModelOpt's `quant_algo` values. */
+const MODELOPT_ALGOS: Record<string, QuantName> = { fp8: 'fp8', nvfp4: 'nvfp4', w4a8_awq: 'w4a8' };
+
+/** compressed-tensors `format` values, for configs without `config_groups`. */
+const COMPRESSED_TENSORS_FORMATS: Record<string, QuantName> = {
+  'float-quantized': 'fp8',
+  'int-quantized': 'w8a8',
+  'pack-quantized': 'int4',
+  'nvfp4-pack-quantized': 'nvfp4',
+};
+
+/** compressed-tensors: the weight and activation widths of its first quantization group. */
+function compressedTensorsQuant(q: ConfigReader): QuantName {
+  const groups = q.nested('config_groups');
+  const firstGroup = groups?.keys()[0];
+  if (!groups || firstGroup === undefined) {
+    const format = q.text('format');
+    const mapped = format === undefined ? undefined : COMPRESSED_TENSORS_FORMATS[format];
+    return mapped ?? q.fail(`${q.field('format')} ${JSON.stringify(format ?? null)} is not a compressed-tensors format this model knows`, UNSUPPORTED_FIX);
+  }
+  const group = groups.nested(firstGroup)!;
+  const weights = group.nested('weights') ?? group.fail(`${group.field('weights')} is missing`);
+  const activations = group.nested('input_activations');
+  const weightBits = weights.int('num_bits');
+  const activationBits = activations?.int('num_bits');
+  const floats = weights.text('type') === 'float';
+  if (weightBits === 8 && activationBits === 8) return floats ? 'fp8' : 'w8a8';
+  if (weightBits === 4 && activationBits === undefined) return 'int4';
+  if (weightBits === 4 && activationBits === 8) return 'w4a8';
+  if (weightBits === 4 && activationBits === 4 && floats) return 'nvfp4';
+  return weights.fail(
+    `${weights.field('num_bits')} ${weightBits} with ${activationBits ?? 16}-bit activations is not a format this model knows`,
+    UNSUPPORTED_FIX,
+  );
+}
+
+/** The weight format `quantization_config` announces, or null when the checkpoint is not quantized. */
+function configQuant(r: ConfigReader): QuantName | null {
+  const q = r.nested('quantization_config');
+  if (!q) return null;
+  const method = q.text('quant_method')?.toLowerCase() ?? q.fail(`${q.field('quant_method')} is missing`);
+  const direct = QUANT_METHODS[method];
+  if (direct) return direct;
+  if (method === 'compressed-tensors') return compressedTensorsQuant(q);
+  if (['awq', 'gptq', 'awq_marlin', 'gptq_marlin'].includes(method)) {
+    const bits = q.int('bits');
+    if (bits !== 4) q.fail(`${q.field('bits')} ${bits} is not modelled (4-bit AWQ/GPTQ only)`, UNSUPPORTED_FIX);
+    return 'int4';
+  }
+  if (method === 'modelopt') {
+    const algo = (q.text('quant_algo') ?? q.nested('quantization')?.text('quant_algo'))?.toLowerCase();
+    const mapped = algo === undefined ? undefined : MODELOPT_ALGOS[algo];
+    return mapped ?? q.fail(`${q.field('quant_algo')} ${JSON.stringify(algo ?? null)} is not a ModelOpt format this model knows`, UNSUPPORTED_FIX);
+  }
+  return q.fail(
+    `${q.field('quant_method')} '${method}' is not modelled (fp8, compressed-tensors, awq, gptq, mxfp4, modelopt, w4afp8)`,
+    UNSUPPORTED_FIX,
+  );
+}
+
+/**
+ * The ModelSpec of a parsed config.json. `name` names the model (the directory's name); `file` is the
+ * path the errors cite. Multimodal wrappers (`text_config`) are read through to their language model.
+ */
+export function modelSpecFromHfConfig(config: unknown, name: string, file = 'config.json'): ModelSpec {
+  if (!isObject(config)) throw new UserError(`${file}: not a JSON object; ${FIX}`);
+  const outer = new ConfigReader(config, file);
+  const nested = outer.nested('text_config') ? (config['text_config'] as ConfigObject) : undefined;
+  const prefix = nested ? 'text_config.' : '';
+  const modelType = modelTypeOf(new ConfigReader(nested ?? config, file, prefix), outer);
+  const family = FAMILIES[modelType];
+  if (!family) {
+    outer.fail(`'${prefix}model_type' '${modelType}' is not modelled (${Object.keys(FAMILIES).join(', ')})`, UNSUPPORTED_FIX);
+  }
+  const r = new ConfigReader({ ...family.defaults, ...(nested ?? config) }, file, prefix);
+  return {
+    key: name.toLowerCase(),
+    name,
+    aliases: [],
+    ...family.read(r),
+    nativeQuant: configQuant(r.has('quantization_config') ? r : outer) ?? 'bf16',
+    source: file,
+  };
+}
