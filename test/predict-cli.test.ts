@@ -4,10 +4,11 @@
  * seconds, and `--output-file` gets the JSONL record. Bad command lines end with one line.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { NumpyRandomState } from '../src/core/rng.js';
 import { CALIBRATION_CASES, type CalibrationCase } from '../src/sim/predict/calibration-cases.js';
 import { runCli } from './helpers/cli.js';
 
@@ -120,4 +121,60 @@ describe('servebench predict output and errors', () => {
       assert.match(lines[0] as string, pattern);
     });
   }
+});
+
+describe('servebench predict without a tokenizer for the model', () => {
+  const launch = ['--sim-model', 'qwen2.5-7b', '--hardware', 'h100'];
+  const workload = ['--dataset-name', 'random', '--random-input-len', '64', '--random-output-len', '16', '--num-prompts', '8'];
+  /** Seed 1's input lengths of `workload`: the first numpy draws, as bench_serving makes them. */
+  const inputTotal = new NumpyRandomState(1).randint(1, 65, 8).reduce((a, b) => a + b, 0);
+  const notes = (stdout: string): string[] => stdout.split('\n').filter((line) => line.startsWith('note: no tokenizer'));
+
+  test('random runs on the sampled lengths, with one note saying so', async () => {
+    const result = await runCli(['predict', '--model-path', 'some-org/UnknownModel-7B', ...launch, '--', ...workload]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(notes(result.stdout), [
+      'note: no tokenizer for some-org/UnknownModel-7B was found, so the random workload was built from its sampled lengths alone, ' +
+        'assuming its tokenizer adds 0 special tokens per prompt; pass --tokenizer PATH (a local HF folder or tokenizer.json) to build it from text',
+    ]);
+    assert.equal(metric(result.stdout, 'Successful requests'), 8);
+    assert.equal(metric(result.stdout, 'Total input tokens'), inputTotal);
+    assert.match(result.stdout, /^Prediction \(servebench performance model, not a measurement\)/m);
+  });
+
+  test("a local model folder's tokenizer_config.json gives the special tokens bench subtracts", async () => {
+    const folder = join(workDir, 'UnknownModel-7B');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'tokenizer_config.json'), JSON.stringify({ add_bos_token: true, bos_token: '<s>' }));
+    const result = await runCli(['predict', '--model-path', folder, ...launch, '--', ...workload]);
+    assert.equal(result.code, 0, result.stderr);
+    const [note, ...more] = notes(result.stdout);
+    assert.equal(more.length, 0, result.stdout);
+    assert.ok(note!.includes(`taking 1 special token per prompt from ${join(folder, 'tokenizer_config.json')}`), note);
+    assert.equal(metric(result.stdout, 'Total input tokens'), inputTotal - 8);
+  });
+
+  test('a bundled vocabulary needs no note', async () => {
+    const result = await runCli(['predict', '--model-path', 'meta-llama/Llama-3.1-8B-Instruct', ...launch, '--', ...workload]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(notes(result.stdout), []);
+    // Llama 3 encodes a BOS, which bench_serving leaves room for.
+    assert.equal(metric(result.stdout, 'Total input tokens'), inputTotal - 8);
+  });
+
+  test('sweep --predict prints the note once for the whole sweep', async () => {
+    const result = await runCli([
+      'sweep', '--no-catalog', '--concurrency', '1,2', '--predict', `--model-path some-org/UnknownModel-7B ${launch.join(' ')}`, '--', ...workload, '--seed', '1',
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(notes(result.stdout).length, 1, result.stdout);
+  });
+
+  test('a dataset that needs text fails with one line naming --tokenizer', async () => {
+    const result = await runCli(['predict', '--model-path', 'some-org/UnknownModel-7B', ...launch, '--', '--dataset-name', 'sharegpt', '--num-prompts', '8']);
+    assert.equal(result.code, 1, result.stderr);
+    const lines = result.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, result.stderr);
+    assert.match(lines[0] as string, /^servebench predict: error: no tokenizer for model 'some-org\/UnknownModel-7B': pass --tokenizer/);
+  });
 });

@@ -10,14 +10,14 @@ import type { HardwareProfile, ModelSpec } from '../sim/model/catalog.js';
 import { resolveDeployment } from '../sim/model/deployment.js';
 import { cardsFor } from '../sim/model/device-count.js';
 import { resolveModel } from '../sim/model/model-source.js';
-import { parseWorkloadArgs, workloadTokenizer } from './bench-setup.js';
+import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from './bench-setup.js';
 import { createLocalEvaluator, type CandidateEvaluator } from './config-search.js';
 import { enumerateConfigs, type ConfigCandidate } from './config-space.js';
 import { instanceFlags } from './launch-render.js';
 import type { PredictDeployment, PredictInstance } from './predict-deployment.js';
 import type { Slo } from './slo.js';
 import { measureAtFor, predictionTarget } from './sweep-target.js';
-import { WorkloadCache } from './workload-cache.js';
+import type { WorkloadCache } from './workload-cache.js';
 
 /** The search as plain data (what a worker thread receives). */
 export interface ConfigSearchSpec {
@@ -37,6 +37,8 @@ export interface SearchContext {
   hardware: HardwareProfile;
   cards: number;
   args: BenchArgs;
+  /** The note of a workload built from lengths alone (no tokenizer for the model), or null. */
+  workloadNote: string | null;
   candidates: ConfigCandidate[];
   evaluator: CandidateEvaluator;
 }
@@ -78,7 +80,8 @@ export function createSearchContext(spec: ConfigSearchSpec): SearchContext {
   const deployments = candidates.map((candidate) => candidateDeployment(candidate, spec.modelPath, hardware));
   const cards = cardsFor(hardware, spec.devices);
   let workloads: Promise<WorkloadCache> | undefined;
-  const workloadCache = (): Promise<WorkloadCache> => (workloads ??= workloadTokenizer(args).then((tokenizer) => new WorkloadCache(tokenizer, () => {})));
+  const lengthOnly = lengthOnlyWorkload(args);
+  const workloadCache = (): Promise<WorkloadCache> => (workloads ??= predictionWorkloads(args, lengthOnly, () => {}));
   const evaluator = createLocalEvaluator({
     candidates,
     cards,
@@ -90,5 +93,5 @@ export function createSearchContext(spec: ConfigSearchSpec): SearchContext {
       return measureAtFor(target, { kind: 'concurrency', promptsPerLoad: spec.promptsPerLoad, labels: {}, record: () => null })(load);
     },
   });
-  return { model, hardware, cards, args, candidates, evaluator };
+  return { model, hardware, cards, args, workloadNote: lengthOnly?.note ?? null, candidates, evaluator };
 }

@@ -68,6 +68,7 @@ export async function runConfigSearch(plan: ConfigSearchPlan, print: Print): Pro
       `${plan.slo ? `SLO ${formatSlo(plan.slo)}` : 'no SLO: ranked at peak throughput'}; predictions in virtual time` +
       (pool ? ` on ${pool.size} threads` : ''),
   );
+  if (context.workloadNote !== null) print(context.workloadNote);
   const started = performance.now();
   let ranked: CandidateOutcome[];
   try {

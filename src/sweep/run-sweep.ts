@@ -7,7 +7,7 @@ import { openCatalog, type Catalog } from '../catalog/index.js';
 import { writeChart } from '../plots/export.js';
 import { parseLaunchArgs, splitCommandLine } from '../sim/flags/launch-flags.js';
 import { resolveDeployment } from '../sim/model/deployment.js';
-import { parseWorkloadArgs, workloadTokenizer } from './bench-setup.js';
+import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from './bench-setup.js';
 import { writeJsonFile } from './json-file.js';
 import { formatLoad, type LoadKind } from './load-series.js';
 import { deploymentCards, describeDeployment, parsePredictDeployment, type PredictDeployment } from './predict-deployment.js';
@@ -17,7 +17,6 @@ import { sweepJson } from './sweep-json.js';
 import type { LoadSweepPlan, OutputSpec } from './sweep-options.js';
 import { sweepChartOption } from './sweep-plot.js';
 import { formatSweepSummary, formatSweepTable } from './sweep-table.js';
-import { WorkloadCache } from './workload-cache.js';
 import { liveTarget, measureAtFor, predictionTarget, type SweepTarget } from './sweep-target.js';
 
 type Print = (line: string) => void;
@@ -27,22 +26,24 @@ const quiet = (): void => {};
 /** Two panels side by side need more width than a single chart. */
 const PLOT_SIZE = { width: 1100, height: 520 };
 
-async function openTarget(plan: LoadSweepPlan): Promise<SweepTarget> {
+/** The sweep's target, and the note a prediction from lengths alone prints (null otherwise). */
+async function openTarget(plan: LoadSweepPlan): Promise<{ target: SweepTarget; note: string | null }> {
   const { target } = plan;
   if (target.mode === 'predict') {
     const deployment = parsePredictDeployment(splitCommandLine(target.shared ?? ''), target.prefills, target.decodes);
     const first = deployment.instances[0]!.launch;
     const args = parseWorkloadArgs(plan.benchArgv, 'sweep', first.servedModelName ?? first.modelPath);
-    return predictionTarget(deployment, args, new WorkloadCache(await workloadTokenizer(args), quiet));
+    const lengthOnly = lengthOnlyWorkload(args);
+    return { target: predictionTarget(deployment, args, await predictionWorkloads(args, lengthOnly, quiet)), note: lengthOnly?.note ?? null };
   }
   if (target.mode === 'sim') {
     const { launch, truth } = parseLaunchArgs(splitCommandLine(target.flags));
     // A truth-mode sim has fixed timings and no modelled deployment (its model may be any name).
     const deployment: PredictDeployment | null = truth === null ? { mode: 'pd-mixed', instances: [{ role: 'mixed', launch }] } : null;
     const args = parseWorkloadArgs(plan.benchArgv, 'sweep', launch.servedModelName ?? launch.modelPath);
-    return liveTarget(args, target.flags, deployment);
+    return { target: await liveTarget(args, target.flags, deployment), note: null };
   }
-  return liveTarget(parseWorkloadArgs(plan.benchArgv, 'sweep', null), null, null);
+  return { target: await liveTarget(parseWorkloadArgs(plan.benchArgv, 'sweep', null), null, null), note: null };
 }
 
 /** Labels every point of this sweep carries in the catalog. */
@@ -81,7 +82,7 @@ function openSweepCatalog(output: OutputSpec): Catalog | null {
 
 /** Runs the plan, printing as it goes; resolves to the exit code. */
 export async function runLoadSweep(plan: LoadSweepPlan, print: Print): Promise<number> {
-  const target = await openTarget(plan);
+  const { target, note } = await openTarget(plan);
   const catalog = openSweepCatalog(plan.output);
   try {
     const cards = plan.cards ?? (target.deployment ? deploymentCards(target.deployment) : 1);
@@ -90,6 +91,7 @@ export async function runLoadSweep(plan: LoadSweepPlan, print: Print): Promise<n
     const what = target.deployment ? describeDeployment(target.deployment) : `server ${target.args.base_url ?? `${target.args.host}:${target.args.port}`}`;
     const how = plan.series === null ? `SLO search over ${plan.loadKind} for ${formatSlo(plan.slo as Slo)}` : `${plan.loadKind} sweep`;
     print(`servebench sweep (${target.mode === 'predict' ? 'prediction, virtual time' : 'real time'}): ${what}; ${how}; sweep id ${labels.sweep}`);
+    if (note !== null) print(note);
     if (target.mode === 'server' && plan.cards === null) print('note: per-card figures assume 1 card; pass --cards N for the server under test');
     if (target.mode === 'server' && !target.args.flush_cache) {
       print("note: every point replays the same prompts; add --flush-cache to the bench flags so the server's prefix cache does not carry over");

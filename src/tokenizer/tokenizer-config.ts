@@ -64,3 +64,8 @@ export function specialTokenTemplate(info: TokenizerConfigInfo): { single: strin
   const parts = [...(bos === null ? [] : [`${bos}:0`]), '$A:0', ...(eos === null ? [] : [`${eos}:0`])];
   return { single: parts.join(' '), tokens: [bos, eos].filter((t): t is string => t !== null) };
 }
+
+/** How many special tokens encode adds by the config alone (a tokenizer.json may add its own). */
+export function specialTokenCount(info: TokenizerConfigInfo): number {
+  return specialTokenTemplate(info)?.tokens.length ?? 0;
+}

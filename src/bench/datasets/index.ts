@@ -14,6 +14,7 @@ import { buildMooncakeDataset } from './mooncake.js';
 import { buildOpenAiDataset } from './openai.js';
 import { buildRandomDataset, buildRandomIdsDataset } from './random.js';
 
+export { buildLengthOnlyDataset, LENGTH_ONLY_DATASETS } from './length-only.js';
 export { mooncakeReplayLines } from './mooncake.js';
 
 export interface BuildDatasetOptions {

@@ -3,7 +3,9 @@
  * first turns (or the offline fallback corpus) cut or repeated to length, or synthetic id runs.
  */
 import { UserError } from '../../core/errors.js';
+import type { NumpyRandomState } from '../../core/rng.js';
 import type { Tokenizer } from '../../tokenizer/types.js';
+import type { BenchArgs } from '../args/types.js';
 import type { Dataset, DatasetRow } from '../types.js';
 import { ENCODE_BATCH, type DatasetContext } from './context.js';
 import { readShareGptPairs } from './conversation-file.js';
@@ -11,21 +13,22 @@ import { fallbackPromptTexts } from './fallback-corpus.js';
 import { computeRandomLens } from './lengths.js';
 import { printTokenTotals, textRow } from './rows.js';
 
-/** Input lengths then output lengths (in that RNG order), inputs reduced by the special tokens the server adds. */
-function sampleLengths(ctx: DatasetContext): { inputLens: number[]; outputLens: number[] } {
-  const { args, rngs, tokenizer } = ctx;
+/**
+ * Input lengths then output lengths (in that RNG order), inputs reduced by the `specialTokens`
+ * encode adds (unless the prompts are sent as ids): what every row's lengths come from.
+ */
+export function sampleLengths(args: BenchArgs, numpy: NumpyRandomState, specialTokens: number): { inputLens: number[]; outputLens: number[] } {
   const ratio = args.random_range_ratio;
-  const inputLens = computeRandomLens(rngs.numpy, args.random_input_len, ratio, args.num_prompts, {
+  const inputLens = computeRandomLens(numpy, args.random_input_len, ratio, args.num_prompts, {
     length: '--random-input-len',
     ratio: '--random-range-ratio',
   });
-  const outputLens = computeRandomLens(rngs.numpy, args.random_output_len, ratio, args.num_prompts, {
+  const outputLens = computeRandomLens(numpy, args.random_output_len, ratio, args.num_prompts, {
     length: '--random-output-len',
     ratio: '--random-range-ratio',
   });
   if (!args.tokenize_prompt) {
-    const special = tokenizer.numSpecialTokensToAdd;
-    for (let i = 0; i < inputLens.length; i++) inputLens[i] = Math.max(0, inputLens[i]! - special);
+    for (let i = 0; i < inputLens.length; i++) inputLens[i] = Math.max(0, inputLens[i]! - specialTokens);
   }
   return { inputLens, outputLens };
 }
@@ -61,21 +64,20 @@ async function promptFromIds(ctx: DatasetContext, ids: number[], target: number)
 }
 
 /**
- * The texts to sample from: ShareGPT first turns with `--dataset-path` (used once each, as the
+ * The texts to sample from: ShareGPT first turns of `datasetPath` (used once each, as the
  * reference), else the fallback corpus, walked cyclically so any `--num-prompts` gets its rows.
  */
-function sourceTexts(ctx: DatasetContext): { texts: string[]; cyclic: boolean } {
-  const path = ctx.args.dataset_path;
-  if (path === '') return { texts: fallbackPromptTexts(), cyclic: true };
-  const texts = readShareGptPairs(path).map(([prompt]) => prompt);
-  if (texts.length === 0) throw new UserError(`${path} has no conversation with two turns to take prompt text from: pass a ShareGPT JSON file`);
+export function sourceTexts(datasetPath: string): { texts: string[]; cyclic: boolean } {
+  if (datasetPath === '') return { texts: fallbackPromptTexts(), cyclic: true };
+  const texts = readShareGptPairs(datasetPath).map(([prompt]) => prompt);
+  if (texts.length === 0) throw new UserError(`${datasetPath} has no conversation with two turns to take prompt text from: pass a ShareGPT JSON file`);
   return { texts, cyclic: false };
 }
 
 /** `--dataset-name random`. */
 export async function buildRandomDataset(ctx: DatasetContext): Promise<Dataset> {
-  const { inputLens, outputLens } = sampleLengths(ctx);
-  const { texts, cyclic } = sourceTexts(ctx);
+  const { inputLens, outputLens } = sampleLengths(ctx.args, ctx.rngs.numpy, ctx.tokenizer.numSpecialTokensToAdd);
+  const { texts, cyclic } = sourceTexts(ctx.args.dataset_path);
   ctx.rngs.python.shuffle(texts);
   const count = inputLens.length;
   const rows: DatasetRow[] = [];
@@ -100,7 +102,7 @@ export async function buildRandomDataset(ctx: DatasetContext): Promise<Dataset> 
 
 /** `--dataset-name random-ids`: row i is ids `(offset_i + i + j) mod vocab_size`, j < length. */
 export async function buildRandomIdsDataset(ctx: DatasetContext): Promise<Dataset> {
-  const { inputLens, outputLens } = sampleLengths(ctx);
+  const { inputLens, outputLens } = sampleLengths(ctx.args, ctx.rngs.numpy, ctx.tokenizer.numSpecialTokensToAdd);
   const vocab = ctx.tokenizer.vocabSize;
   const offsets = ctx.rngs.numpy.randint(0, vocab, inputLens.length);
   const idLists = inputLens.map((length, i) => {

@@ -15,6 +15,11 @@ export function textRow(prompt: Prompt, promptLen: number, outputLen: number): D
   };
 }
 
+/** Rows carrying lengths only, prompts empty: all the performance model reads. */
+export function rowsFromLengths(promptLens: readonly number[], outputLens: readonly number[]): DatasetRow[] {
+  return promptLens.map((promptLen, i) => textRow('', promptLen, outputLens[i]!));
+}
+
 /** Prints the `#Input tokens` / `#Output tokens` lines most datasets print, totals as numpy prints them. */
 export function printTokenTotals(print: (line: string) => void, inputLens: readonly number[], outputLens: readonly number[]): void {
   print(`#Input tokens: ${numpySumText(inputLens)}`);

@@ -9,11 +9,10 @@ import { formatExtendedBlock } from '../../bench/output/extras-block.js';
 import { appendJsonl } from '../../bench/output/jsonl-file.js';
 import { buildResultRecord } from '../../bench/output/record.js';
 import { hardwareNames } from '../../sim/model/catalog.js';
-import { parseWorkloadArgs, workloadTokenizer } from '../../sweep/bench-setup.js';
+import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../../sweep/bench-setup.js';
 import { extractOptions, splitAtDoubleDash } from '../../sweep/cli-options.js';
 import { describeDeployment, parsePredictDeployment } from '../../sweep/predict-deployment.js';
 import { predictBench } from '../../sweep/prediction.js';
-import { WorkloadCache } from '../../sweep/workload-cache.js';
 import type { Command } from '../main.js';
 
 const HELP = `usage: servebench predict [SGLang launch flags] -- [bench flags]
@@ -52,10 +51,12 @@ async function run(argv: string[]): Promise<number> {
   const args = parseWorkloadArgs(after, 'predict', first.servedModelName ?? first.modelPath);
   print(`benchmark_args=${formatNamespace(args)}`);
   print(`servebench predict: ${describeDeployment(deployment)}; virtual time, no server contacted`);
-  const tokenizer = await workloadTokenizer(args);
+  const lengthOnly = lengthOnlyWorkload(args);
+  if (lengthOnly !== null) print(lengthOnly.note);
+  const workloads = await predictionWorkloads(args, lengthOnly, print);
 
   const started = performance.now();
-  const prediction = await predictBench(deployment, args, new WorkloadCache(tokenizer, print));
+  const prediction = await predictBench(deployment, args, workloads);
   const wallSeconds = (performance.now() - started) / 1000;
 
   process.stdout.write(formatResultBlock(prediction.metrics, args));

@@ -4,14 +4,14 @@
  * bench flags (built once), then the engine in virtual time under a given calibration (many times).
  */
 import type { BenchArgs } from '../../bench/args/types.js';
+import { rowsFromLengths } from '../../bench/datasets/rows.js';
 import { createBenchRngs, NumpyRandomState } from '../../core/rng.js';
-import { parseWorkloadArgs, workloadTokenizer } from '../../sweep/bench-setup.js';
+import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../../sweep/bench-setup.js';
 import { parsePredictDeployment, type PredictDeployment } from '../../sweep/predict-deployment.js';
 import { predictableWorkload, predictWorkload } from '../../sweep/prediction.js';
-import { WorkloadCache, type Workload } from '../../sweep/workload-cache.js';
+import type { Workload } from '../../sweep/workload-cache.js';
 import { resolveDeployment, type Deployment } from '../model/deployment.js';
 import type { Calibration } from '../model/efficiency.js';
-import { rowsFromLengths } from '../predict/virtual-client.js';
 import type { PredictionCase } from './cases.js';
 
 /** A case ready to simulate: its parsed deployment and its built workload. */
@@ -71,7 +71,7 @@ export async function prepareCase(c: PredictionCase): Promise<PreparedCase> {
   const args = parseWorkloadArgs(['--backend', c.backend, ...c.benchFlags], 'predict', c.modelPath);
   const workload = c.workloadLengths
     ? lengthsWorkload(args, c.workloadLengths)
-    : await predictableWorkload(args, new WorkloadCache(await workloadTokenizer(args), () => {}));
+    : await predictableWorkload(args, await predictionWorkloads(args, lengthOnlyWorkload(args), () => {}));
   return { case: c, group: `${serving.model.key} × ${serving.hardware.key}`, deployment, resolved, args, workload };
 }
 

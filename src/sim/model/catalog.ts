@@ -55,12 +55,6 @@ export interface DsaConfig {
   indexHeadDim: number;
 }
 
-/** Layers whose attention sees only the last `size` tokens (the rest attend to the whole context). */
-export interface SlidingWindowConfig {
-  size: number;
-  layers: number;
-}
-
 export interface LinearAttentionConfig {
   fullAttentionLayers: number;
   keyHeads: number;

@@ -5,11 +5,12 @@
  * instances composed with KV transfer). Used by the calibration test and by bench/sim-predict.ts.
  */
 import { computeRandomLens } from '../../bench/datasets/lengths.js';
+import { rowsFromLengths } from '../../bench/datasets/rows.js';
 import { NumpyRandomState } from '../../core/rng.js';
 import { createDisaggregatedEngine, createEngine, type SimEngine } from '../engine/index.js';
 import { parseLaunchArgs } from '../flags/launch-flags.js';
 import { predictedMetrics } from './predicted-metrics.js';
-import { predictRun, rowsFromLengths } from './virtual-client.js';
+import { predictRun } from './virtual-client.js';
 
 /** Block metrics of a run (ms unless named). */
 export interface Published {

@@ -1,3 +1,3 @@
 /** Virtual-time bench client: predicts a bench_serving run against the simulated engine. */
-export { predictRun, rowsFromLengths, type PredictOptions, type PredictResult } from './virtual-client.js';
+export { predictRun, type PredictOptions, type PredictResult } from './virtual-client.js';
 export { predictedMetrics } from './predicted-metrics.js';

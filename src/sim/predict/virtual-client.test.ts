@@ -1,9 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { rowsFromLengths } from '../../bench/datasets/rows.js';
 import { NumpyRandomState } from '../../core/rng.js';
 import { createEngine } from '../engine/index.js';
 import { parseLaunchArgs } from '../flags/launch-flags.js';
-import { predictRun, rowsFromLengths } from './virtual-client.js';
+import { predictRun } from './virtual-client.js';
 
 const engine = () => createEngine(parseLaunchArgs(['--model-path', 'qwen3-32b', '--hardware', 'h100', '--tp', '2']).launch, { seed: 1 });
 const rows = rowsFromLengths([100, 200, 300, 400, 500, 600], [20, 30, 40, 50, 60, 70]);

@@ -6,7 +6,6 @@
  * chunk's tokens), so bench's `calculateMetrics` prints the same block from the outputs.
  */
 import type { NumpyRandomState } from '../../core/rng.js';
-import { textRow } from '../../bench/datasets/rows.js';
 import { poissonSchedule } from '../../bench/runner/schedule.js';
 import type { DatasetRow, RequestOutput } from '../../bench/types.js';
 import { TimeHeap } from '../truth/time-heap.js';
@@ -60,11 +59,6 @@ function emptyOutput(row: DatasetRow): RequestOutput {
     textPromptLen: row.textPromptLen,
     visionPromptLen: row.visionPromptLen,
   };
-}
-
-/** Dataset rows carrying only lengths (what the performance model needs). */
-export function rowsFromLengths(promptLens: readonly number[], outputLens: readonly number[]): DatasetRow[] {
-  return promptLens.map((promptLen, i) => textRow('', promptLen, outputLens[i]!));
 }
 
 /**
