@@ -8,15 +8,18 @@ import type { BenchArgs } from '../bench/args/types.js';
 import { calculateExtras } from '../bench/metrics/extras.js';
 import type { BenchmarkMetrics, ServebenchExtras } from '../bench/metrics/types.js';
 import type { RequestOutput } from '../bench/types.js';
-import { createDisaggregatedEngine, createEngine } from '../sim/engine/index.js';
-import { predictRun } from '../sim/predict/index.js';
+import { createDisaggregatedEngine, createEngine, type SimEngine } from '../sim/engine/index.js';
+import { predictRun, type PredictResult } from '../sim/predict/index.js';
 import { predictedMetrics } from '../sim/predict/predicted-metrics.js';
 import type { Calibration } from '../sim/model/efficiency.js';
-import type { Engine, LaunchConfig } from '../sim/types.js';
+import type { LaunchConfig } from '../sim/types.js';
+import { explainStep } from '../sim/model/explain.js';
 import type { PredictDeployment, PredictInstance } from './predict-deployment.js';
 import type { Workload, WorkloadCache } from './workload-cache.js';
 
 export interface Prediction {
+  /** What the run's typical steps were made of, when asked for (`predict --explain`). */
+  explanation: string[];
   outputs: RequestOutput[];
   durationS: number;
   metrics: BenchmarkMetrics;
@@ -29,7 +32,7 @@ export interface Prediction {
 const SHARED_PREFIX_DATASETS = new Set(['generated-shared-prefix', 'mooncake']);
 
 /** The engine of a deployment: one instance, or the prefill and decode instances composed with KV transfer. */
-export function engineFor(deployment: PredictDeployment, calibration: Calibration = {}): Engine {
+export function engineFor(deployment: PredictDeployment, calibration: Calibration = {}): SimEngine {
   if (deployment.mode === 'pd-mixed') return createEngine((deployment.instances[0] as PredictInstance).launch, { calibration });
   const launches = (role: PredictInstance['role']): LaunchConfig[] => deployment.instances.filter((i) => i.role === role).map((i) => i.launch);
   return createDisaggregatedEngine(launches('prefill'), launches('decode'), { calibration });
@@ -48,25 +51,53 @@ export async function predictableWorkload(args: BenchArgs, workloads: WorkloadCa
 }
 
 /** Predicts the run `args` describes against `deployment`, on the workload `servebench bench` would build. */
-export async function predictBench(deployment: PredictDeployment, args: BenchArgs, workloads: WorkloadCache): Promise<Prediction> {
-  return predictWorkload(deployment, args, await predictableWorkload(args, workloads));
+export async function predictBench(deployment: PredictDeployment, args: BenchArgs, workloads: WorkloadCache, options: PredictOptions = {}): Promise<Prediction> {
+  return predictWorkload(deployment, args, await predictableWorkload(args, workloads), options);
+}
+
+export interface PredictOptions {
+  calibration?: Calibration;
+  /** Also explain the run's typical decode and prefill steps. */
+  explain?: boolean;
 }
 
 /**
- * Predicts a built workload. The workload's random streams are left untouched (arrivals draw from a
- * copy), so one workload can be predicted again, e.g. under another calibration.
+ * Runs a built workload through the engine in virtual time. The workload's random streams are left
+ * untouched (arrivals draw from a copy), so one workload can be run again, e.g. under another calibration.
  */
-export function predictWorkload(deployment: PredictDeployment, args: BenchArgs, workload: Workload, calibration: Calibration = {}): Prediction {
-  const result = predictRun(engineFor(deployment, calibration), workload.dataset.rows, {
+export function runWorkload(deployment: PredictDeployment, args: BenchArgs, workload: Workload, calibration: Calibration = {}): { result: PredictResult; engine: SimEngine } {
+  const engine = engineFor(deployment, calibration);
+  const result = predictRun(engine, workload.dataset.rows, {
     requestRate: args.request_rate,
     maxConcurrency: args.max_concurrency,
     numpy: workload.rngs.numpy.clone(),
     warmupRequests: args.warmup_requests,
   });
+  return { result, engine };
+}
+
+/** The typical decode and prefill step of every kind of instance of a finished run, explained. */
+function explainRun(engine: SimEngine): string[] {
+  const lines: string[] = [];
+  for (const { role, deployment, profile } of engine.instanceProfiles()) {
+    const where = role === 'mixed' ? '' : `${role} instance, `;
+    const decode = profile.typicalDecode(deployment.attentionDp);
+    const prefill = profile.typicalPrefill(deployment.attentionDp);
+    const total = (decode?.seconds ?? 0) + (prefill?.seconds ?? 0);
+    if (decode) lines.push(...explainStep(deployment, `Typical ${where}decode step`, decode.ranks, decode.steps, decode.seconds / total));
+    if (prefill) lines.push(...explainStep(deployment, `Typical ${where}prefill step`, prefill.ranks, prefill.steps, prefill.seconds / total));
+  }
+  return lines;
+}
+
+/** Predicts a built workload: bench's result block and extras from the virtual-time run. */
+export function predictWorkload(deployment: PredictDeployment, args: BenchArgs, workload: Workload, options: PredictOptions = {}): Prediction {
+  const { result, engine } = runWorkload(deployment, args, workload, options.calibration);
   const metrics = predictedMetrics(result);
   const extras = calculateExtras({ outputs: result.outputs, requestRate: args.request_rate, maxConcurrency: args.max_concurrency });
   const notes = SHARED_PREFIX_DATASETS.has(args.dataset_name)
     ? [`note: prefix-cache hits between ${args.dataset_name} prompts are not modelled in virtual time; 'servebench bench --sim' models them`]
     : [];
-  return { outputs: result.outputs, durationS: result.durationS, metrics, extras, notes };
+  const explanation = options.explain ? explainRun(engine) : [];
+  return { explanation, outputs: result.outputs, durationS: result.durationS, metrics, extras, notes };
 }

@@ -26,6 +26,8 @@ launch flags:     any SGLang server flag, plus --hardware (${hardwareNames().joi
                   --hardware-spec FILE.json (a device that is not listed: see 'servebench sim --help'), --sim-model, --sim-seed
 PD separation:    --prefill "<flags>" once per prefill instance, --decode "<flags>" for the decode instance;
                   flags outside them (e.g. --model-path, --hardware) are shared, an instance's own flags win
+--explain         after the result block, what a typical decode and prefill step of the run is made of
+                  (weight and KV bytes, GEMM and attention math, collectives, kernel latency, launch floor, host)
 bench flags:      as 'servebench bench' (--dataset-name, --random-input-len, --num-prompts, --max-concurrency,
                   --request-rate, --seed, ...); --output-file appends the JSONL record; host and port are unused
 `;
@@ -33,6 +35,7 @@ bench flags:      as 'servebench bench' (--dataset-name, --random-input-len, --n
 const OPTIONS = [
   { name: 'prefill', takesValue: true, repeatable: true },
   { name: 'decode', takesValue: true, repeatable: true },
+  { name: 'explain', takesValue: false, repeatable: false },
 ];
 
 const print = (line: string): void => {
@@ -56,12 +59,13 @@ async function run(argv: string[]): Promise<number> {
   const workloads = await predictionWorkloads(args, lengthOnly, print);
 
   const started = performance.now();
-  const prediction = await predictBench(deployment, args, workloads);
+  const prediction = await predictBench(deployment, args, workloads, { explain: options.values.has('explain') });
   const wallSeconds = (performance.now() - started) / 1000;
 
   process.stdout.write(formatResultBlock(prediction.metrics, args));
   process.stdout.write(formatExtendedBlock(prediction.extras));
   prediction.notes.forEach(print);
+  prediction.explanation.forEach(print);
   print(`Prediction (servebench performance model, not a measurement): ${prediction.durationS.toFixed(2)} s of virtual time computed in ${wallSeconds.toFixed(2)} s`);
   if (args.output_file !== null) {
     appendJsonl(args.output_file, buildResultRecord({ args, metrics: prediction.metrics, serverInfo: null, outputs: prediction.outputs, extras: prediction.extras }));

@@ -6,9 +6,10 @@
 import type { BenchArgs } from '../../bench/args/types.js';
 import { rowsFromLengths } from '../../bench/datasets/rows.js';
 import { createBenchRngs, NumpyRandomState } from '../../core/rng.js';
+import { mean, median } from '../../core/stats.js';
 import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../../sweep/bench-setup.js';
 import { parsePredictDeployment, type PredictDeployment } from '../../sweep/predict-deployment.js';
-import { predictableWorkload, predictWorkload } from '../../sweep/prediction.js';
+import { predictableWorkload, runWorkload } from '../../sweep/prediction.js';
 import type { Workload } from '../../sweep/workload-cache.js';
 import { resolveDeployment, type Deployment } from '../model/deployment.js';
 import type { Calibration } from '../model/efficiency.js';
@@ -35,7 +36,6 @@ export interface PredictedFigures {
   durationS: number;
   medianTtftMs: number;
   itlMs: number;
-  medianItlMs: number;
 }
 
 /** `count` log-normal lengths (shape `sigma`) rescaled to sum to `total`, each at least 2 tokens. */
@@ -75,18 +75,35 @@ export async function prepareCase(c: PredictionCase): Promise<PreparedCase> {
   return { case: c, group: `${serving.model.key} × ${serving.hardware.key}`, deployment, resolved, args, workload };
 }
 
-/** Predicts a prepared case under `calibration` (defaults: the stored fit). */
+/**
+ * Predicts a prepared case under `calibration` (defaults: the stored fit). The figures are bench's
+ * (calculateMetrics' definitions) computed without its percentiles: a fit asks for them hundreds of
+ * times, and sorting millions of inter-token gaps would be most of the cost.
+ */
 export function simulateCase(p: PreparedCase, calibration: Calibration = {}): PredictedFigures {
-  const prediction = predictWorkload(p.deployment, p.args, p.workload, calibration);
-  const m = prediction.metrics;
+  const { result } = runWorkload(p.deployment, p.args, p.workload, calibration);
+  const ttfts: number[] = [];
+  const tpots: number[] = [];
+  let gaps = 0;
+  for (const o of result.outputs) if (o.success) gaps += o.itl.length;
+  const itls = new Float64Array(gaps);
+  let at = 0;
+  let outputTokens = 0;
+  for (const o of result.outputs) {
+    if (!o.success) continue;
+    ttfts.push(o.ttft);
+    if (o.outputLen > 1) tpots.push((o.latency - o.ttft) / (o.outputLen - 1));
+    itls.set(o.itl, at);
+    at += o.itl.length;
+    outputTokens += o.outputLen;
+  }
   return {
-    tpotMs: m.meanTpotMs,
-    ttftMs: m.meanTtftMs,
-    outputTps: m.outputThroughput,
-    acceptLength: m.acceptLength,
-    durationS: prediction.durationS,
-    medianTtftMs: m.medianTtftMs,
-    itlMs: m.meanItlMs,
-    medianItlMs: m.medianItlMs,
+    tpotMs: mean(tpots) * 1000,
+    ttftMs: mean(ttfts) * 1000,
+    outputTps: outputTokens / result.durationS,
+    acceptLength: result.acceptLength,
+    durationS: result.durationS,
+    medianTtftMs: median(ttfts) * 1000,
+    itlMs: mean(itls) * 1000,
   };
 }

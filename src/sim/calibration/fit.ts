@@ -47,7 +47,9 @@ export function caseUsesFactor(p: PreparedCase, factor: string): boolean {
     case 'spec':
       return p.resolved.some((d) => d.speculative !== null);
     case 'ep':
-      return p.resolved.some((d) => d.ep > 1);
+      return p.resolved.some((d) => d.expertAllToAll);
+    case 'dsa':
+      return p.resolved.some((d) => d.model.dsa !== undefined);
     case 'cp':
       return p.resolved.some((d) => d.prefillContextParallel > 1);
     default:

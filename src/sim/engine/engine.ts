@@ -14,6 +14,7 @@ import type { Engine, EngineStats, LaunchConfig, SimRequest, TokenEmission } fro
 import { FrontEnd } from './front-end.js';
 import { newLiveRequest, type LiveRequest } from './live-request.js';
 import { Scheduler, type InstanceRole, type StepOutput } from './scheduler.js';
+import type { StepProfile } from './step-profile.js';
 import { bodyRateForPopulation, drawAcceptRate, inTail, rateForLength, type TailRate } from './speculative.js';
 
 export interface EngineOptions {
@@ -37,9 +38,18 @@ export interface EngineOptions {
   calibration?: Calibration;
 }
 
+/** One kind of instance of an engine (all its replicas run the same deployment) and what its steps were made of. */
+export interface InstanceProfile {
+  role: InstanceRole;
+  deployment: Deployment;
+  profile: StepProfile;
+}
+
 /** An Engine that also exposes the deployment whose instances stream the tokens. */
 export interface SimEngine extends Engine {
   readonly deployment: Deployment;
+  /** The entry instance (PD mixed, or prefill) and the decode instance, each as its first replica saw its steps. */
+  instanceProfiles(): InstanceProfile[];
 }
 
 function schedulerFor(deployment: Deployment, role: InstanceRole, options: EngineOptions): Scheduler {
@@ -238,6 +248,12 @@ class ModelEngine implements SimEngine {
     for (const scheduler of this.schedulers) for (const rank of scheduler.ranks) rank.cache.reset();
     this.spec = { verifies: 0, accepted: 0 };
     return true;
+  }
+
+  instanceProfiles(): InstanceProfile[] {
+    return [this.entry[0], this.decode[0]]
+      .filter((s): s is Scheduler => s !== undefined)
+      .map((s) => ({ role: s.role, deployment: s.deployment, profile: s.profile }));
   }
 
   stats(): EngineStats {

@@ -11,6 +11,7 @@ import type { LiveRequest } from './live-request.js';
 import { remainingOutput } from './live-request.js';
 import { Rank, type WorkItem } from './rank.js';
 import { drawAcceptedTokens } from './speculative.js';
+import { StepProfile } from './step-profile.js';
 
 /** Output of one request from one step, ready to be streamed. */
 export interface StepOutput {
@@ -46,6 +47,8 @@ export class Scheduler {
   /** Decode instance: transferred requests admitted by the last `startStep`, their first token due now. */
   private admitted: LiveRequest[] = [];
   stepCount = 0;
+  /** What this instance's steps were made of (for `predict --explain`). */
+  readonly profile = new StepProfile();
 
   constructor(
     private readonly d: Deployment,
@@ -57,6 +60,11 @@ export class Scheduler {
   /** The deployment this instance runs. */
   get deployment(): Deployment {
     return this.d;
+  }
+
+  /** What this instance does (PD mixed, prefill or decode). */
+  get role(): InstanceRole {
+    return this.options.role;
   }
 
   /** Queues a request on the next rank (round-robin load balancing); on a decode instance its KV has arrived. */
@@ -118,6 +126,7 @@ export class Scheduler {
     const timing = stepTime(this.d, items);
     this.inflight = { end: now + timing.duration, timing, items };
     this.stepCount++;
+    this.profile.record(items, timing.duration);
     return true;
   }
 

@@ -56,6 +56,12 @@ export interface Deployment {
   /** Tensor-parallel size of attention: tp / attentionDp. */
   attentionTp: number;
   ep: number;
+  /**
+   * Tokens reach their experts by all-to-all (`--moe-a2a-backend` DeepEP, Mooncake, FuseEP). Without it an
+   * expert-parallel MoE sees every token of its attention group and the layer's all-reduce combines the
+   * experts' outputs, as under plain TP.
+   */
+  expertAllToAll: boolean;
   /** Tensor-parallel size inside one expert: tp / ep. */
   expertTp: number;
   /** Split of the LM head: attention TP with `--enable-dp-lm-head`, else TP. */
@@ -199,7 +205,8 @@ export function resolveDeployment(launch: LaunchConfig, calibration: Calibration
   const attentionTp = tp / attentionDp;
   // An all-to-all MoE backend (DeepEP, Mooncake, Ascend FuseEP) makes SGLang set ep_size = tp_size.
   const a2aBackend = rawFlagValue(launch.rawArgs, 'moe-a2a-backend');
-  const ep = a2aBackend !== null && a2aBackend !== 'none' ? tp : positiveOr(launch.epSize, 1, '--ep-size');
+  const expertAllToAll = a2aBackend !== null && a2aBackend !== 'none';
+  const ep = expertAllToAll ? tp : positiveOr(launch.epSize, 1, '--ep-size');
   if (tp % ep !== 0) throw new UsageError(`--tp-size ${tp} must be a multiple of --ep-size ${ep}`);
   const nnodes = positiveOr(launch.nnodes, 1, '--nnodes');
   const nodesNeeded = Math.ceil((tp * (launch.enableDpAttention ? 1 : dp)) / hardware.devicesPerNode);
@@ -273,6 +280,7 @@ export function resolveDeployment(launch: LaunchConfig, calibration: Calibration
     attentionDp,
     attentionTp,
     ep,
+    expertAllToAll: expertAllToAll && model.experts !== undefined,
     expertTp: tp / ep,
     lmHeadTp: launch.enableDpLmHead ? attentionTp : tp,
     denseTp,

@@ -34,11 +34,18 @@ const FAMILY_FACTORS: Record<string, { prior: Record<HardwareFamily, number>; sp
     meaning: 'achieved fraction of HBM bandwidth when streaming weights and KV',
   },
   gemm: {
-    prior: { nvidia: 0.55, amd: 0.5, ascend: 0.5 },
+    prior: { nvidia: 0.6, amd: 0.5, ascend: 0.5 },
     spread: 2,
     min: 0.01,
     max: 0.95,
-    meaning: 'achieved fraction of the math peak on large (prefill) GEMMs',
+    meaning: 'achieved fraction of the 16-bit math peak on large (prefill) GEMMs',
+  },
+  gemm8: {
+    prior: { nvidia: 0.45, amd: 0.4, ascend: 0.4 },
+    spread: 2,
+    min: 0.01,
+    max: 0.95,
+    meaning: 'achieved fraction of the 8-bit (FP8/INT8) or 4-bit peak on large GEMMs: block scales and dynamic quantisation cost',
   },
   attention: {
     prior: { nvidia: 0.45, amd: 0.4, ascend: 0.45 },
@@ -47,12 +54,19 @@ const FAMILY_FACTORS: Record<string, { prior: Record<HardwareFamily, number>; sp
     max: 0.95,
     meaning: 'achieved fraction of the 16-bit peak on prefill attention math',
   },
-  kernelUs: {
-    prior: { nvidia: 3, amd: 4, ascend: 8 },
+  kernelScale: {
+    prior: { nvidia: 1, amd: 1, ascend: 1 },
     spread: 2.5,
-    min: 0.5,
-    max: 60,
-    meaning: 'time of one small kernel inside a captured decode graph (µs)',
+    min: 0.1,
+    max: 20,
+    meaning: "multiplier on the device's a-priori time of one small kernel in a captured graph (kernelFloorUs)",
+  },
+  expertUs: {
+    prior: { nvidia: 0.5, amd: 1, ascend: 2 },
+    spread: 4,
+    min: 0.01,
+    max: 100,
+    meaning: 'cost of each local expert a MoE layer touches, beyond its bytes (grouped-GEMM tiles and scheduling; µs)',
   },
   launchUs: {
     prior: { nvidia: 12, amd: 15, ascend: 15 },
@@ -89,8 +103,9 @@ const FEATURE_FACTORS: Record<string, FactorSpec> = {
   'spec.draftStepUs': { prior: 300, spread: 2, min: 10, max: 5000, meaning: 'fixed cost of one speculative draft step (sampling, top-k, graph replay; µs)' },
   'spec.cpuUs': { prior: 1500, spread: 2, min: 10, max: 20000, meaning: 'non-overlapped verify bookkeeping per speculative iteration (µs)' },
   'ep.prefillScale': { prior: 2, spread: 2, min: 0.5, max: 10, meaning: 'multiplier on extend passes whose experts are spread over an expert-parallel group (normal-mode all-to-all)' },
+  'dsa.indexerKernels': { prior: 8, spread: 3, min: 1, max: 200, meaning: "kernels DeepSeek sparse attention's lightning indexer adds to a layer" },
   'cp.prefillScale': { prior: 2, spread: 2, min: 0.5, max: 10, meaning: 'multiplier on extend passes run by a prefill context-parallel group' },
-  'frontEnd.ingestUs': { prior: 2400, spread: 2, min: 10, max: 50000, meaning: "serial front-end cost per arriving request (HTTP, tokenizer manager; µs): a burst reaches the scheduler when it drains" },
+  'frontEnd.ingestUs': { prior: 1000, spread: 3, min: 10, max: 50000, meaning: "serial front-end cost per arriving request (HTTP, tokenizer manager; µs): a burst reaches the scheduler when it drains" },
   'frontEnd.hopUs': { prior: 1000, spread: 3, min: 10, max: 500000, meaning: 'latency from the front end to the scheduler and back for every request (µs)' },
 };
 
@@ -160,8 +175,10 @@ export function storedCrossValidation(): CrossValidationSummary | null {
 export interface FamilyEfficiency {
   memory: number;
   gemm: number;
+  gemm8: number;
   attention: number;
-  kernelUs: number;
+  kernelScale: number;
+  expertUs: number;
   launchUs: number;
   collectiveLatency: number;
   stepCpuUs: number;
@@ -189,6 +206,7 @@ export interface EfficiencyProfile {
   };
   expertParallelPrefillScale: number;
   contextParallelPrefillScale: number;
+  dsaIndexerKernels: number;
   prefillDelayerPasses: number;
   transferLatencyUs: number;
   frontEnd: FrontEndCosts;
@@ -239,8 +257,10 @@ export function efficiencyFor(inputs: EfficiencyInputs): EfficiencyProfile {
     family: {
       memory: family('memory'),
       gemm: family('gemm'),
+      gemm8: family('gemm8'),
       attention: family('attention'),
-      kernelUs: family('kernelUs'),
+      kernelScale: family('kernelScale'),
+      expertUs: family('expertUs'),
       launchUs: family('launchUs'),
       collectiveLatency: family('collectiveLatency'),
       stepCpuUs: family('stepCpuUs'),
@@ -256,6 +276,7 @@ export function efficiencyFor(inputs: EfficiencyInputs): EfficiencyProfile {
     },
     expertParallelPrefillScale: value('ep.prefillScale'),
     contextParallelPrefillScale: value('cp.prefillScale'),
+    dsaIndexerKernels: value('dsa.indexerKernels'),
     prefillDelayerPasses: value('dpAttention.prefillDelayerPasses'),
     transferLatencyUs: value('pd.transferLatencyUs'),
     frontEnd: { ingestUs: value('frontEnd.ingestUs'), hopUs: value('frontEnd.hopUs'), chunkUs: value('frontEnd.chunkUs') },

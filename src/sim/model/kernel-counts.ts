@@ -16,8 +16,6 @@ const GQA_KERNELS = 5;
  * W_UV batched matmuls, RoPE, KV store, attention (two kernels), output projection.
  */
 const MLA_KERNELS = 11;
-/** DeepSeek sparse attention's lightning indexer: q/k projections, norm, RoPE, quantise, weights, scores, top-k. */
-const DSA_INDEXER_KERNELS = 8;
 /** Gated DeltaNet: two input projections, short convolution, gating, recurrence, gated norm, output projection. */
 const LINEAR_ATTENTION_KERNELS = 7;
 /** Dense SwiGLU MLP: gate/up projection, activation, down projection. */
@@ -37,13 +35,18 @@ export interface KernelCounts {
   perPass: number;
 }
 
-/** Kernel counts of a model whose GEMMs take `quantizedActivations` (FP8/INT8 math) or not. */
-export function kernelCounts(m: ModelSpec, quantizedActivations: boolean): KernelCounts {
+/**
+ * Kernel counts of a model whose GEMMs take `quantizedActivations` (FP8/INT8 math) or not. DeepSeek
+ * sparse attention's lightning indexer adds `dsaIndexerKernels` per layer: a fitted feature factor,
+ * because its day-0 kernels (projections, norm, RoPE, quantisation, scores, top-k and their
+ * bookkeeping) are not one fixed structure across kernel libraries.
+ */
+export function kernelCounts(m: ModelSpec, quantizedActivations: boolean, dsaIndexerKernels: number): KernelCounts {
   const q = quantizedActivations ? 1 : 0;
   const softmax = attentionLayers(m);
   const linear = linearAttentionLayers(m);
   const attentionKernels = m.mla ? MLA_KERNELS + q * QUANT_KERNELS.mla : GQA_KERNELS + q * QUANT_KERNELS.gqa;
-  const indexerKernels = m.dsa ? DSA_INDEXER_KERNELS + q * QUANT_KERNELS.dsa : 0;
+  const indexerKernels = m.dsa ? dsaIndexerKernels + q * QUANT_KERNELS.dsa : 0;
   const moeKernels = MOE_KERNELS + q * QUANT_KERNELS.moe + (m.sharedIntermediate ? SHARED_EXPERT_KERNELS + q * QUANT_KERNELS.shared : 0);
   const total =
     m.layers * NORM_KERNELS +

@@ -56,6 +56,8 @@ export interface PassBreakdown {
   kernels: number;
   /** Their latency inside the device: kernels × per-kernel time (seconds). */
   kernelLatency: number;
+  /** Per-expert cost of the MoE layers beyond bytes and math: experts touched × per-expert time (seconds). */
+  expertOverhead: number;
   /** Eager pass: the host's cost of launching every kernel (seconds); 0 for graph replay. */
   launchFloor: number;
   /** Multiplier of the phase (expert- or context-parallel extend passes), 1 otherwise. */
@@ -122,7 +124,7 @@ function constantsOf(d: Deployment): PassConstants {
     const e = d.efficiency.family;
     c = {
       bandwidth: d.hardware.hbmTBs * 1e12 * e.memory,
-      gemmPeak: mathPeak(d.hardware, d.quant.mathBits) * e.gemm,
+      gemmPeak: mathPeak(d.hardware, d.quant.mathBits) * (d.quant.mathBits < 16 ? e.gemm8 : e.gemm),
       attentionPeak: mathPeak(d.hardware, 16) * e.attention,
       indexerPeak: mathPeak(d.hardware, 8) * e.attention,
       lmHeadPeak: mathPeak(d.hardware, 16) * e.gemm,
@@ -133,7 +135,7 @@ function constantsOf(d: Deployment): PassConstants {
       sharedParams: sharedExpertParams(m),
       // The LM head stays BF16.
       lmHeadParams: (m.vocab * m.hidden) / d.lmHeadTp,
-      kernels: kernelCounts(m, d.quant.mathBits < 16),
+      kernels: kernelCounts(m, d.quant.mathBits < 16, d.efficiency.dsaIndexerKernels),
     };
     constantsCache.set(d, c);
   }
@@ -235,28 +237,29 @@ function moeLayersIn(d: Deployment, layers: number): number {
 }
 
 /** The expert side of a pass: routed and shared experts on the global token count, and their communication. */
-function expertPass(d: Deployment, c: PassConstants, globalTokens: number, layers: number, parts: Record<PartName, WorkPart> | null): { seconds: number; collectives: number } {
+function expertPass(d: Deployment, c: PassConstants, globalTokens: number, layers: number, parts: Record<PartName, WorkPart> | null): { seconds: number; collectives: number; overhead: number } {
   const m = d.model;
-  if (!m.experts || globalTokens === 0) return { seconds: 0, collectives: 0 };
+  if (!m.experts || globalTokens === 0) return { seconds: 0, collectives: 0, overhead: 0 };
   const nMoe = moeLayersIn(d, layers);
   const k = m.expertsPerToken ?? 1;
   const wb = d.quant.weightBytes;
   const active = expectedActiveExperts(m.experts, k, d.ep, globalTokens);
   let seconds = group(parts, 'experts', (2 * globalTokens * k * c.expertParams) / d.tp, (active * c.expertParams * wb) / d.expertTp, c.gemmPeak, c.bandwidth, nMoe);
+  const overhead = nMoe * active * d.efficiency.family.expertUs * US;
   if (c.sharedParams > 0) {
     const tokensPerGroup = globalTokens / d.attentionDp;
     seconds += group(parts, 'sharedExpert', (2 * tokensPerGroup * c.sharedParams) / d.attentionTp, (c.sharedParams * wb) / d.attentionTp, c.gemmPeak, c.bandwidth, nMoe);
   }
   let collectives = 0;
-  if (d.ep > 1) {
+  if (d.expertAllToAll) {
     // DeepEP-style dispatch (8-bit) and combine (BF16) of each token's k expert copies.
     const copies = (globalTokens / d.tp) * k * m.hidden * ((d.ep - 1) / d.ep);
     collectives = nMoe * (allToAllSeconds(d, copies, d.ep) + allToAllSeconds(d, copies * 2, d.ep));
   } else if (d.attentionDp > 1) {
-    // TP-MoE under DP attention: all-gather tokens before and reduce-scatter after each MoE layer.
+    // MoE over the whole group under DP attention: all-gather tokens before and reduce-scatter after each MoE layer.
     collectives = nMoe * 2 * allGatherSeconds(d, globalTokens * m.hidden * 2, d.tp);
   }
-  return { seconds: seconds + collectives, collectives };
+  return { seconds: seconds + collectives + overhead, collectives, overhead };
 }
 
 /** Whether a pass over these ranks runs eagerly (prefill, no graph, or a batch beyond the captured sizes). */
@@ -308,15 +311,16 @@ function pass(d: Deployment, ranks: readonly (readonly RequestWork[])[], layers:
   const experts = expertPass(d, c, globalTokens, layers, parts);
   const kernels = layers * c.kernels.perLayer + c.kernels.perPass;
   const e = d.efficiency.family;
-  const kernelLatency = kernels * e.kernelUs * US;
+  const kernelLatency = kernels * d.hardware.kernelFloorUs * e.kernelScale * US;
   const launchFloor = isEager(d, ranks, prefill) ? kernels * e.launchUs * US : 0;
   const work = slowest.seconds + experts.seconds + kernelLatency;
-  const scale = prefill && d.ep > 1 ? d.efficiency.expertParallelPrefillScale : 1;
+  const scale = prefill && d.expertAllToAll ? d.efficiency.expertParallelPrefillScale : 1;
   return {
     parts: parts ?? NO_PARTS,
     collectives: slowest.collectives + experts.collectives,
     kernels,
     kernelLatency,
+    expertOverhead: experts.overhead,
     launchFloor,
     scale,
     seconds: Math.max(work, launchFloor) * scale,
