@@ -12,21 +12,20 @@
  *   --cases FILE   case files to use instead of the training set (same format), e.g. a held-aside set:
  *                  predicted with the stored calibration, no cross-validation
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { fitAcceptance } from '../src/sim/calibration/acceptance.js';
 import { prepareCase, type PredictedFigures, type PreparedCase } from '../src/sim/calibration/case-runner.js';
-import { parseCaseFile, type PredictionCase } from '../src/sim/calibration/cases.js';
+import type { PredictionCase } from '../src/sim/calibration/cases.js';
+import { loadCaseFiles, trainingCases } from '../src/sim/calibration/training-set.js';
 import { crossValidate, groupsOf, medianAbsoluteErrors, relativeError, type HeldOut } from '../src/sim/calibration/cross-validation.js';
 import { fitFactors, METRICS, type Metric } from '../src/sim/calibration/fit.js';
 import { pooledSimulator } from '../src/sim/calibration/simulator.js';
 import { DEFAULT_ACCEPT_RATES, DEFAULT_FACTORS, FACTOR_SPECS, fittableFactors, type FittedFile } from '../src/sim/model/efficiency.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PUBLISHED_DIR = join(root, '..', 'shared', 'reference', 'published');
-const LOG_CASES = join(root, 'src', 'sim', 'calibration', 'reference-log-cases.json');
 const FITTED_FILE = join(root, 'src', 'sim', 'model', 'fitted-factors.json');
 const TARGETS: Record<Metric, number> = { tpotMs: 0.15, outputTps: 0.15, ttftMs: 0.3 };
 const GROUP_TPOT_TARGET = 0.3;
@@ -43,18 +42,6 @@ const { values } = parseArgs({
     'cv-iterations': { type: 'string', default: '4' },
   },
 });
-
-function loadCases(files: readonly string[]): PredictionCase[] {
-  return files.flatMap((file) => parseCaseFile(JSON.parse(readFileSync(file, 'utf8')), file.replace(`${root}/`, '')));
-}
-
-function trainingFiles(): string[] {
-  const published = readdirSync(PUBLISHED_DIR)
-    .filter((name) => name.endsWith('.json'))
-    .sort()
-    .map((name) => join(PUBLISHED_DIR, name));
-  return [...published, LOG_CASES];
-}
 
 const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(0)}%`;
 const num = (x: number): string => (x >= 100 ? x.toFixed(0) : x.toFixed(2));
@@ -120,7 +107,7 @@ async function prepareRunnable(cases: readonly PredictionCase[]): Promise<{ prep
 async function main(): Promise<void> {
   const started = performance.now();
   const heldAside = values.cases !== undefined;
-  const loaded = loadCases(heldAside ? values.cases!.map((f) => join(process.cwd(), f)) : trainingFiles());
+  const loaded = heldAside ? loadCaseFiles(values.cases!.map((f) => resolve(f)), root) : trainingCases(root);
   const { prepared, failed } = await prepareRunnable(loaded);
   for (const { c, error } of failed) console.log(`case ${c.id} (${c.name}) cannot run: ${error}`);
   const simulator = await pooledSimulator(prepared.map((p) => p.case), values.workers === undefined ? undefined : Number(values.workers));
@@ -138,7 +125,7 @@ async function main(): Promise<void> {
     const acceptance = refit ? fitAcceptance(prepared) : { rates: { ...DEFAULT_ACCEPT_RATES }, fallback: null };
     const start = { ...DEFAULT_FACTORS, ...(acceptance.fallback === null ? {} : { 'spec.acceptRate': acceptance.fallback }) };
     // Without a refit this only differentiates at the stored calibration (for the cross-validation's folds).
-    const fit = await fitFactors({ cases: prepared, indices: all, simulator, factors, start, acceptRates: acceptance.rates, maxIterations: refit ? Number(values.iterations) : 0, log });
+    const fit = await fitFactors({ cases: prepared, indices: all, simulator, factors, start, acceptRates: acceptance.rates, maxIterations: refit ? Number(values.iterations) : 0, refreshJacobian: true, log });
     const calibration: FittedFile = { factors: fit.factors, acceptRates: acceptance.rates, crossValidation: null };
     const title = refit
       ? `Per case, refitted on all ${prepared.length} cases (in-sample: not the number to report)`

@@ -41,6 +41,8 @@ export interface PredictionCase {
    */
   workloadLengths: { inputTotal: number; outputTotal: number } | null;
   published: PublishedFigures;
+  /** One of the reference logs (shared/reference/logs), which the calibration must keep within its bounds. */
+  referenceLog: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -120,6 +122,7 @@ export function parseCaseFile(json: unknown, file: string): PredictionCase[] {
       backend: typeof c.backend === 'string' && c.backend !== '' ? c.backend : 'sglang',
       workloadLengths: workloadLengthsOf(file, where, c.workload_lengths),
       published: publishedOf(file, where, c.published),
+      referenceLog: c.reference_log === true,
     };
   });
 }

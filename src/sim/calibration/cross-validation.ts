@@ -46,6 +46,8 @@ export async function crossValidate(cases: readonly PreparedCase[], simulator: C
       start,
       acceptRates: acceptance.rates,
       maxIterations: options.maxIterations,
+      // A fold starts at the full fit with its Jacobian; a fresh one per fold would cost a dozen passes each.
+      refreshJacobian: false,
       jacobian: options.jacobian,
     });
     const figures = await simulator.simulate(

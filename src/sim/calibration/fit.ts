@@ -57,11 +57,18 @@ export function caseUsesFactor(p: PreparedCase, factor: string): boolean {
   }
 }
 
-/** Per-case weights: 1/√(cases in its group). */
+/**
+ * The reference logs weigh this many times a published case: they are the runs the sim's earlier
+ * calibration promised to hold (within ±15% on TPOT and throughput, ±30% on TTFT), with their whole
+ * result blocks to check against.
+ */
+const REFERENCE_LOG_WEIGHT = 3;
+
+/** Per-case weights: 1/√(cases in its group), times the reference logs' weight. */
 export function caseWeights(cases: readonly PreparedCase[]): number[] {
   const sizes = new Map<string, number>();
   for (const p of cases) sizes.set(p.group, (sizes.get(p.group) ?? 0) + 1);
-  return cases.map((p) => 1 / Math.sqrt(sizes.get(p.group)!));
+  return cases.map((p) => (p.case.referenceLog ? REFERENCE_LOG_WEIGHT : 1) / Math.sqrt(sizes.get(p.group)!));
 }
 
 function caseResiduals(p: PreparedCase, figures: PredictedFigures, weight: number): number[] {
@@ -82,6 +89,8 @@ export interface FitProblem {
   start: Readonly<Record<string, number>>;
   acceptRates: Readonly<Record<string, number>>;
   maxIterations: number;
+  /** Whether to differentiate again when the updated Jacobian stops finding a better point (else stop there). */
+  refreshJacobian: boolean;
   /**
    * Jacobian blocks from an earlier fit of the same factors (by simulator index), e.g. the full fit's
    * for a cross-validation fold; missing blocks are computed by finite differences.
@@ -241,7 +250,7 @@ export async function fitFactors(problem: FitProblem): Promise<FitResult> {
       }
     }
     if (!improved) {
-      if (fresh) break;
+      if (fresh || !problem.refreshJacobian) break;
       log(`fit: iteration ${iteration + 1}: no better point along the updated Jacobian; recomputing it`);
       await differentiate(new Set(all));
       fresh = true;

@@ -22,10 +22,7 @@ export interface EngineOptions {
   seed?: number;
   /** A deployment resolved beforehand (what-if studies); defaults to resolving `launch`. */
   deployment?: Deployment;
-  /**
-   * PrefillDelayer max delay passes for DP attention (SGLANG_PREFILL_DELAYER_MAX_DELAY_PASSES); 0 = off.
-   * Defaults to the efficiency profile's value.
-   */
+  /** PrefillDelayer max delay passes for DP attention; 0 = off. Defaults to the launch flags' (off unless enabled). */
   prefillDelayerPasses?: number;
   /**
    * The workload's accept length (accepted tokens per verify pass, as bench_serving reports it), when
@@ -53,7 +50,7 @@ export interface SimEngine extends Engine {
 }
 
 function schedulerFor(deployment: Deployment, role: InstanceRole, options: EngineOptions): Scheduler {
-  const prefillDelayerPasses = options.prefillDelayerPasses ?? deployment.efficiency.prefillDelayerPasses;
+  const prefillDelayerPasses = options.prefillDelayerPasses ?? deployment.prefillDelayerPasses;
   return new Scheduler(deployment, { role, prefillDelayerPasses });
 }
 

@@ -21,6 +21,8 @@ import {
 import { kvElementBytes, quantOnHardware, resolveQuant, type QuantFormat } from './quantization.js';
 
 const GB = 1e9;
+/** SGLANG_PREFILL_DELAYER_MAX_DELAY_PASSES' default. */
+const DEFAULT_PREFILL_DELAYER_PASSES = 30;
 const MB = 1e6;
 
 export interface SpeculativeConfig {
@@ -62,6 +64,11 @@ export interface Deployment {
    * experts' outputs, as under plain TP.
    */
   expertAllToAll: boolean;
+  /**
+   * PrefillDelayer under DP attention (`--enable-prefill-delayer`): passes a rank's prefill waits for
+   * every rank to have prefill work (`--prefill-delayer-max-delay-passes`, SGLang's default 30); 0 = off.
+   */
+  prefillDelayerPasses: number;
   /** Tensor-parallel size inside one expert: tp / ep. */
   expertTp: number;
   /** Split of the LM head: attention TP with `--enable-dp-lm-head`, else TP. */
@@ -206,6 +213,11 @@ export function resolveDeployment(launch: LaunchConfig, calibration: Calibration
   // An all-to-all MoE backend (DeepEP, Mooncake, Ascend FuseEP) makes SGLang set ep_size = tp_size.
   const a2aBackend = rawFlagValue(launch.rawArgs, 'moe-a2a-backend');
   const expertAllToAll = a2aBackend !== null && a2aBackend !== 'none';
+  const delayerPasses = rawFlagValue(launch.rawArgs, 'prefill-delayer-max-delay-passes');
+  const prefillDelayerPasses =
+    attentionDp > 1 && rawFlagPresent(launch.rawArgs, 'enable-prefill-delayer')
+      ? positiveOr(delayerPasses === null ? null : Number(delayerPasses), DEFAULT_PREFILL_DELAYER_PASSES, '--prefill-delayer-max-delay-passes')
+      : 0;
   const ep = expertAllToAll ? tp : positiveOr(launch.epSize, 1, '--ep-size');
   if (tp % ep !== 0) throw new UsageError(`--tp-size ${tp} must be a multiple of --ep-size ${ep}`);
   const nnodes = positiveOr(launch.nnodes, 1, '--nnodes');
@@ -281,6 +293,7 @@ export function resolveDeployment(launch: LaunchConfig, calibration: Calibration
     attentionTp,
     ep,
     expertAllToAll: expertAllToAll && model.experts !== undefined,
+    prefillDelayerPasses,
     expertTp: tp / ep,
     lmHeadTp: launch.enableDpLmHead ? attentionTp : tp,
     denseTp,

@@ -69,11 +69,18 @@ const FAMILY_FACTORS: Record<string, { prior: Record<HardwareFamily, number>; sp
     meaning: 'cost of each local expert a MoE layer touches, beyond its bytes (grouped-GEMM tiles and scheduling; µs)',
   },
   launchUs: {
-    prior: { nvidia: 12, amd: 15, ascend: 15 },
-    spread: 3,
+    prior: { nvidia: 30, amd: 30, ascend: 30 },
+    spread: 4,
     min: 1,
-    max: 300,
-    meaning: 'host cost of launching one kernel in an eager (prefill) pass (µs)',
+    max: 1000,
+    meaning: 'host time per kernel of an eager pass (prefill, or decode without a graph): Python, launch, routing setup (µs)',
+  },
+  hopUs: {
+    prior: { nvidia: 20000, amd: 20000, ascend: 20000 },
+    spread: 5,
+    min: 100,
+    max: 1000000,
+    meaning: "latency every request pays outside the scheduler's steps: HTTP, tokenisation, the hops to the scheduler and back (µs)",
   },
   collectiveLatency: {
     prior: { nvidia: 1, amd: 1, ascend: 1 },
@@ -106,7 +113,6 @@ const FEATURE_FACTORS: Record<string, FactorSpec> = {
   'dsa.indexerKernels': { prior: 8, spread: 3, min: 1, max: 200, meaning: "kernels DeepSeek sparse attention's lightning indexer adds to a layer" },
   'cp.prefillScale': { prior: 2, spread: 2, min: 0.5, max: 10, meaning: 'multiplier on extend passes run by a prefill context-parallel group' },
   'frontEnd.ingestUs': { prior: 1000, spread: 3, min: 10, max: 50000, meaning: "serial front-end cost per arriving request (HTTP, tokenizer manager; µs): a burst reaches the scheduler when it drains" },
-  'frontEnd.hopUs': { prior: 1000, spread: 3, min: 10, max: 500000, meaning: 'latency from the front end to the scheduler and back for every request (µs)' },
 };
 
 /** Fixed engine constants (not fitted: no published run pins them). */
@@ -116,7 +122,6 @@ const FIXED_FACTORS: Record<string, FactorSpec> = {
   'spec.acceptSpread': { prior: 0.08, spread: 0, min: 0, max: 1, meaning: 'spread of per-request acceptance around the model rate' },
   'frontEnd.chunkUs': { prior: 5, spread: 0, min: 0, max: 1000, meaning: 'serial front-end cost per streamed chunk (µs)' },
   'link.efficiency': { prior: 0.7, spread: 0, min: 0.1, max: 1, meaning: 'achieved fraction of scale-up and scale-out link bandwidth' },
-  'dpAttention.prefillDelayerPasses': { prior: 2, spread: 0, min: 0, max: 1000, meaning: 'passes a DP-attention rank delays its prefill for the other ranks (PrefillDelayer)' },
   'pd.transferLatencyUs': { prior: 5000, spread: 0, min: 0, max: 1e6, meaning: 'fixed cost of one PD KV transfer (µs)' },
 };
 
@@ -207,7 +212,6 @@ export interface EfficiencyProfile {
   expertParallelPrefillScale: number;
   contextParallelPrefillScale: number;
   dsaIndexerKernels: number;
-  prefillDelayerPasses: number;
   transferLatencyUs: number;
   frontEnd: FrontEndCosts;
 }
@@ -252,7 +256,7 @@ export function efficiencyFor(inputs: EfficiencyInputs): EfficiencyProfile {
     if (v === undefined) throw new Error(`unknown efficiency factor '${name}'`);
     return v;
   };
-  const family = (name: keyof FamilyEfficiency): number => value(`${inputs.family}.${name}`);
+  const family = (name: keyof FamilyEfficiency | 'hopUs'): number => value(`${inputs.family}.${name}`);
   return {
     family: {
       memory: family('memory'),
@@ -277,8 +281,7 @@ export function efficiencyFor(inputs: EfficiencyInputs): EfficiencyProfile {
     expertParallelPrefillScale: value('ep.prefillScale'),
     contextParallelPrefillScale: value('cp.prefillScale'),
     dsaIndexerKernels: value('dsa.indexerKernels'),
-    prefillDelayerPasses: value('dpAttention.prefillDelayerPasses'),
     transferLatencyUs: value('pd.transferLatencyUs'),
-    frontEnd: { ingestUs: value('frontEnd.ingestUs'), hopUs: value('frontEnd.hopUs'), chunkUs: value('frontEnd.chunkUs') },
+    frontEnd: { ingestUs: value('frontEnd.ingestUs'), hopUs: family('hopUs'), chunkUs: value('frontEnd.chunkUs') },
   };
 }

@@ -58,7 +58,7 @@ export interface PassBreakdown {
   kernelLatency: number;
   /** Per-expert cost of the MoE layers beyond bytes and math: experts touched × per-expert time (seconds). */
   expertOverhead: number;
-  /** Eager pass: the host's cost of launching every kernel (seconds); 0 for graph replay. */
+  /** Eager pass: the host's time to launch every kernel (seconds); 0 for graph replay. */
   launchFloor: number;
   /** Multiplier of the phase (expert- or context-parallel extend passes), 1 otherwise. */
   scale: number;
