@@ -8,8 +8,14 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { formatResultBlock } from '../src/bench/output/block.js';
 import { NumpyRandomState } from '../src/core/rng.js';
+import { storedCrossValidation } from '../src/sim/model/efficiency.js';
 import { CALIBRATION_CASES, type CalibrationCase } from '../src/sim/predict/calibration-cases.js';
+import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../src/sweep/bench-setup.js';
+import { formatErrorPercent } from '../src/sweep/expected-error.js';
+import { parsePredictDeployment } from '../src/sweep/predict-deployment.js';
+import { predictBench } from '../src/sweep/prediction.js';
 import { runCli } from './helpers/cli.js';
 
 const workDir = mkdtempSync(join(tmpdir(), 'servebench-predict-'));
@@ -96,6 +102,42 @@ describe('servebench predict output and errors', () => {
     assert.equal(record.completed, 50);
     assert.equal(record.server_info, null);
     assert.equal((record.output_throughput as number).toFixed(2), metric(result.stdout, 'Output token throughput (tok/s)').toFixed(2));
+    // The expected error the stored fit states (none before the model is cross-validated).
+    const summary = storedCrossValidation();
+    assert.deepEqual(
+      (record.servebench as Record<string, unknown>).prediction_error,
+      summary && { mean_tpot: summary.meanTpot, output_throughput: summary.outputThroughput, mean_ttft: summary.meanTtft },
+    );
+  });
+
+  test("the reference block is bench_serving's, untouched; the extras end with the stored fit's expected error", async () => {
+    const result = await runCli(['predict', ...launch, '--', ...workload]);
+    assert.equal(result.code, 0, result.stderr);
+    // The same prediction in-process (virtual time, same seed: the same figures), through bench_serving's block formatter.
+    const args = parseWorkloadArgs(workload, 'predict', 'Qwen/Qwen2.5-0.5B-Instruct');
+    const workloads = await predictionWorkloads(args, lengthOnlyWorkload(args), () => {});
+    const prediction = await predictBench(parsePredictDeployment(launch, [], []), args, workloads);
+    const block = formatResultBlock(prediction.metrics, args);
+    assert.ok(result.stdout.includes(`${block}----------------servebench extras-----------------\n`), result.stdout);
+
+    const lines = result.stdout.split('\n');
+    const start = lines.indexOf('---------Expected error of the prediction---------');
+    assert.ok(start > 0, result.stdout);
+    const section = lines.slice(start + 1, lines.indexOf('='.repeat(50), start));
+    const summary = storedCrossValidation();
+    if (summary === null) {
+      assert.deepEqual(section, ['Expected error:                          not known yet: the performance model has no cross-validated error']);
+      assert.ok(!result.stdout.includes('±'), result.stdout);
+    } else {
+      // Each figure as the block prints it, then its ±.
+      const figure = (label: string): string => `${label.padEnd(40)} ${/^\S.*?:\s+(\S+)/.exec(lines.find((line) => line.startsWith(label))!)![1]}`;
+      assert.deepEqual(section, [
+        `${figure('Mean TPOT (ms):')} (${formatErrorPercent(summary.meanTpot)})`,
+        `${figure('Output token throughput (tok/s):')} (${formatErrorPercent(summary.outputThroughput)})`,
+        `${figure('Mean TTFT (ms):')} (${formatErrorPercent(summary.meanTtft)})`,
+        `${'Expected error:'.padEnd(40)} median |error| of leave-one-group-out cross-validation over ${summary.cases} published runs (${summary.groups} model × hardware groups)`,
+      ]);
+    }
   });
 
   test('the same seed gives the same prediction', async () => {

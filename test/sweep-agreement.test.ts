@@ -36,6 +36,9 @@ async function sweep(target: '--sim' | '--predict', name: string): Promise<Summa
   const json = join(workDir, `${name}.json`);
   const result = await runCli(['sweep', target, LAUNCH, ...SWEEP, '--json', json, ...WORKLOAD]);
   assert.equal(result.code, 0, result.stderr);
+  // Only predictions state an expected error; a real-time sweep measures.
+  assert.equal(/^Predicted figures; expected error /m.test(result.stdout), target === '--predict', result.stdout);
+  if (target === '--sim') assert.ok(!result.stdout.includes('±'), result.stdout);
   return JSON.parse(readFileSync(json, 'utf8')) as Summary;
 }
 

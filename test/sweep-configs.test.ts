@@ -8,6 +8,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { storedCrossValidation } from '../src/sim/model/efficiency.js';
+import { formatExpectedErrorNote } from '../src/sweep/expected-error.js';
 import { runCli } from './helpers/cli.js';
 
 const workDir = mkdtempSync(join(tmpdir(), 'servebench-configs-'));
@@ -16,7 +18,10 @@ after(() => rmSync(workDir, { recursive: true, force: true }));
 interface Ranking {
   devices: number;
   cards: number;
-  ranking: Array<{ label: string; mode: string; skipped: string | null; concurrency: number | null; output_tokens_per_s_per_card: number | null; metrics: Record<string, number> | null }>;
+  ranking: Array<{
+    label: string; mode: string; skipped: string | null; concurrency: number | null; output_tokens_per_s_per_card: number | null;
+    metrics: Record<string, number> | null; within_expected_error_of_best: boolean;
+  }>;
 }
 
 const CASES = [
@@ -64,6 +69,22 @@ describe('configuration search', () => {
       assert.ok(report.ranking.some((r) => r.label.startsWith('TP1 DP8') && /needs [\d.]+ GB per device/.test(r.skipped ?? '')));
       // PD splits are part of the space.
       assert.ok(report.ranking.some((r) => r.mode === 'pd-separated'));
+
+      // Candidates the stored fit's expected error cannot separate from #1 are marked and counted (none without a fit).
+      const expectedError = storedCrossValidation();
+      assert.ok(result.stdout.split('\n').includes(formatExpectedErrorNote(expectedError)), result.stdout);
+      const best = evaluated[0]!.output_tokens_per_s_per_card as number;
+      const close = evaluated.slice(1).filter((r) => expectedError !== null && (r.output_tokens_per_s_per_card as number) >= best * (1 - expectedError.outputThroughput));
+      assert.deepEqual(report.ranking.filter((r) => r.within_expected_error_of_best).map((r) => r.label), close.map((r) => r.label));
+      const caveats = launches.filter((line) => line.endsWith(': confirm both with a real sweep)')).length;
+      assert.equal(caveats, close.filter((r) => evaluated.indexOf(r) < 3).length);
+      if (expectedError === null) {
+        assert.match(result.stdout, /^The performance model has no cross-validated error yet, so how far apart two configurations must be to be told apart is not known/m);
+      } else if (close.length === 0) {
+        assert.match(result.stdout, /^No other configuration is indistinguishable from #1 at the model's accuracy/m);
+      } else {
+        assert.match(result.stdout, new RegExp(`^${close.length} configurations? (is|are) indistinguishable from #1 at the model's accuracy`, 'm'));
+      }
     });
   }
 });

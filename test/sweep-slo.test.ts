@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { openCatalog } from '../src/catalog/index.js';
+import { storedCrossValidation } from '../src/sim/model/efficiency.js';
+import { formatExpectedErrorNote } from '../src/sweep/expected-error.js';
 import { runCli } from './helpers/cli.js';
 
 const workDir = mkdtempSync(join(tmpdir(), 'servebench-sweep-'));
@@ -55,7 +57,12 @@ describe('SLO search against an exhaustive sweep (prediction mode)', () => {
 
     assert.match(search.stdout, /^SLO mean-tpot=[\d.]+ms: highest load meeting it is concurrency \d+ \(searched in \d+ runs\): goodput [\d.]+ req\/s/m);
     assert.match(search.stdout, /^concurrency +ok\/total +req\/s +out tok\/s +tok\/s\/card .* goodput req\/s +SLO$/m);
-    assert.match(exhaustive.stdout, /^Peak output throughput: [\d.]+ tok\/s at concurrency \d+/m);
+    // Predicted figures come with the stored fit's expected error: once under the table, and beside the summary's throughput.
+    const expectedError = storedCrossValidation();
+    for (const { stdout } of [exhaustive, search]) assert.ok(stdout.split('\n').includes(formatExpectedErrorNote(expectedError)), stdout);
+    const withError = expectedError === null ? '' : ` \\(±[\\d.]+%\\)`;
+    assert.match(exhaustive.stdout, new RegExp(`^Peak output throughput: [\\d.]+ tok/s${withError} at concurrency \\d+`, 'm'));
+    assert.match(search.stdout, new RegExp(`^SLO mean-tpot=.*, [\\d.]+ output tok/s${withError}, [\\d.]+ tok/s per card$`, 'm'));
     assert.ok(existsSync(plot) && readFileSync(plot, 'utf8').startsWith('<svg'), 'the plot is an SVG');
 
     // Every point is a normal catalog run labelled with the sweep and its load.
@@ -73,6 +80,9 @@ describe('SLO search against an exhaustive sweep (prediction mode)', () => {
       assert.equal(first?.labels.hardware, 'h100');
       assert.equal(first?.recipe?.instances[0]?.config.modelPath, 'Qwen/Qwen2.5-7B-Instruct');
       assert.deepEqual(new Set(grid.points.map((p) => p.run_id)), new Set(runs.map((run) => run.id)));
+      // Each point's record keeps the expected error (null before the model is cross-validated).
+      if (expectedError === null) assert.equal(first?.metrics.prediction_error, null);
+      else assert.equal(first?.metrics.mean_tpot_prediction_error, expectedError.meanTpot);
     } finally {
       catalog.close();
     }

@@ -105,12 +105,12 @@ describe('configuration report', () => {
       },
       { tolerance: 0, coarseTolerance: 0.25, refine: 2 },
     );
-    const table = formatRankingTable(ranked).split('\n');
+    const table = formatRankingTable(ranked, null).split('\n');
     assert.match(table[0] as string, /^#  configuration +mode +concurrency +out tok\/s +tok\/s\/card +mean TTFT ms +mean TPOT ms +runs +note$/);
     assert.match(table[1] as string, /^1  2x\(P TP2\) \+ 1x\(D TP4\) +pd-separated +150 /);
     assert.match(table[3] as string, /^3  too big .* - +0  needs 90 GB per device$/);
 
-    const launches = formatTopLaunches(ranked, { modelPath: 'Qwen/Qwen3-32B', devicesPerNode: 16, top: 2 });
+    const launches = formatTopLaunches(ranked, { modelPath: 'Qwen/Qwen3-32B', devicesPerNode: 16, top: 2, expectedError: null });
     assert.equal(launches[0], `#1 2x(P TP2) + 1x(D TP4): ${ranked[0]?.perCard.toFixed(1)} output tok/s per card at concurrency 150`);
     assert.equal(launches[1], '  python -m sglang.launch_server --model-path Qwen/Qwen3-32B --tp 2 --disaggregation-mode prefill  # x2 prefill instances');
     assert.equal(launches[2], '  python -m sglang.launch_server --model-path Qwen/Qwen3-32B --tp 4 --disaggregation-mode decode --max-running-requests 150');

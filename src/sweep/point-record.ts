@@ -11,6 +11,7 @@ import { runInputFromBench } from '../catalog/from-bench.js';
 import { parseDeploymentInstance } from '../catalog/ingest/launch-config.js';
 import type { RecipeConfig, RunInput } from '../catalog/types.js';
 import type { PyValue } from '../core/pyrepr.js';
+import type { CrossValidationSummary } from '../sim/model/efficiency.js';
 import type { PredictDeployment } from './predict-deployment.js';
 
 import { TOOL_VERSION as VERSION } from '../core/version.js';
@@ -26,6 +27,8 @@ export interface PointRunInput {
   labels: Record<string, string>;
   /** The predicted or simulated deployment, stored as the run's recipe. */
   deployment: PredictDeployment | null;
+  /** Set for predictions: the model's expected error, stored in the record (`buildResultRecord`). */
+  prediction?: { expectedError: CrossValidationSummary | null };
 }
 
 /** The deployment as a catalog recipe, one instance per server (flags as given, secrets redacted). */
@@ -39,7 +42,8 @@ export function recipeOf(deployment: PredictDeployment, launcher: string): Recip
 
 /** The catalog run of a point; its `metrics` are the JSONL record's values as plain numbers. */
 export function pointRunInput(input: PointRunInput): RunInput {
-  const record = buildResultRecord({ args: input.args, metrics: input.metrics, serverInfo: input.serverInfo, outputs: input.outputs, extras: input.extras });
+  const { args, metrics, serverInfo, outputs, extras, prediction } = input;
+  const record = buildResultRecord({ args, metrics, serverInfo, outputs, extras, prediction });
   const run = runInputFromBench({
     record,
     args: input.args as unknown as Record<string, unknown>,

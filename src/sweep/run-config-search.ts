@@ -9,10 +9,12 @@ import { performance } from 'node:perf_hooks';
 import { availableParallelism } from 'node:os';
 import { readHardwareSpec } from '../sim/flags/hardware-spec-file.js';
 import { getHardware } from '../sim/model/catalog.js';
-import { formatRankingTable, formatTopLaunches } from './config-report.js';
+import { storedCrossValidation } from '../sim/model/efficiency.js';
+import { formatRankingTable, formatSeparationSummary, formatTopLaunches, indistinguishableFromBest } from './config-report.js';
 import { createSearchContext, type ConfigSearchSpec } from './config-context.js';
 import { canUseWorkers, createPooledEvaluator } from './config-pool.js';
 import { searchConfigurations, type CandidateOutcome } from './config-search.js';
+import { formatExpectedErrorNote } from './expected-error.js';
 import { writeJsonFile } from './json-file.js';
 import { formatSlo } from './slo.js';
 import type { ConfigSearchPlan } from './sweep-options.js';
@@ -29,7 +31,7 @@ function progressLine(outcome: CandidateOutcome, index: number, total: number): 
   return `${head}: ${outcome.perCard.toFixed(1)} tok/s per card at concurrency ${outcome.chosen.load} (${outcome.runs} predictions)`;
 }
 
-function rankingJson(plan: ConfigSearchPlan, context: ReturnType<typeof createSearchContext>, ranked: readonly CandidateOutcome[]): unknown {
+function rankingJson(plan: ConfigSearchPlan, context: ReturnType<typeof createSearchContext>, ranked: readonly CandidateOutcome[], close: ReadonlySet<CandidateOutcome>): unknown {
   return {
     model: context.model.name,
     hardware: context.hardware.key,
@@ -44,6 +46,7 @@ function rankingJson(plan: ConfigSearchPlan, context: ReturnType<typeof createSe
       output_tokens_per_s_per_card: outcome.chosen ? outcome.perCard : null,
       metrics: outcome.chosen?.metrics ?? null,
       runs: outcome.runs,
+      within_expected_error_of_best: close.has(outcome),
     })),
   };
 }
@@ -85,15 +88,18 @@ export async function runConfigSearch(plan: ConfigSearchPlan, print: Print): Pro
     await pool?.close();
   }
   const seconds = (performance.now() - started) / 1000;
+  const expectedError = storedCrossValidation();
   print('');
-  print(formatRankingTable(ranked));
+  print(formatRankingTable(ranked, expectedError));
+  print(formatExpectedErrorNote(expectedError));
   print('');
-  const launches = formatTopLaunches(ranked, { modelPath: plan.modelPath, devicesPerNode: hardware.devicesPerNode, top: plan.top });
+  const launches = formatTopLaunches(ranked, { modelPath: plan.modelPath, devicesPerNode: hardware.devicesPerNode, top: plan.top, expectedError });
   if (launches.length === 0) print('No configuration meets the SLO on this hardware; relax the SLO or add devices.');
   for (const line of launches) print(line);
   const predictions = ranked.reduce((n, outcome) => n + outcome.runs, 0);
   print('');
+  for (const line of formatSeparationSummary(ranked, expectedError)) print(line);
   print(`Searched ${candidates.length} configurations with ${predictions} predictions in ${seconds.toFixed(1)} s`);
-  if (plan.output.json !== null) writeJsonFile(plan.output.json, rankingJson(plan, context, ranked));
+  if (plan.output.json !== null) writeJsonFile(plan.output.json, rankingJson(plan, context, ranked, indistinguishableFromBest(ranked, expectedError)));
   return 0;
 }

@@ -8,6 +8,7 @@ import { writeChart } from '../plots/export.js';
 import { parseLaunchArgs, splitCommandLine } from '../sim/flags/launch-flags.js';
 import { resolveDeployment } from '../sim/model/deployment.js';
 import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from './bench-setup.js';
+import { formatExpectedErrorNote } from './expected-error.js';
 import { writeJsonFile } from './json-file.js';
 import { formatLoad, type LoadKind } from './load-series.js';
 import { deploymentCards, describeDeployment, parsePredictDeployment, type PredictDeployment } from './predict-deployment.js';
@@ -117,8 +118,11 @@ export async function runLoadSweep(plan: LoadSweepPlan, print: Print): Promise<n
 
     print('');
     print(formatSweepTable(points, plan.loadKind, cards, plan.slo !== null));
+    // The ± once under the table rather than in every cell; measured sweeps have none.
+    if (target.prediction !== null) print(formatExpectedErrorNote(target.prediction.expectedError));
     print('');
-    for (const line of formatSweepSummary({ points, kind: plan.loadKind, cards, slo: plan.slo, ...(knee !== undefined ? { knee, runs } : {}) })) print(line);
+    const expectedError = target.prediction?.expectedError ?? null;
+    for (const line of formatSweepSummary({ points, kind: plan.loadKind, cards, slo: plan.slo, expectedError, ...(knee !== undefined ? { knee, runs } : {}) })) print(line);
     if (catalog !== null) print(`Recorded ${points.length} runs in ${catalog.path} with label sweep=${labels.sweep}`);
     if (plan.output.plot !== null) {
       const title = `${target.mode === 'predict' ? 'Predicted' : 'Measured'}: ${what}`;

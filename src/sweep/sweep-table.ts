@@ -3,6 +3,8 @@
  * and a summary naming the peak and, with an SLO, the highest load that met it.
  */
 import { formatTextTable } from '../catalog/report/text-table.js';
+import type { CrossValidationSummary } from '../sim/model/efficiency.js';
+import { sloErrorSuffix, throughputErrorSuffix } from './expected-error.js';
 import { formatLoad, type LoadKind } from './load-series.js';
 import { formatSlo, type Slo } from './slo.js';
 import { highestMeeting, outputThroughput, peakPoint, type SweepPoint } from './sweep.js';
@@ -68,17 +70,20 @@ export interface SummaryInput {
   /** The SLO search's answer (undefined when no search ran). */
   knee?: SweepPoint | null;
   runs?: number;
+  /** A prediction's cross-validated error, printed beside the predicted figures (absent or null: no ±). */
+  expectedError?: CrossValidationSummary | null;
 }
 
-/** Summary lines: the peak, and for an SLO the best load meeting it (from the search or the series). */
+/** Summary lines: the peak, and for an SLO the best load meeting it (from the search or the series); predictions with their ±. */
 export function formatSweepSummary(input: SummaryInput): string[] {
   const { points, kind, cards, slo } = input;
+  const expectedError = input.expectedError ?? null;
   const lines: string[] = [];
   const peak = peakPoint(points);
   if (peak) {
     const throughput = outputThroughput(peak);
     lines.push(
-      `Peak output throughput: ${throughput.toFixed(2)} tok/s at ${describeLoad(kind, peak.load)} ` +
+      `Peak output throughput: ${throughput.toFixed(2)} tok/s${throughputErrorSuffix(expectedError)} at ${describeLoad(kind, peak.load)} ` +
         `(${(throughput / cards).toFixed(2)} tok/s per card over ${cards})`,
     );
   }
@@ -92,11 +97,11 @@ export function formatSweepSummary(input: SummaryInput): string[] {
   const throughput = outputThroughput(knee);
   lines.push(
     `SLO ${formatSlo(slo)}: highest load meeting it is ${describeLoad(kind, knee.load)}${how}: ` +
-      `goodput ${(knee.goodput?.requestGoodput ?? 0).toFixed(2)} req/s, ${throughput.toFixed(2)} output tok/s, ` +
+      `goodput ${(knee.goodput?.requestGoodput ?? 0).toFixed(2)} req/s, ${throughput.toFixed(2)} output tok/s${throughputErrorSuffix(expectedError)}, ` +
       `${(throughput / cards).toFixed(2)} tok/s per card`,
   );
   for (const target of knee.verdict?.targets ?? []) {
-    lines.push(`  ${formatSlo({ targets: [target.target] })}: observed ${target.observedMs.toFixed(2)} ms`);
+    lines.push(`  ${formatSlo({ targets: [target.target] })}: observed ${target.observedMs.toFixed(2)} ms${sloErrorSuffix(target.target, expectedError)}`);
   }
   return lines;
 }

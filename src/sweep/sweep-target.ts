@@ -8,6 +8,7 @@ import type { BenchmarkMetrics, ServebenchExtras } from '../bench/metrics/types.
 import type { RequestOutput } from '../bench/types.js';
 import type { RunInput } from '../catalog/types.js';
 import type { PyValue } from '../core/pyrepr.js';
+import { storedCrossValidation, type CrossValidationSummary } from '../sim/model/efficiency.js';
 import { argsAtLoad } from './load-args.js';
 import { formatLoad, type LoadKind } from './load-series.js';
 import { openLiveTarget, runLive } from './live-bench.js';
@@ -33,6 +34,8 @@ export interface SweepTarget {
   args: BenchArgs;
   /** The deployment behind the target, when servebench knows it (predict, sim). */
   deployment: PredictDeployment | null;
+  /** For predictions, the model's cross-validated error (null before its first fit); null for targets that measure. */
+  prediction: { expectedError: CrossValidationSummary | null } | null;
   run(args: BenchArgs): Promise<BenchOutcome>;
   close(): Promise<void>;
 }
@@ -43,6 +46,7 @@ export function predictionTarget(deployment: PredictDeployment, args: BenchArgs,
     mode: 'predict',
     args,
     deployment,
+    prediction: { expectedError: storedCrossValidation() },
     run: async (pointArgs) => ({ ...(await predictBench(deployment, pointArgs, workloads)), serverInfo: null }),
     close: async () => {},
   };
@@ -55,6 +59,7 @@ export async function liveTarget(args: BenchArgs, simFlags: string | null, deplo
     mode: simFlags === null ? 'server' : 'sim',
     args: live.args,
     deployment,
+    prediction: null,
     // The sim replays the same prompts at every load: flush its prefix cache so a point does not
     // reuse the previous point's prefills (a real server's cache is the user's call: --flush-cache).
     run: (pointArgs) => runLive(live, simFlags === null ? pointArgs : { ...pointArgs, flush_cache: true }),
@@ -82,6 +87,7 @@ export function measureAtFor(target: SweepTarget, options: MeasureOptions): Meas
       startedAt,
       labels: { ...options.labels, mode: target.mode, sweep_load: formatLoad(load) },
       deployment: target.deployment,
+      prediction: target.prediction ?? undefined,
     });
     return { metrics: run.metrics, outputs: outcome.outputs, durationSeconds: outcome.durationS, runId: options.record(run) };
   };

@@ -55,6 +55,25 @@ describe('runSloSearch', () => {
     assert.match(table[0] as string, /concurrency .*tok\/s\/card .*goodput req\/s +SLO$/);
   });
 
+  test("a prediction's summary carries the expected error beside throughput and the mean TPOT / TTFT it judges; a measurement's none", async () => {
+    const slo = parseSlo('tpot=25ms,p99-ttft=100ms');
+    const search = await runSloSearch(slo, measureAt, { kind: 'concurrency', start: 1, limit: 64, tolerance: 0 });
+    const input = { points: search.points, kind: 'concurrency' as const, cards: 8, slo, knee: search.knee, runs: search.runs };
+    const expectedError = { meanTpot: 0.12, outputThroughput: 0.1, meanTtft: 0.25, cases: 41, groups: 14 };
+    const predicted = formatSweepSummary({ ...input, expectedError }).map((line) => line.replace(/\d+\.\d\d/g, 'N'));
+    assert.deepEqual(predicted, [
+      `Peak output throughput: N tok/s (±10%) at concurrency ${peakPoint(search.points)?.load} (N tok/s per card over 8)`,
+      `SLO mean-tpot=25ms,p99-ttft=100ms: highest load meeting it is concurrency ${search.knee?.load} (searched in ${search.runs} runs): ` +
+        'goodput N req/s, N output tok/s (±10%), N tok/s per card',
+      '  mean-tpot=25ms: observed N ms (±12%)',
+      '  p99-ttft=100ms: observed N ms',
+    ]);
+    for (const measured of [formatSweepSummary(input), formatSweepSummary({ ...input, expectedError: null })]) {
+      assert.equal(measured.length, predicted.length);
+      assert.ok(!measured.join('\n').includes('±'), measured.join('\n'));
+    }
+  });
+
   test('says so when no load meets the SLO', async () => {
     const slo = parseSlo('tpot=1ms');
     const search = await runSloSearch(slo, measureAt, { kind: 'concurrency', start: 4, limit: 64, tolerance: 0 });

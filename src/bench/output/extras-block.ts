@@ -8,10 +8,11 @@ import { BLOCK_WIDTH, numberLine, sectionHeader, textLine } from './block.js';
 
 /**
  * The extras section: failures (per cause), queue time (with `--max-concurrency`), requested
- * versus achieved request rate, and reasoning TTFT when any request streamed reasoning. Ends with
- * a newline.
+ * versus achieved request rate, and reasoning TTFT when any request streamed reasoning; then
+ * `appendix`, the lines a prediction adds (its expected error, src/sweep/expected-error.ts).
+ * Ends with a newline.
  */
-export function formatExtendedBlock(extras: ServebenchExtras): string {
+export function formatExtendedBlock(extras: ServebenchExtras, appendix: readonly string[] = []): string {
   const lines = [sectionHeader('servebench extras', '-'), textLine('Failed requests:', extras.failed)];
   for (const [cause, count] of Object.entries(extras.failuresByCause)) {
     lines.push(textLine(`  ${cause}:`, count as number));
@@ -31,6 +32,6 @@ export function formatExtendedBlock(extras: ServebenchExtras): string {
       numberLine('P99 reasoning TTFT (ms):', extras.reasoningTtft.p99Ms),
     );
   }
-  lines.push('='.repeat(BLOCK_WIDTH));
+  lines.push(...appendix, '='.repeat(BLOCK_WIDTH));
   return lines.join('\n') + '\n';
 }

@@ -208,10 +208,19 @@ const EXTRAS_LABELS: Readonly<Record<string, string>> = {
   'p99 reasoning ttft (ms)': 'p99_reasoning_ttft_ms',
 };
 
+/**
+ * The sub-section a prediction ends its extras with (src/sweep/expected-error.ts): the block's own
+ * figures again, each with the model's expected error, so nothing in it is a new metric.
+ */
+const EXPECTED_ERROR_HEADER = /^\s*-+\s*expected error of the prediction\s*-+\s*$/i;
+
 /** Reads the extras section into `block` (indented `cause: n` lines → `failed_<cause>`); returns the line after it. */
 function readExtras(lines: readonly string[], from: number, block: LocatedBlock): number {
   let i = from;
+  let inExpectedError = false;
   for (; i < lines.length && !CLOSING.test(lines[i]!); i++) {
+    inExpectedError ||= EXPECTED_ERROR_HEADER.test(lines[i]!);
+    if (inExpectedError) continue;
     const match = METRIC_LINE.exec(lines[i]!);
     const value = match ? readNumber(match[2]!) : null;
     if (!match || value === null) {

@@ -30,11 +30,13 @@ const outputs: RequestOutput[] = [
   },
 ];
 
-function record(argv: string[], serverInfo: Parameters<typeof buildResultRecord>[0]['serverInfo'] = null) {
+type RecordInput = Parameters<typeof buildResultRecord>[0];
+
+function record(argv: string[], serverInfo: RecordInput['serverInfo'] = null, prediction?: RecordInput['prediction']) {
   const args = parseBenchArgs(['--dataset-name', 'random', '--random-input-len', '64', '--random-output-len', '16', ...argv]);
   const metrics = calculateMetrics({ outputs, durationS: 2, backend: args.backend, acceptLength: null, retokenizedOutputLens: [3, 0] });
   const extras = calculateExtras({ outputs, requestRate: args.request_rate, maxConcurrency: args.max_concurrency });
-  return buildResultRecord({ args, metrics, serverInfo, outputs, extras });
+  return buildResultRecord({ args, metrics, serverInfo, outputs, extras, prediction });
 }
 
 describe('buildResultRecord', () => {
@@ -77,6 +79,14 @@ describe('buildResultRecord', () => {
       '"failures_by_cause": {"http_status": 1}, "queue_time_ms": null, "requested_request_rate": 4.0, ' +
       '"achieved_request_rate": 2.0, "reasoning_ttft_ms": null, "labels": {"gpu": "h100"}, "sim": "--tp 2"}',
     );
+  });
+  test("a prediction's record ends its servebench key with the model's expected error; a measurement's has none", () => {
+    const expectedError = { meanTpot: 0.12, outputThroughput: 0.1, meanTtft: 0.25, cases: 41, groups: 14 };
+    assert.ok(pythonJsonDumps(record([], null, { expectedError }).servebench).endsWith(
+      '"sim": null, "prediction_error": {"mean_tpot": 0.12, "output_throughput": 0.1, "mean_ttft": 0.25}}',
+    ));
+    assert.ok(pythonJsonDumps(record([], null, { expectedError: null }).servebench).endsWith('"sim": null, "prediction_error": null}'));
+    assert.ok(!('prediction_error' in (record([]).servebench as Record<string, unknown>)));
   });
   test('server_info keeps the server JSON as Python would re-serialise it', () => {
     const info = pythonJsonLoads('{"mem_fraction_static": 1.0, "internal_states": [{"avg_spec_accept_length": 2.5}], "tp_size": 1}');

@@ -5,6 +5,7 @@
  */
 import { PyFloat, pyFloats } from '../../core/pyformat.js';
 import type { PyValue } from '../../core/pyrepr.js';
+import type { CrossValidationSummary } from '../../sim/model/efficiency.js';
 import type { BenchArgs } from '../args/types.js';
 import type { BenchmarkMetrics, ServebenchExtras } from '../metrics/types.js';
 import type { RequestOutput } from '../types.js';
@@ -34,6 +35,11 @@ export interface ResultRecordInput {
   /** All outputs in dataset order; read only for `--output-details`. */
   outputs: readonly RequestOutput[];
   extras: ServebenchExtras;
+  /**
+   * Set for a prediction (`predict`, `sweep --predict`): the performance model's cross-validated
+   * error, null before its first fit. Measurements leave it out and their record has no such key.
+   */
+  prediction?: { expectedError: CrossValidationSummary | null };
 }
 
 /** An ordered JSON object ready for `pythonJsonDumps`. */
@@ -73,7 +79,13 @@ function servebenchKey(input: ResultRecordInput): JsonRecord {
     },
     labels: { ...args.extensions.labels },
     sim: args.extensions.sim,
+    ...(input.prediction === undefined ? {} : { prediction_error: predictionError(input.prediction.expectedError) }),
   };
+}
+
+/** Median |relative error| of held-out predictions per headline metric (0.12 = 12%), or null when not cross-validated yet. */
+function predictionError(summary: CrossValidationSummary | null): JsonRecord | null {
+  return summary && { mean_tpot: float(summary.meanTpot), output_throughput: float(summary.outputThroughput), mean_ttft: float(summary.meanTtft) };
 }
 
 /** Builds the record bench_serving appends to the JSONL file, plus the `servebench` key. */

@@ -9,8 +9,10 @@ import { formatExtendedBlock } from '../../bench/output/extras-block.js';
 import { appendJsonl } from '../../bench/output/jsonl-file.js';
 import { buildResultRecord } from '../../bench/output/record.js';
 import { hardwareNames } from '../../sim/model/catalog.js';
+import { storedCrossValidation } from '../../sim/model/efficiency.js';
 import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../../sweep/bench-setup.js';
 import { extractOptions, splitAtDoubleDash } from '../../sweep/cli-options.js';
+import { formatExpectedErrorSection } from '../../sweep/expected-error.js';
 import { describeDeployment, parsePredictDeployment } from '../../sweep/predict-deployment.js';
 import { predictBench } from '../../sweep/prediction.js';
 import type { Command } from '../main.js';
@@ -20,7 +22,9 @@ const HELP = `usage: servebench predict [SGLang launch flags] -- [bench flags]
 
 Predicts what 'servebench bench [bench flags]' would print against 'servebench sim [launch flags]':
 the same dataset, seed and arrival process, run through the sim's performance model and scheduler
-in virtual time. The result block is bench_serving's, followed by a line marking it as a prediction.
+in virtual time. The result block is bench_serving's; servebench's extras after it end with the
+headline figures and their expected error (±, the model's cross-validated error on published runs),
+and a last line marks it all as a prediction.
 
 launch flags:     any SGLang server flag, plus --hardware (${hardwareNames().join(', ')}),
                   --hardware-spec FILE.json (a device that is not listed: see 'servebench sim --help'), --sim-model, --sim-seed
@@ -63,12 +67,13 @@ async function run(argv: string[]): Promise<number> {
   const wallSeconds = (performance.now() - started) / 1000;
 
   process.stdout.write(formatResultBlock(prediction.metrics, args));
-  process.stdout.write(formatExtendedBlock(prediction.extras));
+  const expectedError = storedCrossValidation();
+  process.stdout.write(formatExtendedBlock(prediction.extras, formatExpectedErrorSection(prediction.metrics, expectedError)));
   prediction.notes.forEach(print);
   prediction.explanation.forEach(print);
   print(`Prediction (servebench performance model, not a measurement): ${prediction.durationS.toFixed(2)} s of virtual time computed in ${wallSeconds.toFixed(2)} s`);
   if (args.output_file !== null) {
-    appendJsonl(args.output_file, buildResultRecord({ args, metrics: prediction.metrics, serverInfo: null, outputs: prediction.outputs, extras: prediction.extras }));
+    appendJsonl(args.output_file, buildResultRecord({ args, metrics: prediction.metrics, serverInfo: null, outputs: prediction.outputs, extras: prediction.extras, prediction: { expectedError } }));
   }
   return 0;
 }

@@ -38,7 +38,8 @@ SLO:
 
 configuration search (prediction mode):
   --search-configs --model-path M --hardware H --devices N   enumerate TP/DP/EP, DP attention, chunked
-                            prefill, speculative decoding and PD splits; rank by output tok/s per card
+                            prefill, speculative decoding and PD splits; rank by output tok/s per card,
+                            marking those within the model's expected throughput error (±) of the best
   --top K                   launch commands of the best K (default 3);  --no-pd   PD-mixed only
   --hardware H              one of ${hardwareNames().join(', ')}
   --hardware-spec FILE.json a device that is not listed, as a JSON object with the fields of a hardware.json
