@@ -9,6 +9,7 @@
  *   --write        refit on every case first, cross-validate, and store the fit in
  *                  src/sim/model/fitted-factors.json (what predict and the sim use)
  *   --refit        refit on every case first, without storing it
+ *   --fold GROUP   hold out only this model × hardware group (repeatable), to look at one fold
  *   --cases FILE   case files to use instead of the training set (same format), e.g. a held-aside set:
  *                  predicted with the stored calibration, no cross-validation
  */
@@ -40,6 +41,7 @@ const { values } = parseArgs({
     workers: { type: 'string' },
     iterations: { type: 'string', default: '12' },
     'cv-iterations': { type: 'string', default: '4' },
+    fold: { type: 'string', multiple: true },
   },
 });
 
@@ -141,6 +143,7 @@ async function main(): Promise<void> {
       start: calibration.factors,
       maxIterations: Number(values['cv-iterations']),
       jacobian: fit.jacobian,
+      ...(values.fold === undefined ? {} : { only: values.fold }),
       log,
     });
     printTable('Leave-one-group-out cross-validation: each case predicted by a fit that never saw its model × hardware group', prepared, heldOut);

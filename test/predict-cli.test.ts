@@ -1,5 +1,5 @@
 /**
- * `servebench predict` end to end (the built CLI as a child process) on every reference recipe:
+ * `servebench predict` end to end (the built CLI as a child process) on every training recipe:
  * each prints bench_serving's result block marked as a prediction, the largest workload in
  * seconds, and `--output-file` gets the JSONL record. Bad command lines end with one line.
  */
@@ -11,37 +11,31 @@ import { after, describe, test } from 'node:test';
 import { formatResultBlock } from '../src/bench/output/block.js';
 import { NumpyRandomState } from '../src/core/rng.js';
 import { storedCrossValidation } from '../src/sim/model/efficiency.js';
-import { CALIBRATION_CASES, type CalibrationCase } from '../src/sim/predict/calibration-cases.js';
+import type { PredictionCase } from '../src/sim/calibration/cases.js';
+import { trainingCases } from '../src/sim/calibration/training-set.js';
 import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../src/sweep/bench-setup.js';
 import { formatErrorPercent } from '../src/sweep/expected-error.js';
 import { parsePredictDeployment } from '../src/sweep/predict-deployment.js';
 import { predictBench } from '../src/sweep/prediction.js';
-import { runCli } from './helpers/cli.js';
+import { REPO_ROOT, runCli } from './helpers/cli.js';
 
 const workDir = mkdtempSync(join(tmpdir(), 'servebench-predict-'));
 after(() => rmSync(workDir, { recursive: true, force: true }));
 
-/** The case's workload as bench flags (random dataset: the ShareGPT file is not available offline). */
-function benchFlags(c: CalibrationCase): string[] {
-  const w = c.workload;
-  return [
-    '--dataset-name', 'random', '--random-input-len', String(w.inputLen), '--random-output-len', String(w.outputLen),
-    '--random-range-ratio', String(w.rangeRatio), '--num-prompts', String(w.numPrompts), '--seed', '1',
-    ...(w.maxConcurrency === null ? [] : ['--max-concurrency', String(w.maxConcurrency)]),
-    ...(Number.isFinite(w.requestRate) ? ['--request-rate', String(w.requestRate)] : []),
-  ];
-}
-
-/** One workload per distinct recipe: the largest one the logs ran on it. */
-function onePerRecipe(): CalibrationCase[] {
-  const byLaunch = new Map<string, CalibrationCase>();
-  for (const c of CALIBRATION_CASES) {
-    const key = c.launch.join(' ');
-    const size = (x: CalibrationCase): number => x.workload.numPrompts * (x.workload.inputLen + x.workload.outputLen);
-    const known = byLaunch.get(key);
-    if (known === undefined || size(c) > size(known)) byLaunch.set(key, c);
+/**
+ * One case per recipe of the training set (model, hardware and launch flags), the largest workload
+ * each ran: the ShareGPT runs are left out, their prompts are not available offline.
+ */
+function onePerRecipe(): PredictionCase[] {
+  const byRecipe = new Map<string, PredictionCase>();
+  const size = (c: PredictionCase): number => c.published.outputTps * (c.published.durationS ?? 1);
+  for (const c of trainingCases(REPO_ROOT)) {
+    if (c.workloadLengths !== null || c.prefillFlags !== null) continue;
+    const key = [c.modelPath, c.hardware, ...c.launchFlags].join(' ');
+    const known = byRecipe.get(key);
+    if (known === undefined || size(c) > size(known)) byRecipe.set(key, c);
   }
-  return [...byLaunch.values()];
+  return [...byRecipe.values()];
 }
 
 function metric(stdout: string, label: string): number {
@@ -50,19 +44,19 @@ function metric(stdout: string, label: string): number {
   return Number(match[1]);
 }
 
-describe('servebench predict on the reference recipes', () => {
+describe('servebench predict on the training recipes, each with its own flags', () => {
   for (const c of onePerRecipe()) {
-    test(c.name, async () => {
+    test(`${c.id} ${c.name}`, async () => {
       const started = Date.now();
-      const result = await runCli(['predict', ...c.launch, '--', ...benchFlags(c)]);
+      const result = await runCli(['predict', '--model-path', c.modelPath, '--hardware', c.hardware, ...c.launchFlags, '--', '--backend', c.backend, ...c.benchFlags]);
       const seconds = (Date.now() - started) / 1000;
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stdout, /^servebench predict: .+; virtual time, no server contacted$/m);
       assert.match(result.stdout, /^============ Serving Benchmark Result ============$/m);
       assert.match(result.stdout, /^Prediction \(servebench performance model, not a measurement\): [\d.]+ s of virtual time computed in [\d.]+ s$/m);
-      assert.equal(metric(result.stdout, 'Successful requests'), c.workload.numPrompts);
+      assert.equal(metric(result.stdout, 'Successful requests'), Number(c.benchFlags[c.benchFlags.indexOf('--num-prompts') + 1]));
       assert.ok(metric(result.stdout, 'Output token throughput (tok/s)') > 0);
-      // The largest reference workload (2048 prompts of 1K/1K on 16 H800s) included: seconds, not minutes.
+      // The largest training workloads (2048 prompts of 1K/1K on 16 H800s, 1088 of 3.5K/1.5K on 16 A3 dies): seconds, not minutes.
       assert.ok(seconds < 30, `${c.name} took ${seconds.toFixed(1)} s`);
     });
   }

@@ -53,6 +53,26 @@ describe('servebench predict from a local config.json', () => {
     assert.ok(metric(result.stdout, 'Mean TTFT (ms)') < 1000);
   });
 
+  test('on a device described by --hardware-spec: a faster made-up device predicts a faster run', async () => {
+    const dir = modelDir('acme-tiny-20l-spec', madeUpConfig);
+    const device = (name: string, hbmTBs: number, bf16Tflops: number): string => {
+      const file = join(workDir, `${name}.json`);
+      writeFileSync(file, JSON.stringify({ name, family: 'nvidia', bf16Tflops, hbmGB: 64, hbmTBs, scaleUpGBs: 100 }));
+      return file;
+    };
+    const run = async (spec: string) => {
+      const result = await runCli(['predict', '--model-path', dir, '--hardware-spec', spec, '--', ...workload, '--max-concurrency', '4']);
+      assert.equal(result.code, 0, result.stderr);
+      return result.stdout;
+    };
+    const slow = await run(device('Acme Slow', 0.5, 100));
+    const fast = await run(device('Acme Fast', 4, 800));
+    assert.match(slow, /^servebench predict: acme-tiny-20l-spec on 1 x acme-slow: /m);
+    assert.equal(metric(slow, 'Successful requests'), 8);
+    // The 20-layer model's 4.7 GB of BF16 weights are read every decode step: 8x the bandwidth, a much shorter step.
+    assert.ok(metric(fast, 'Mean TPOT (ms)') < 0.5 * metric(slow, 'Mean TPOT (ms)'), `${metric(fast, 'Mean TPOT (ms)')} vs ${metric(slow, 'Mean TPOT (ms)')}`);
+  });
+
   test('a config.json missing a required field exits non-zero with one line naming the field', async () => {
     const { num_attention_heads: _heads, ...headless } = madeUpConfig;
     const dir = modelDir('acme-broken', headless);

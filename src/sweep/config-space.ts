@@ -61,7 +61,7 @@ function expertsSplit(model: ModelSpec, ep: number): boolean {
 /** The speculative algorithm a model's draft uses: MTP layers run as EAGLE; otherwise an EAGLE3 draft. */
 export function speculativeFlags(model: ModelSpec): string[] | null {
   if (model.mtpLayers) return ['--speculative-algorithm', 'EAGLE', ...SPECULATIVE_FLAGS];
-  if (model.speculative) {
+  if (model.eagle3Draft) {
     const draft = `<eagle3-draft-of-${model.key}>`;
     return ['--speculative-algorithm', 'EAGLE3', '--speculative-draft-model-path', draft, ...SPECULATIVE_FLAGS];
   }

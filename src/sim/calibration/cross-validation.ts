@@ -22,6 +22,8 @@ export interface CrossValidationOptions {
   maxIterations: number;
   /** The full fit's Jacobian blocks (by case index): each fold starts from them instead of differentiating again. */
   jacobian: ReadonlyMap<number, CaseJacobian>;
+  /** Hold out only these groups (all when absent): to look at one fold. */
+  only?: readonly string[];
   log?: (line: string) => void;
 }
 
@@ -33,7 +35,7 @@ export function groupsOf(cases: readonly PreparedCase[]): string[] {
 /** Predicts every case with a calibration fitted without its group. */
 export async function crossValidate(cases: readonly PreparedCase[], simulator: CaseSimulator, options: CrossValidationOptions): Promise<HeldOut[]> {
   const heldOut: HeldOut[] = [];
-  for (const group of groupsOf(cases)) {
+  for (const group of groupsOf(cases).filter((g) => options.only === undefined || options.only.includes(g))) {
     const train = cases.map((p, i) => ({ p, i })).filter(({ p }) => p.group !== group);
     const test = cases.map((p, i) => ({ p, i })).filter(({ p }) => p.group === group);
     const acceptance = fitAcceptance(train.map(({ p }) => p));
@@ -46,8 +48,9 @@ export async function crossValidate(cases: readonly PreparedCase[], simulator: C
       start,
       acceptRates: acceptance.rates,
       maxIterations: options.maxIterations,
-      // A fold starts at the full fit with its Jacobian; a fresh one per fold would cost a dozen passes each.
-      refreshJacobian: false,
+      // A fold starts at the full fit with its Jacobian, and differentiates again where that Jacobian finds
+      // no better point: stopping there would predict the group with factors that saw it.
+      refreshJacobian: true,
       jacobian: options.jacobian,
     });
     const figures = await simulator.simulate(
@@ -55,9 +58,20 @@ export async function crossValidate(cases: readonly PreparedCase[], simulator: C
       { factors: fit.factors, acceptRates: acceptance.rates },
     );
     test.forEach(({ i }, k) => heldOut.push({ index: i, figures: figures[k]! }));
-    options.log?.(`cross-validation: ${group} held out (${test.length} cases, refit in ${fit.iterations} iterations)`);
+    options.log?.(`cross-validation: ${group} held out (${test.length} cases, refit in ${fit.iterations} iterations; moved most: ${movedMost(start, fit.factors)})`);
   }
   return heldOut.sort((a, b) => a.index - b.index);
+}
+
+/** The factors a fold moved furthest from where it started, as `name ×ratio`. */
+function movedMost(start: Readonly<Record<string, number>>, end: Readonly<Record<string, number>>): string {
+  return Object.keys(end)
+    .filter((name) => start[name] !== undefined && start[name] !== end[name])
+    .map((name) => ({ name, ratio: end[name]! / start[name]! }))
+    .sort((a, b) => Math.abs(Math.log(b.ratio)) - Math.abs(Math.log(a.ratio)))
+    .slice(0, 4)
+    .map(({ name, ratio }) => `${name} ×${ratio.toFixed(2)}`)
+    .join(', ');
 }
 
 /** Relative error of a predicted figure. */

@@ -110,7 +110,8 @@ export interface ModelSpec {
   linearAttention?: LinearAttentionConfig;
   slidingWindow?: SlidingWindowConfig;
   mtpLayers?: number;
-  speculative?: { acceptRate: number; acceptSource: string };
+  /** A published EAGLE3 draft of the model exists (configuration search offers speculative decoding with it). */
+  eagle3Draft?: boolean;
   /** Total parameters the model card publishes, in billions (catalog entries; checks the facts above). */
   publishedParamsB?: number;
   /** Where the facts come from: the Hugging Face repo whose config.json they were read from, or a local file. */

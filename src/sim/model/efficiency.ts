@@ -1,11 +1,12 @@
 /**
  * Efficiency factors: what the roofline misses, as named numbers per hardware FAMILY and per engine
- * FEATURE — never per case. Each factor has an a-priori value from the literature (spec §3.4, §6)
- * and a prior spread; `bench/predict-accuracy.ts --write` fits them on the published runs
- * (src/sim/calibration) and stores the result in fitted-factors.json, which the sim loads.
+ * FEATURE — never per case. Each factor has an a-priori value (the literature, spec §3.4 and §6, or
+ * the structure it counts) and a prior spread; `bench/predict-accuracy.ts --write` fits them on the
+ * published runs (src/sim/calibration) and stores the result in fitted-factors.json, which the sim loads.
  */
 import fitted from './fitted-factors.json' with { type: 'json' };
 import type { HardwareFamily } from './catalog.js';
+import type { BlockKernels } from './kernel-counts.js';
 
 /** One fitted number: its prior and where it applies. */
 export interface FactorSpec {
@@ -110,13 +111,25 @@ const FEATURE_FACTORS: Record<string, FactorSpec> = {
   'spec.draftStepUs': { prior: 300, spread: 2, min: 10, max: 5000, meaning: 'fixed cost of one speculative draft step (sampling, top-k, graph replay; µs)' },
   'spec.cpuUs': { prior: 1500, spread: 2, min: 10, max: 20000, meaning: 'non-overlapped verify bookkeeping per speculative iteration (µs)' },
   'ep.prefillScale': { prior: 2, spread: 2, min: 0.5, max: 10, meaning: 'multiplier on extend passes whose experts are spread over an expert-parallel group (normal-mode all-to-all)' },
-  'dsa.indexerKernels': { prior: 8, spread: 3, min: 1, max: 200, meaning: "kernels DeepSeek sparse attention's lightning indexer adds to a layer" },
+  'kernels.gqa': { prior: 5, spread: 1.6, min: 1, max: 60, meaning: 'kernels of a GQA attention block in a decode pass' },
+  'kernels.mla': { prior: 11, spread: 1.6, min: 1, max: 100, meaning: 'kernels of an MLA attention block (absorbed decode)' },
+  // Indexer q/k projections, k norm, RoPE on q and k, weights projection, FP8 quantisation of q and k,
+  // k-cache store, MQA logits with their metadata, top-k and its index transform, sparse attention.
+  'kernels.dsaIndexer': { prior: 15, spread: 2, min: 1, max: 200, meaning: "kernels DeepSeek sparse attention's lightning indexer adds to a layer" },
+  'kernels.denseMlp': { prior: 3, spread: 1.6, min: 1, max: 30, meaning: 'kernels of a dense SwiGLU MLP block' },
+  'kernels.moe': { prior: 7, spread: 1.6, min: 1, max: 60, meaning: 'kernels of a routed-experts block (router, top-k, sort, grouped GEMMs, combine)' },
+  'roofline.sharpness': { prior: 4, spread: 1.6, min: 1.2, max: 30, meaning: 'how sharply an op turns from math-bound to memory-bound: (t_math^p + t_memory^p)^(1/p)' },
+  'dsa.passScale': { prior: 1, spread: 2, min: 0.3, max: 10, meaning: "multiplier on the device time of a DeepSeek-sparse-attention model's passes (its day-0 kernels, beyond the indexer's own)" },
   'cp.prefillScale': { prior: 2, spread: 2, min: 0.5, max: 10, meaning: 'multiplier on extend passes run by a prefill context-parallel group' },
   'frontEnd.ingestUs': { prior: 1000, spread: 3, min: 10, max: 50000, meaning: "serial front-end cost per arriving request (HTTP, tokenizer manager; µs): a burst reaches the scheduler when it drains" },
 };
 
 /** Fixed engine constants (not fitted: no published run pins them). */
 const FIXED_FACTORS: Record<string, FactorSpec> = {
+  'kernels.norms': { prior: 2, spread: 0, min: 0, max: 10, meaning: 'kernels of the fused residual-add RMSNorms of a layer' },
+  'kernels.linearAttention': { prior: 7, spread: 0, min: 1, max: 60, meaning: 'kernels of a Gated DeltaNet block (no published run pins it yet)' },
+  'kernels.sharedExpert': { prior: 3, spread: 0, min: 1, max: 30, meaning: 'kernels of a shared-expert SwiGLU MLP' },
+  'kernels.quantPerGemm': { prior: 1, spread: 0, min: 0, max: 5, meaning: 'activation-quantisation kernels before each 8-bit GEMM input' },
   // Set by the fit from the published accept lengths (src/sim/calibration/acceptance.ts), not by search.
   'spec.acceptRate': { prior: 0.7, spread: 0, min: 0.05, max: 0.99, meaning: 'per-draft-token acceptance of a model with no published accept length' },
   'spec.acceptSpread': { prior: 0.08, spread: 0, min: 0, max: 1, meaning: 'spread of per-request acceptance around the model rate' },
@@ -211,7 +224,11 @@ export interface EfficiencyProfile {
   };
   expertParallelPrefillScale: number;
   contextParallelPrefillScale: number;
-  dsaIndexerKernels: number;
+  sparseAttentionScale: number;
+  /** Sharpness of the roofline's corner (step-time.ts `bound`). */
+  rooflineSharpness: number;
+  /** Kernels per block kind (a pass's count is their sum over its layers). */
+  kernels: BlockKernels;
   transferLatencyUs: number;
   frontEnd: FrontEndCosts;
 }
@@ -280,7 +297,19 @@ export function efficiencyFor(inputs: EfficiencyInputs): EfficiencyProfile {
     },
     expertParallelPrefillScale: value('ep.prefillScale'),
     contextParallelPrefillScale: value('cp.prefillScale'),
-    dsaIndexerKernels: value('dsa.indexerKernels'),
+    sparseAttentionScale: value('dsa.passScale'),
+    rooflineSharpness: value('roofline.sharpness'),
+    kernels: {
+      norms: value('kernels.norms'),
+      gqa: value('kernels.gqa'),
+      mla: value('kernels.mla'),
+      dsaIndexer: value('kernels.dsaIndexer'),
+      linearAttention: value('kernels.linearAttention'),
+      denseMlp: value('kernels.denseMlp'),
+      moe: value('kernels.moe'),
+      sharedExpert: value('kernels.sharedExpert'),
+      quantPerGemm: value('kernels.quantPerGemm'),
+    },
     transferLatencyUs: value('pd.transferLatencyUs'),
     frontEnd: { ingestUs: value('frontEnd.ingestUs'), hopUs: family('hopUs'), chunkUs: value('frontEnd.chunkUs') },
   };

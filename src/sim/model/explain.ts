@@ -5,7 +5,7 @@
  * debugged against published runs. Pure: a deployment and a step in, lines out.
  */
 import type { Deployment } from './deployment.js';
-import { cpuTime, passBreakdown, PART_NAMES, stepPasses, stepTime, type PartName, type PassBreakdown, type RequestWork } from './step-time.js';
+import { cpuTime, passBreakdown, PART_NAMES, stepPasses, stepTime, type PartName, type PassBreakdown, type RequestWork, type WorkPart } from './step-time.js';
 
 const PART_LABELS: Record<PartName, string> = {
   attentionProjections: 'attention projections',
@@ -23,15 +23,11 @@ const giga = (value: number, unit: string): string => `${(value / 1e9).toFixed(v
 /** One line per part of a pass that did work, then its collectives, kernels and floors. */
 function passLines(d: Deployment, pass: PassBreakdown, indent: string): string[] {
   const lines: string[] = [];
-  const peakBound = (name: PartName): string => {
-    const part = pass.parts[name];
-    const memory = part.bytes / (d.hardware.hbmTBs * 1e12 * d.efficiency.family.memory);
-    return memory >= part.seconds * 0.999 ? 'memory-bound' : 'math-bound';
-  };
+  const boundBy = (part: WorkPart): string => (part.memorySeconds >= part.mathSeconds ? 'memory-bound' : 'math-bound');
   for (const name of PART_NAMES) {
     const part = pass.parts[name];
     if (part.seconds <= 0) continue;
-    lines.push(`${indent}${PART_LABELS[name].padEnd(28)}${giga(part.flops, 'GFLOP').padStart(14)}${giga(part.bytes, 'GB').padStart(12)}${ms(part.seconds).padStart(12)}  ${peakBound(name)}`);
+    lines.push(`${indent}${PART_LABELS[name].padEnd(28)}${giga(part.flops, 'GFLOP').padStart(14)}${giga(part.bytes, 'GB').padStart(12)}${ms(part.seconds).padStart(12)}  ${boundBy(part)}`);
   }
   if (pass.expertOverhead > 0) lines.push(`${indent}${`per-expert overhead (${d.efficiency.family.expertUs.toFixed(2)} µs per expert touched)`.padEnd(54)}${ms(pass.expertOverhead).padStart(12)}`);
   if (pass.collectives > 0) lines.push(`${indent}${'collectives'.padEnd(54)}${ms(pass.collectives).padStart(12)}`);

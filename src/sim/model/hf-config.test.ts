@@ -30,7 +30,7 @@ function throwsOneLine(run: () => unknown, ...patterns: RegExp[]): void {
 
 /** The architecture fields of a spec (what a config can state), for comparing with a catalog entry. */
 function architecture(m: ModelSpec): Partial<ModelSpec> {
-  const { key: _key, name: _name, aliases: _aliases, source: _source, speculative: _speculative, publishedParamsB: _published, ...rest } = m;
+  const { key: _key, name: _name, aliases: _aliases, source: _source, eagle3Draft: _eagle3Draft, publishedParamsB: _published, ...rest } = m;
   return rest;
 }
 

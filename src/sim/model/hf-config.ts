@@ -8,7 +8,7 @@ import type { LinearAttentionConfig, MlaConfig, ModelSpec, SlidingWindowConfig }
 import type { QuantName } from './quantization.js';
 
 type ConfigObject = Record<string, unknown>;
-type Architecture = Omit<ModelSpec, 'key' | 'name' | 'aliases' | 'nativeQuant' | 'source' | 'speculative' | 'publishedParamsB'>;
+type Architecture = Omit<ModelSpec, 'key' | 'name' | 'aliases' | 'nativeQuant' | 'source' | 'eagle3Draft' | 'publishedParamsB'>;
 
 const FIX = 'pass a Hugging Face config.json of a decoder-only model, or --sim-model NAME';
 const UNSUPPORTED_FIX = 'pass --sim-model NAME to simulate a catalogued model instead';

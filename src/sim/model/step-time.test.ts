@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseLaunchArgs } from '../flags/launch-flags.js';
 import { resolveDeployment } from './deployment.js';
-import { expectedActiveExperts, stepTime, type RequestWork } from './step-time.js';
+import { expectedActiveExperts, passBreakdown, stepTime, type RequestWork } from './step-time.js';
 
 const deploy = (...args: string[]) => resolveDeployment(parseLaunchArgs(args).launch);
 const decode = (batch: number, context: number): RequestWork[] =>
@@ -58,15 +58,18 @@ describe('stepTime', () => {
   test('small dense decode is host-bound: t_0 + t_req·B', () => {
     const tiny = deploy('--model-path', 'qwen2.5-0.5b', '--hardware', 'h100');
     const t200 = stepTime(tiny, [decode(200, 40)]);
+    const host = tiny.efficiency.family;
     assert.equal(t200.duration, t200.cpu);
-    assert.ok(Math.abs(t200.cpu - (1000 + 14 * 200) * 1e-6) < 1e-12);
+    assert.ok(Math.abs(t200.cpu - (host.stepCpuUs + host.requestCpuUs * 200) * 1e-6) < 1e-12);
   });
 
   test('without CUDA graphs a decode step cannot beat the launch floor', () => {
     const graph = deploy('--model-path', 'qwen2.5-0.5b', '--hardware', 'h100');
     const eager = deploy('--model-path', 'qwen2.5-0.5b', '--hardware', 'h100', '--disable-cuda-graph');
-    // 24 layers × 14 kernels × 12 µs of host launches.
-    assert.ok(seconds(eager, [decode(1, 100)]) >= 24 * 14 * 12e-6);
+    const floor = passBreakdown(eager, [decode(1, 100)])!;
+    assert.ok(floor.launchFloor >= floor.kernels * eager.efficiency.family.launchUs * 1e-6 * 0.999);
+    assert.equal(passBreakdown(graph, [decode(1, 100)])!.launchFloor, 0);
+    assert.ok(seconds(eager, [decode(1, 100)]) >= floor.launchFloor);
     assert.ok(seconds(eager, [decode(1, 100)]) > 2 * seconds(graph, [decode(1, 100)]));
   });
 

@@ -42,6 +42,9 @@ export interface WorkPart {
   flops: number;
   bytes: number;
   seconds: number;
+  /** The math alone and the bytes alone, at the achieved peak and bandwidth (which bounds it). */
+  mathSeconds: number;
+  memorySeconds: number;
 }
 
 export const PART_NAMES = ['attentionProjections', 'attentionCore', 'linearAttention', 'denseMlp', 'experts', 'sharedExpert', 'lmHead'] as const;
@@ -60,7 +63,7 @@ export interface PassBreakdown {
   expertOverhead: number;
   /** Eager pass: the host's time to launch every kernel (seconds); 0 for graph replay. */
   launchFloor: number;
-  /** Multiplier of the phase (expert- or context-parallel extend passes), 1 otherwise. */
+  /** Multiplier of the pass (expert- or context-parallel extend passes, sparse-attention models), 1 otherwise. */
   scale: number;
   /** Device time of the pass. */
   seconds: number;
@@ -68,20 +71,35 @@ export interface PassBreakdown {
 
 const US = 1e-6;
 
+/**
+ * Time of work bound by both math and memory: a roofline whose corner is rounded. Far from the
+ * ridge it is the larger of the two; near it neither ceiling is reached (sharpness p: (t_m^p +
+ * t_b^p)^(1/p); p → ∞ is the plain roofline's max).
+ */
+function bound(mathSeconds: number, memorySeconds: number, sharpness: number): number {
+  const top = Math.max(mathSeconds, memorySeconds);
+  if (top === 0) return 0;
+  const a = mathSeconds / top;
+  const b = memorySeconds / top;
+  return top * Math.pow(Math.pow(a, sharpness) + Math.pow(b, sharpness), 1 / sharpness);
+}
+
 /** Adds an op group's roofline time to `parts[name]` (when a breakdown is wanted) and returns it. */
-function group(parts: Record<PartName, WorkPart> | null, name: PartName, flops: number, bytes: number, peak: number, bandwidth: number, times = 1): number {
-  const seconds = Math.max(flops / peak, bytes / bandwidth) * times;
+function group(parts: Record<PartName, WorkPart> | null, name: PartName, flops: number, bytes: number, peak: number, bandwidth: number, sharpness: number, times = 1): number {
+  const seconds = bound(flops / peak, bytes / bandwidth, sharpness) * times;
   if (parts !== null) {
     const part = parts[name];
     part.flops += flops * times;
     part.bytes += bytes * times;
     part.seconds += seconds;
+    part.mathSeconds += (flops / peak) * times;
+    part.memorySeconds += (bytes / bandwidth) * times;
   }
   return seconds;
 }
 
 function emptyParts(): Record<PartName, WorkPart> {
-  const empty = (): WorkPart => ({ flops: 0, bytes: 0, seconds: 0 });
+  const empty = (): WorkPart => ({ flops: 0, bytes: 0, seconds: 0, mathSeconds: 0, memorySeconds: 0 });
   return {
     attentionProjections: empty(),
     attentionCore: empty(),
@@ -113,6 +131,7 @@ interface PassConstants {
   sharedParams: number;
   lmHeadParams: number;
   kernels: KernelCounts;
+  sharpness: number;
 }
 
 const constantsCache = new WeakMap<Deployment, PassConstants>();
@@ -135,7 +154,8 @@ function constantsOf(d: Deployment): PassConstants {
       sharedParams: sharedExpertParams(m),
       // The LM head stays BF16.
       lmHeadParams: (m.vocab * m.hidden) / d.lmHeadTp,
-      kernels: kernelCounts(m, d.quant.mathBits < 16, d.efficiency.dsaIndexerKernels),
+      kernels: kernelCounts(m, d.quant.mathBits < 16, d.efficiency.kernels),
+      sharpness: d.efficiency.rooflineSharpness,
     };
     constantsCache.set(d, c);
   }
@@ -178,8 +198,9 @@ function attentionCore(d: Deployment, c: PassConstants, work: readonly RequestWo
       bytes += ((1 - windowShare) * full + windowShare * windowFull) * 2 * Math.max(1, m.kvHeads / d.attentionTp) * m.headDim * d.kvElementBytes;
     }
   }
-  const seconds = Math.max(flops / c.attentionPeak + indexerFlops / c.indexerPeak, bytes / c.bandwidth);
-  return { flops: flops + indexerFlops, bytes, seconds };
+  const mathSeconds = flops / c.attentionPeak + indexerFlops / c.indexerPeak;
+  const memorySeconds = bytes / c.bandwidth;
+  return { flops: flops + indexerFlops, bytes, seconds: bound(mathSeconds, memorySeconds, c.sharpness), mathSeconds, memorySeconds };
 }
 
 interface RankPass {
@@ -206,26 +227,29 @@ function rankPass(d: Deployment, c: PassConstants, work: readonly RequestWork[],
   const nMoe = m.experts ? moeLayersIn(d, layers) : 0;
   const nDense = Math.max(0, Math.min(layers - nMoe, denseLayers(m)));
   const wb = d.quant.weightBytes;
-  let seconds = group(parts, 'attentionProjections', 2 * tokens * c.attentionParams, c.attentionParams * wb, c.gemmPeak, c.bandwidth, nAttention);
+  let seconds = group(parts, 'attentionProjections', 2 * tokens * c.attentionParams, c.attentionParams * wb, c.gemmPeak, c.bandwidth, c.sharpness, nAttention);
   const la = m.linearAttention;
   if (la && nLinear > 0) {
-    seconds += group(parts, 'attentionProjections', 2 * tokens * c.linearParams, c.linearParams * wb, c.gemmPeak, c.bandwidth, nLinear);
+    seconds += group(parts, 'attentionProjections', 2 * tokens * c.linearParams, c.linearParams * wb, c.gemmPeak, c.bandwidth, c.sharpness, nLinear);
     // Gated DeltaNet core: the recurrent state is read and written once per request per layer.
     const stateFlops = (4 * la.valueHeads * la.keyHeadDim * la.valueHeadDim * tokens) / d.attentionTp;
     const stateBytes = 2 * work.length * (d.stateBytesPerRequest / linearAttentionLayers(m));
-    seconds += group(parts, 'linearAttention', stateFlops, stateBytes, c.attentionPeak, c.bandwidth, nLinear);
+    seconds += group(parts, 'linearAttention', stateFlops, stateBytes, c.attentionPeak, c.bandwidth, c.sharpness, nLinear);
   }
   if (nDense > 0 && c.denseParams > 0) {
-    seconds += group(parts, 'denseMlp', 2 * tokens * c.denseParams, c.denseParams * wb, c.gemmPeak, c.bandwidth, nDense);
+    seconds += group(parts, 'denseMlp', 2 * tokens * c.denseParams, c.denseParams * wb, c.gemmPeak, c.bandwidth, c.sharpness, nDense);
   }
   const core = attentionCore(d, c, work);
   seconds += core.seconds * nAttention;
   if (parts !== null) {
-    parts.attentionCore.flops += core.flops * nAttention;
-    parts.attentionCore.bytes += core.bytes * nAttention;
-    parts.attentionCore.seconds += core.seconds * nAttention;
+    const part = parts.attentionCore;
+    part.flops += core.flops * nAttention;
+    part.bytes += core.bytes * nAttention;
+    part.seconds += core.seconds * nAttention;
+    part.mathSeconds += core.mathSeconds * nAttention;
+    part.memorySeconds += core.memorySeconds * nAttention;
   }
-  seconds += group(parts, 'lmHead', 2 * logits * c.lmHeadParams, c.lmHeadParams * 2, c.lmHeadPeak, c.bandwidth);
+  seconds += group(parts, 'lmHead', 2 * logits * c.lmHeadParams, c.lmHeadParams * 2, c.lmHeadPeak, c.bandwidth, c.sharpness);
   // Two all-reduces per layer inside the attention-TP group (after attention and after the MLP).
   const collectives = 2 * layers * allReduceSeconds(d, tokens * m.hidden * 2, d.attentionTp);
   return { collectives, seconds: seconds + collectives };
@@ -244,11 +268,11 @@ function expertPass(d: Deployment, c: PassConstants, globalTokens: number, layer
   const k = m.expertsPerToken ?? 1;
   const wb = d.quant.weightBytes;
   const active = expectedActiveExperts(m.experts, k, d.ep, globalTokens);
-  let seconds = group(parts, 'experts', (2 * globalTokens * k * c.expertParams) / d.tp, (active * c.expertParams * wb) / d.expertTp, c.gemmPeak, c.bandwidth, nMoe);
+  let seconds = group(parts, 'experts', (2 * globalTokens * k * c.expertParams) / d.tp, (active * c.expertParams * wb) / d.expertTp, c.gemmPeak, c.bandwidth, c.sharpness, nMoe);
   const overhead = nMoe * active * d.efficiency.family.expertUs * US;
   if (c.sharedParams > 0) {
     const tokensPerGroup = globalTokens / d.attentionDp;
-    seconds += group(parts, 'sharedExpert', (2 * tokensPerGroup * c.sharedParams) / d.attentionTp, (c.sharedParams * wb) / d.attentionTp, c.gemmPeak, c.bandwidth, nMoe);
+    seconds += group(parts, 'sharedExpert', (2 * tokensPerGroup * c.sharedParams) / d.attentionTp, (c.sharedParams * wb) / d.attentionTp, c.gemmPeak, c.bandwidth, c.sharpness, nMoe);
   }
   let collectives = 0;
   if (d.expertAllToAll) {
@@ -292,7 +316,7 @@ function pass(d: Deployment, ranks: readonly (readonly RequestWork[])[], layers:
     const inner = pass(cp.deployment, cp.ranks, layers, withParts);
     if (inner === null) return null;
     const gather = attentionLayers(m) * (layers / m.layers) * cp.kvGatherPerLayer;
-    const scale = d.efficiency.contextParallelPrefillScale;
+    const scale = inner.scale * d.efficiency.contextParallelPrefillScale;
     return { ...inner, collectives: inner.collectives + gather, scale, seconds: (inner.seconds / inner.scale + gather) * scale };
   }
   const c = constantsOf(d);
@@ -314,7 +338,7 @@ function pass(d: Deployment, ranks: readonly (readonly RequestWork[])[], layers:
   const kernelLatency = kernels * d.hardware.kernelFloorUs * e.kernelScale * US;
   const launchFloor = isEager(d, ranks, prefill) ? kernels * e.launchUs * US : 0;
   const work = slowest.seconds + experts.seconds + kernelLatency;
-  const scale = prefill && d.expertAllToAll ? d.efficiency.expertParallelPrefillScale : 1;
+  const scale = (prefill && d.expertAllToAll ? d.efficiency.expertParallelPrefillScale : 1) * (m.dsa ? d.efficiency.sparseAttentionScale : 1);
   return {
     parts: parts ?? NO_PARTS,
     collectives: slowest.collectives + experts.collectives,
