@@ -1,9 +1,10 @@
 /**
  * Fits the efficiency factors to published cases: a Levenberg–Marquardt search in log space over
  * the factors' values, minimising the cases' log errors on mean TPOT, output throughput and mean
- * TTFT (robust: pseudo-Huber, so one odd run does not drag the fit) plus a prior on every factor
- * (its a-priori value, ×/÷ its spread at one sigma). Cases of large groups weigh less each, so a
- * model × hardware pair with nine runs does not outvote one with a single run.
+ * TTFT (robust losses, so one odd run does not drag the fit), a prior on every factor (its a-priori
+ * value, ×/÷ its spread at one sigma), and a penalty on reference logs that leave their bounds.
+ * Cases of large groups weigh less each, so a model × hardware pair with nine runs does not
+ * outvote one with a single run.
  */
 import { FACTOR_SPECS, type Calibration } from '../model/efficiency.js';
 import type { PredictedFigures, PreparedCase } from './case-runner.js';
