@@ -39,7 +39,7 @@ import { createExecutor } from '../src/bench/runner/executor.js';
 import type { LoopHealthMonitor } from '../src/bench/selfcheck/monitor.js';
 import { judgeClient } from '../src/bench/selfcheck/verdict.js';
 import type { LoopHealthSample } from '../src/bench/selfcheck/verdict.js';
-import { HttpPool } from '../src/bench/transport/httpPool.js';
+import { HttpPool } from '../src/bench/transport/http-pool.js';
 import { nowSeconds } from '../src/bench/transport/clock.js';
 import type { RequestInput, RequestOutput } from '../src/bench/types.js';
 import { threadClockOffsetMs, toSharedSeconds } from '../src/bench/workers/clock.js';

@@ -10,11 +10,11 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { backendAdapter, feedLine } from '../src/bench/backends/index.js';
 import type { BackendName } from '../src/bench/args/types.js';
-import { LineSplitter } from '../src/bench/transport/lineSplitter.js';
-import { HttpResponseParser } from '../src/bench/transport/responseParser.js';
+import { LineSplitter } from '../src/bench/transport/line-splitter.js';
+import { HttpResponseParser } from '../src/bench/transport/response-parser.js';
 import type { RequestInput } from '../src/bench/types.js';
-import { streamEpilogue, streamPreamble, tokenChunk } from '../test/helpers/wireFormats.js';
-import type { WireFormat } from '../test/helpers/wireFormats.js';
+import { streamEpilogue, streamPreamble, tokenChunk } from '../test/helpers/wire-formats.js';
+import type { WireFormat } from '../test/helpers/wire-formats.js';
 
 const EVENTS = 100_000;
 

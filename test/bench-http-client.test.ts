@@ -18,7 +18,7 @@ import { getJson } from '../src/bench/transport/auxiliary.js';
 import { nowSeconds } from '../src/bench/transport/clock.js';
 import { exchange } from '../src/bench/transport/exchange.js';
 import type { ExchangeOutcome } from '../src/bench/transport/exchange.js';
-import { HttpPool, POOL_IDLE_SECONDS } from '../src/bench/transport/httpPool.js';
+import { HttpPool, POOL_IDLE_SECONDS } from '../src/bench/transport/http-pool.js';
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from './helpers/cli.js';
-import { referenceCommands } from './helpers/referenceCommands.js';
-import { startStreamServer } from './helpers/streamServer.js';
-import type { StreamServer } from './helpers/streamServer.js';
+import { referenceCommands } from './helpers/reference-commands.js';
+import { startStreamServer } from './helpers/stream-server.js';
+import type { StreamServer } from './helpers/stream-server.js';
 
 const commands = referenceCommands();
 const workDir = mkdtempSync(join(tmpdir(), 'servebench-refcmd-'));

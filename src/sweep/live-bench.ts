@@ -18,7 +18,7 @@ import { runBenchmark } from '../bench/runner/benchmark.js';
 import { discoverModel } from '../bench/runner/discovery.js';
 import { summarizeRun } from '../bench/runner/report.js';
 import { fetchServerInfo } from '../bench/transport/auxiliary.js';
-import { HttpPool } from '../bench/transport/httpPool.js';
+import { HttpPool } from '../bench/transport/http-pool.js';
 import type { RequestOutput } from '../bench/types.js';
 import { splitCommandLine } from '../sim/flags/launch-flags.js';
 import { startEmbeddedSim } from '../sim/server/sim-thread.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { LineSplitter } from '../transport/lineSplitter.js';
+import { LineSplitter } from '../transport/line-splitter.js';
 import type { RequestInput } from '../types.js';
 import { backendAdapter, feedBody, feedLine, MalformedChunkError } from './index.js';
 import type { ParsedResponse, PayloadOptions } from './index.js';

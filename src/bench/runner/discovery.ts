@@ -3,7 +3,7 @@
  * Failures end the run with the reference's own lines.
  */
 import { getJson } from '../transport/auxiliary.js';
-import type { HttpPool } from '../transport/httpPool.js';
+import type { HttpPool } from '../transport/http-pool.js';
 
 export type ModelDiscovery = { ok: true; model: string } | { ok: false; lines: string[] };
 

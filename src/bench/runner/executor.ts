@@ -4,11 +4,11 @@
  */
 import type { BenchArgs } from '../args/types.js';
 import { backendAdapter, parseCustomHeaders } from '../backends/index.js';
-import type { HttpPool } from '../transport/httpPool.js';
+import type { HttpPool } from '../transport/http-pool.js';
 import type { DatasetRow, RequestInput, RequestOutput } from '../types.js';
 import { runConversation } from './conversation.js';
-import { sendRequest } from './sendRequest.js';
-import type { SendContext } from './sendRequest.js';
+import { sendRequest } from './send-request.js';
+import type { SendContext } from './send-request.js';
 
 export interface RequestExecutor {
   /** The request input of `row` with its LoRA adapter and merged extra body. */

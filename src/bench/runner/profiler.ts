@@ -11,7 +11,7 @@ import { pyRepr, pyStrRepr } from '../../core/pyrepr.js';
 import type { PyValue } from '../../core/pyrepr.js';
 import type { BenchArgs } from '../args/types.js';
 import { postForStatus } from '../transport/auxiliary.js';
-import type { HttpPool } from '../transport/httpPool.js';
+import type { HttpPool } from '../transport/http-pool.js';
 
 export interface ProfilerContext {
   args: BenchArgs;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { NumpyRandomState, createBenchRngs } from '../../core/rng.js';
 import type { DatasetRow } from '../types.js';
-import { acceptLengthFromServerInfo } from './acceptLength.js';
+import { acceptLengthFromServerInfo } from './accept-length.js';
 import { isMultiTurnPrompt, runConversation } from './conversation.js';
 import { createLoraPicker } from './lora.js';
 import { pdProfileTargets, startProfileBody } from './profiler.js';

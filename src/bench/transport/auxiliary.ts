@@ -3,11 +3,11 @@
  * pool and HTTP client as the generation requests. They are neither watched for stalls nor
  * aborted by Ctrl-C: the runner still calls some of them after an interrupt.
  */
-import { BodyBuffer } from './bodyBuffer.js';
+import { BodyBuffer } from './body-buffer.js';
 import { nowSeconds } from './clock.js';
-import type { HttpPool } from './httpPool.js';
-import { roundTrip } from './roundTrip.js';
-import type { HttpRequest } from './roundTrip.js';
+import type { HttpPool } from './http-pool.js';
+import { roundTrip } from './round-trip.js';
+import type { HttpRequest } from './round-trip.js';
 
 interface TextResponse {
   status: number;

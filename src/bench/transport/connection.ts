@@ -10,7 +10,7 @@ import { connect as connectTls } from 'node:tls';
 import type { ConnectionOptions } from 'node:tls';
 import { nowSeconds } from './clock.js';
 import { ConnectionClosedError } from './errors.js';
-import type { Target } from './requestHead.js';
+import type { Target } from './request-head.js';
 
 /** The transfer reading a connection. */
 export interface ConnectionUser {

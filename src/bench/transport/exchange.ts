@@ -6,12 +6,12 @@
  * (a malformed chunk) fails the transfer with that error.
  */
 import type { FailureCause } from '../types.js';
-import { BodyBuffer } from './bodyBuffer.js';
+import { BodyBuffer } from './body-buffer.js';
 import { classifyTransportError } from './errors.js';
-import type { HttpPool } from './httpPool.js';
-import { LineSplitter } from './lineSplitter.js';
-import { roundTrip } from './roundTrip.js';
-import type { HttpRequest, ResponseHandler } from './roundTrip.js';
+import type { HttpPool } from './http-pool.js';
+import { LineSplitter } from './line-splitter.js';
+import { roundTrip } from './round-trip.js';
+import type { HttpRequest, ResponseHandler } from './round-trip.js';
 
 export interface ExchangeRequest {
   url: string;

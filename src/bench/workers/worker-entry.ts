@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createExecutor } from '../runner/executor.js';
 import type { LoopHealthMonitor } from '../selfcheck/monitor.js';
-import { HttpPool } from '../transport/httpPool.js';
+import { HttpPool } from '../transport/http-pool.js';
 import { outputsToSharedClock, threadClockOffsetMs } from './clock.js';
 import type { FromWorker, LoadWorkerConfig, ToWorker } from './messages.js';
 import { startThreadHealthMonitor } from './thread-health.js';

@@ -29,7 +29,7 @@ import { summarizeRun } from '../../bench/runner/report.js';
 import { judgeClient } from '../../bench/selfcheck/verdict.js';
 import { defaultWorkerCount } from '../../bench/workers/plan.js';
 import { fetchServerInfo } from '../../bench/transport/auxiliary.js';
-import { HttpPool } from '../../bench/transport/httpPool.js';
+import { HttpPool } from '../../bench/transport/http-pool.js';
 import { loadTokenizer } from '../../tokenizer/index.js';
 import { splitCommandLine } from '../../sim/flags/launch-flags.js';
 import { TOOL_VERSION } from '../../core/version.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { RequestInput, RequestOutput } from '../types.js';
-import { requestEndLine, requestStartLine } from './printRequests.js';
+import { requestEndLine, requestStartLine } from './print-requests.js';
 
 test('--print-requests lines carry the reference dataclass reprs with elided texts', () => {
   const input: RequestInput = {

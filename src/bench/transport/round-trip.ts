@@ -9,11 +9,11 @@
  */
 import type { HttpConnection, ConnectionUser } from './connection.js';
 import { ConnectionClosedError } from './errors.js';
-import type { ActiveTransfer, HttpPool } from './httpPool.js';
-import { serializeRequest } from './requestHead.js';
-import type { Target } from './requestHead.js';
-import { HttpResponseParser } from './responseParser.js';
-import type { ResponseEvents } from './responseParser.js';
+import type { ActiveTransfer, HttpPool } from './http-pool.js';
+import { serializeRequest } from './request-head.js';
+import type { Target } from './request-head.js';
+import { HttpResponseParser } from './response-parser.js';
+import type { ResponseEvents } from './response-parser.js';
 
 export interface HttpRequest {
   method: 'GET' | 'POST';

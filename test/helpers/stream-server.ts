@@ -16,8 +16,8 @@ import {
   streamEpilogue,
   streamPreamble,
   tokenChunk,
-} from './wireFormats.js';
-import type { WireFormat } from './wireFormats.js';
+} from './wire-formats.js';
+import type { WireFormat } from './wire-formats.js';
 
 export interface StreamServerOptions {
   firstTokenDelayMs?: number;

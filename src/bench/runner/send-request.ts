@@ -8,9 +8,9 @@ import { feedBody, feedLine, requestHeaders } from '../backends/index.js';
 import type { BackendAdapter, PayloadOptions } from '../backends/index.js';
 import { nowSeconds } from '../transport/clock.js';
 import { exchange } from '../transport/exchange.js';
-import type { HttpPool } from '../transport/httpPool.js';
+import type { HttpPool } from '../transport/http-pool.js';
 import type { RequestInput, RequestOutput } from '../types.js';
-import { requestEndLine, requestStartLine } from './printRequests.js';
+import { requestEndLine, requestStartLine } from './print-requests.js';
 
 export interface SendContext {
   pool: HttpPool;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MalformedResponseError } from './errors.js';
-import { HttpResponseParser } from './responseParser.js';
+import { HttpResponseParser } from './response-parser.js';
 
 interface Parsed {
   status: number;

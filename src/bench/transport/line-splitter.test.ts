@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { LineSplitter } from './lineSplitter.js';
+import { LineSplitter } from './line-splitter.js';
 
 test('splits at every byte boundary, including inside a multi-byte character', () => {
   const text = 'data: {"t":"héllo 😀"}\r\n\ndata: [DONE]\nlast';

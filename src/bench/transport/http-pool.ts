@@ -3,7 +3,7 @@
  * one sweep timer that fails transfers idle for longer than the stall timeout and closes
  * connections idle in the pool for too long, and an abort of everything still running (Ctrl-C).
  *
- * Why a hand-written HTTP/1.1 client (connection.ts, responseParser.ts, roundTrip.ts) instead of
+ * Why a hand-written HTTP/1.1 client (connection.ts, response-parser.ts, round-trip.ts) instead of
  * undici: the streaming hot path is one socket read per token event. On the 2-core reference box
  * at ~50k events/s, undici 7's dispatch path alone cost ~10 µs of CPU per event, against an issue
  * target of ≤ 5.5 µs for the whole client; a bare `net.Socket` read costs ~3.5 µs and one into a
@@ -13,8 +13,8 @@
 import { nowSeconds } from './clock.js';
 import { HttpConnection } from './connection.js';
 import { AbortedError, StalledError } from './errors.js';
-import { resolveTarget } from './requestHead.js';
-import type { Target } from './requestHead.js';
+import { resolveTarget } from './request-head.js';
+import type { Target } from './request-head.js';
 
 /** An in-flight transfer as the pool sees it. */
 export interface ActiveTransfer {
@@ -31,7 +31,7 @@ export interface HttpPoolOptions {
 /**
  * A pooled connection idle longer than this is closed rather than reused: before the 5 s
  * keep-alive timeout of Node's HTTP server (the sim's) and uvicorn (SGLang's) closes it under a
- * request. A connection the server closes sooner is retried once (roundTrip.ts).
+ * request. A connection the server closes sooner is retried once (round-trip.ts).
  */
 export const POOL_IDLE_SECONDS = 4;
 
