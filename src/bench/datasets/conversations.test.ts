@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { PythonRandom } from '../../core/rng.js';
 import { UsageError, UserError } from '../../core/errors.js';
 import { loadTokenizer } from '../../tokenizer/index.js';
-import { buildFromArgv, scratchFolder } from './testing.js';
+import { buildFromArgv, scratchFolder } from '../../../test/helpers/datasets.js';
 
 const qwen = await loadTokenizer({ model: 'Qwen/Qwen3-8B' });
 const deepseek = await loadTokenizer({ model: 'deepseek-ai/DeepSeek-V3' });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { NumpyRandomState, PythonRandom } from '../../core/rng.js';
 import { UsageError } from '../../core/errors.js';
 import { loadTokenizer } from '../../tokenizer/index.js';
-import { buildFromArgv } from './testing.js';
+import { buildFromArgv } from '../../../test/helpers/datasets.js';
 
 const qwen = await loadTokenizer({ model: 'Qwen/Qwen3-8B' });
 const small = ['--dataset-name', 'generated-shared-prefix', '--gsp-num-groups', '3', '--gsp-prompts-per-group', '4', '--gsp-system-prompt-len', '40', '--gsp-question-len', '8', '--gsp-output-len', '6'];

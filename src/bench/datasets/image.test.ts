@@ -5,7 +5,7 @@ import { PNG } from 'pngjs';
 import { NumpyRandomState, createBenchRngs } from '../../core/rng.js';
 import { UsageError } from '../../core/errors.js';
 import { loadTokenizer } from '../../tokenizer/index.js';
-import { buildFromArgv } from './testing.js';
+import { buildFromArgv } from '../../../test/helpers/datasets.js';
 import { parseImageResolution, smartResize, visionTokensPerImage } from './vision-tokens.js';
 
 const qwen = await loadTokenizer({ model: 'Qwen/Qwen2.5-VL-7B-Instruct' });

@@ -7,7 +7,7 @@ import type { Tokenizer } from '../../tokenizer/types.js';
 import { parseBenchArgs } from '../args/parse.js';
 import type { Dataset } from '../types.js';
 import { buildLengthOnlyDataset } from './length-only.js';
-import { buildFromArgv, scratchFolder } from './testing.js';
+import { buildFromArgv, scratchFolder } from '../../../test/helpers/datasets.js';
 
 const qwen = await loadTokenizer({ model: 'Qwen/Qwen2.5-0.5B' });
 const deepseek = await loadTokenizer({ model: 'deepseek-ai/DeepSeek-V3.2' });

@@ -4,7 +4,7 @@ import { copyFileSync, rmSync } from 'node:fs';
 import { UserError } from '../../core/errors.js';
 import { bundledTokenizerDir, loadTokenizer } from '../../tokenizer/index.js';
 import { hashIdText, mooncakeReplayLines } from './mooncake.js';
-import { buildFromArgv, scratchFolder } from './testing.js';
+import { buildFromArgv, scratchFolder } from '../../../test/helpers/datasets.js';
 
 const qwen = await loadTokenizer({ model: 'Qwen/Qwen3-8B' });
 const scratch = scratchFolder('servebench-mooncake-');

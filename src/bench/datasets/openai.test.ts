@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { UserError } from '../../core/errors.js';
 import { loadTokenizer } from '../../tokenizer/index.js';
-import { buildFromArgv, scratchFolder } from './testing.js';
+import { buildFromArgv, scratchFolder } from '../../../test/helpers/datasets.js';
 
 const qwen = await loadTokenizer({ model: 'Qwen/Qwen3-8B' });
 const scratch = scratchFolder('servebench-openai-');

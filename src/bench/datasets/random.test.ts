@@ -5,7 +5,7 @@ import { NumpyRandomState, PythonRandom, createBenchRngs } from '../../core/rng.
 import { UserError } from '../../core/errors.js';
 import { loadTokenizer } from '../../tokenizer/index.js';
 import { fallbackPromptTexts } from './fallback-corpus.js';
-import { buildFromArgv, scratchFolder } from './testing.js';
+import { buildFromArgv, scratchFolder } from '../../../test/helpers/datasets.js';
 
 const qwen = await loadTokenizer({ model: 'Qwen/Qwen2.5-0.5B' });
 const deepseek = await loadTokenizer({ model: 'deepseek-ai/DeepSeek-V3.2' });

@@ -2,11 +2,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BenchRngs } from '../../core/rng.js';
-import type { Tokenizer } from '../../tokenizer/types.js';
-import { parseBenchArgs } from '../args/parse.js';
-import type { Dataset } from '../types.js';
-import { buildDataset } from './index.js';
+import type { BenchRngs } from '../../src/core/rng.js';
+import type { Tokenizer } from '../../src/tokenizer/types.js';
+import { parseBenchArgs } from '../../src/bench/args/parse.js';
+import type { Dataset } from '../../src/bench/types.js';
+import { buildDataset } from '../../src/bench/datasets/index.js';
 
 /** Builds the dataset of a `servebench bench` command line; returns it with the printed lines. */
 export async function buildFromArgv(
