@@ -36,6 +36,17 @@ describe('servebench bench command-line errors', () => {
     assert.equal(result.stderr, 'servebench bench: error: Please provide a model using `--model` when using `trt` backend.\n');
   });
 
+  test('secrets in the arguments never reach stdout or stderr', async () => {
+    const secret = 'sk-LEAK';
+    const result = await runCli([
+      'bench', '--backend', 'trt', '--base-url', `http://admin:${secret}@127.0.0.1:9`, '--header', `Authorization=Bearer ${secret}`,
+    ]);
+    assert.equal(result.code, 1);
+    assert.match(result.stdout, /base_url='http:\/\/admin:<redacted>@127\.0\.0\.1:9'/);
+    assert.match(result.stdout, /header=\['Authorization=<redacted>'\]/);
+    assert.equal(`${result.stdout}${result.stderr}`.includes(secret), false);
+  });
+
   test('--help prints the options and exits 0', async () => {
     const result = await runCli(['bench', '--help']);
     assert.equal(result.code, 0);

@@ -3,6 +3,7 @@
  * Subcommand modules are imported lazily so `servebench sim` never loads the catalog, etc.
  */
 import { UsageError, UserError, describeError } from '../core/errors.js';
+import { redactUrls } from '../core/redact.js';
 
 export interface Command {
   /** One line for `servebench --help`. */
@@ -63,11 +64,12 @@ export async function main(argv: string[]): Promise<number> {
     const { command } = await loadCommand(name);
     return await command.run(rest);
   } catch (error) {
+    // Messages quote the URLs they failed on; a password in one must not reach the terminal.
     if (error instanceof UsageError || error instanceof UserError) {
-      process.stderr.write(`servebench ${name}: error: ${error.message}\n`);
+      process.stderr.write(`servebench ${name}: error: ${redactUrls(error.message)}\n`);
       return error.exitCode;
     }
-    process.stderr.write(`servebench ${name}: internal error: ${describeError(error)}\n`);
+    process.stderr.write(`servebench ${name}: internal error: ${redactUrls(describeError(error))}\n`);
     if (process.env.SERVEBENCH_DEBUG) console.error(error);
     return 1;
   }

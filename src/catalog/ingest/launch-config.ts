@@ -4,7 +4,7 @@
  * decoding, disaggregation mode, quantization, nnodes, context length, ...) plus every flag as given.
  * Values the text does not give (or gives only as a shell variable) stay absent.
  */
-import { REDACTED, isSecretName } from '../redact.js';
+import { redactSetting } from '../../core/redact.js';
 import type { DeploymentFlags, DeploymentInstance } from '../types.js';
 import type { FoundCommand } from './shell-command.js';
 import { parseFlags } from './shell-command.js';
@@ -55,7 +55,7 @@ function readField(kind: FieldKind, value: string | true): string | number | boo
 export function parseDeploymentInstance(command: FoundCommand, warnings: string[]): DeploymentInstance {
   const { flags: given } = parseFlags(command.args);
   const flags: Record<string, string | true> = {};
-  for (const [name, value] of Object.entries(given)) flags[name] = isSecretName(name) && value !== true ? REDACTED : value;
+  for (const [name, value] of Object.entries(given)) flags[name] = redactSetting(name, value);
   const config: DeploymentFlags = {};
   for (const [names, field, kind] of FIELDS) {
     const name = names.find((n) => n in flags);

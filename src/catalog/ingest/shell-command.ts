@@ -4,7 +4,7 @@
  * over several lines with `\` continuations, with comments, quotes and `export` lines around them.
  */
 
-import { REDACTED, isSecretName } from '../redact.js';
+import { redactSetting } from '../../core/redact.js';
 
 export type CommandKind = 'launch' | 'router' | 'bench';
 
@@ -115,7 +115,7 @@ export function findExports(lines: readonly string[], from = 0, to = lines.lengt
       const eq = assignment.indexOf('=');
       if (eq <= 0) continue;
       const name = assignment.slice(0, eq);
-      env[name] = isSecretName(name) ? REDACTED : assignment.slice(eq + 1);
+      env[name] = redactSetting(name, assignment.slice(eq + 1));
     }
   }
   return env;

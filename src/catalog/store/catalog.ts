@@ -8,7 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { UserError } from '../../core/errors.js';
-import { redactArgs } from '../redact.js';
+import { redactValue } from '../../core/redact.js';
 import type { RecordOutcome, RequestRecord, RunFilter, RunInput, RunRecord } from '../types.js';
 import { decodeJson, encodeJson } from './json-codec.js';
 import { resolveCatalogPath } from './paths.js';
@@ -126,7 +126,7 @@ export class Catalog {
       return { id: existing.id, created: false };
     }
     const id = runIdFor(run.source.contentHash);
-    const args = run.args ? redactArgs(run.args) : null;
+    const args = run.args ? redactValue(run.args) : null;
     const model = run.model ?? stringOrNull(args?.model) ?? run.recipe?.instances.find((i) => i.config.modelPath)?.config.modelPath ?? null;
     this.db
       .prepare(
@@ -146,7 +146,7 @@ export class Catalog {
         run.source.contentHash,
         args ? encodeJson(args) : null,
         encodeJson(run.metrics),
-        run.serverInfo === undefined || run.serverInfo === null ? null : encodeJson(redactArgs(run.serverInfo)),
+        run.serverInfo === undefined || run.serverInfo === null ? null : encodeJson(redactValue(run.serverInfo)),
         encodeJson(run.environment ?? {}),
         run.recipe ? encodeJson(run.recipe) : null,
         encodeJson(run.warnings ?? []),

@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import { parseLaunchArgs, redactLaunchArgs, splitCommandLine } from './launch-flags.js';
+import { REDACTED } from '../../core/redact.js';
+import { parseLaunchArgs, splitCommandLine } from './launch-flags.js';
 
 describe('parseLaunchArgs', () => {
   test('fills LaunchConfig from SGLang flags, aliases and = forms', () => {
@@ -127,9 +128,10 @@ describe('parseLaunchArgs', () => {
 
   test('secrets are redacted in rawArgs', () => {
     const { launch } = parseLaunchArgs(['--model-path', 'x', '--api-key', 'sk-secret', '--admin-api-key=adm']);
-    assert.deepEqual(launch.rawArgs, ['--model-path', 'x', '--api-key', '***', '--admin-api-key=***']);
+    assert.deepEqual(launch.rawArgs, ['--model-path', 'x', '--api-key', REDACTED, `--admin-api-key=${REDACTED}`]);
     assert.ok(!JSON.stringify(launch).includes('sk-secret'));
-    assert.deepEqual(redactLaunchArgs(['--api-k', 'v']), ['--api-k', '***']);
+    const abbreviated = parseLaunchArgs(['--model-path', 'x', '--api-k', 'v']).launch;
+    assert.deepEqual(abbreviated.rawArgs, ['--model-path', 'x', '--api-k', REDACTED]);
   });
 });
 

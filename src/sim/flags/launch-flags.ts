@@ -6,6 +6,7 @@
  * `python -m sglang.launch_server` command.
  */
 import { UsageError } from '../../core/errors.js';
+import { redactArgv } from '../../core/redact.js';
 import { findHardware, hardwareNames } from '../model/catalog.js';
 import type { LaunchConfig } from '../types.js';
 import { readHardwareSpec } from './hardware-spec-file.js';
@@ -34,10 +35,6 @@ const DISAGGREGATION_CHOICES = ['null', 'prefill', 'decode'] as const;
 
 /** Words a pasted launch command may start with; dropped before parsing. */
 const LEADING_WORDS = new Set(['python', 'python3', '-m', 'sglang.launch_server', 'sglang', 'serve', 'launch_server']);
-
-/** Flags whose values are secrets: redacted wherever args are printed or returned. */
-const SECRET_FLAGS = new Set(['api-key', 'admin-api-key']);
-const REDACTED = '***';
 
 type Setter = (config: LaunchConfig, value: string, flag: string) => void;
 type TruthSetter = (truth: Partial<TruthOptions>, value: string, flag: string) => void;
@@ -159,11 +156,23 @@ function arityOf(name: string): FlagArity | undefined {
 
 const ALL_NAMES: string[] = [...new Set([...SGLANG_SERVER_FLAGS.keys(), ...Object.keys(SIM_ONLY_ARITY)])];
 
+/** Every flag name a written one may abbreviate (argparse accepts any unique prefix). */
+function flagsStartingWith(written: string): string[] {
+  return ALL_NAMES.filter((name) => name.startsWith(written));
+}
+
+/** The flag a written name stands for; as written when it is no known flag or an ambiguous prefix. */
+function fullFlagName(written: string): string {
+  if (arityOf(written) !== undefined) return written;
+  const matches = flagsStartingWith(written);
+  return matches.length === 1 ? matches[0]! : written;
+}
+
 /** Resolves a flag as argparse does: an exact name wins, else a unique prefix; else a usage error. */
 function resolveFlagName(written: string): string {
-  if (arityOf(written) !== undefined) return written;
-  const matches = ALL_NAMES.filter((name) => name.startsWith(written));
-  if (matches.length === 1) return matches[0]!;
+  const name = fullFlagName(written);
+  if (arityOf(name) !== undefined) return name;
+  const matches = flagsStartingWith(written);
   if (matches.length > 1) {
     throw new UsageError(`ambiguous option: --${written} could match ${matches.slice(0, 6).map((m) => `--${m}`).join(', ')}`);
   }
@@ -216,32 +225,6 @@ export function defaultLaunchConfig(): LaunchConfig {
   };
 }
 
-/** Returns argv with the values of secret flags (`--api-key`, ...) replaced by `***`. */
-export function redactLaunchArgs(argv: readonly string[]): string[] {
-  const out: string[] = [];
-  let redactNext = false;
-  for (const arg of argv) {
-    if (redactNext) {
-      out.push(REDACTED);
-      redactNext = false;
-      continue;
-    }
-    const match = /^--([^=]+)(=.*)?$/.exec(arg);
-    const name = match ? resolveSecretName(match[1]!) : null;
-    if (name !== null && match![2] !== undefined) out.push(`--${match![1]}=${REDACTED}`);
-    else {
-      out.push(arg);
-      redactNext = name !== null;
-    }
-  }
-  return out;
-}
-
-function resolveSecretName(written: string): string | null {
-  for (const secret of SECRET_FLAGS) if (secret === written || (written.length >= 3 && secret.startsWith(written))) return secret;
-  return null;
-}
-
 function dropLeadingWords(argv: readonly string[]): string[] {
   let start = 0;
   while (start < argv.length && LEADING_WORDS.has(argv[start]!)) start++;
@@ -288,7 +271,7 @@ export function parseLaunchArgs(argv: readonly string[]): ParsedLaunch {
   if (config.modelPath === '') {
     throw new UsageError('the following arguments are required: --model-path (e.g. --model-path Qwen/Qwen3-8B)');
   }
-  config.rawArgs = redactLaunchArgs(args);
+  config.rawArgs = redactArgv(args, fullFlagName);
   return { launch: config, truth: completeTruth(truth) };
 }
 

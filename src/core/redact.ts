@@ -1,0 +1,119 @@
+/**
+ * The one redaction: API keys, Authorization headers, bearer tokens and passwords in URLs never
+ * reach printed args, logs, stored rows or result files. Every place that shows or stores
+ * arguments asks this module, so one marker and one rule decide what is a secret.
+ */
+
+/** Printed and stored in place of a secret; bench's Namespace line and the catalog pin this spelling. */
+export const REDACTED = '<redacted>' as const;
+
+/**
+ * Names whose values are secrets, in any spelling: `api_key`, `--api-key`, `--admin-api-key`,
+ * `OPENAI_API_KEY`, `authorization`, `hf_token`, a URL's `?access_token=`; a bare `key` or
+ * `token` as well (query parameters are often named so). Words that merely contain "token"
+ * (`max_total_tokens`, `tokenizer`) are not secrets.
+ */
+const SECRET_NAME = /api[_-]?key|secret|password|passwd|authorization|auth[_-]?token|access[_-]?token|bearer|hf[_-]?token|credential|^(?:key|token)$/i;
+
+/** A value that is a credential whatever its name says: `Bearer <token>`. */
+const BEARER_VALUE = /^\s*bearer\s/i;
+
+/** A URL inside text: scheme, `://`, then everything up to white space or a quote. */
+const URL_IN_TEXT = /[a-z][a-z0-9+.-]*:\/\/[^\s'"]+/gi;
+
+/** The userinfo of a URL (`user:password@` or `token@`), up to the first `/`, `?` or `#`. */
+const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#@]*)@/i;
+
+/** One `name=value` query parameter, with the `?` or `&` before it. */
+const QUERY_PARAMETER = /([?&])([^=&#]+)=([^&#]*)/g;
+
+/** True when a setting, flag, header, environment variable or query parameter with this name holds a secret. */
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
+/** One URL with its password (or a userinfo token) and the values of secret query parameters hidden. */
+function redactUrl(url: string): string {
+  const withoutUserinfo = url.replace(USERINFO, (_, scheme: string, userinfo: string) => {
+    const colon = userinfo.indexOf(':');
+    return colon < 0 ? `${scheme}${REDACTED}@` : `${scheme}${userinfo.slice(0, colon)}:${REDACTED}@`;
+  });
+  return withoutUserinfo.replace(QUERY_PARAMETER, (whole, separator: string, name: string) =>
+    isSecretName(decodeURIComponent(name)) ? `${separator}${name}=${REDACTED}` : whole,
+  );
+}
+
+/** Text with the credentials of every URL in it hidden; text without a URL comes back unchanged. */
+export function redactUrls(text: string): string {
+  return text.replace(URL_IN_TEXT, redactUrl);
+}
+
+/** A string value as it may be shown: a bearer token hidden whole, URLs with their credentials hidden. */
+function redactString(value: string): string {
+  return BEARER_VALUE.test(value) ? REDACTED : redactUrls(value);
+}
+
+/**
+ * The value of a named setting as it may be shown. Under a secret name anything but null,
+ * undefined or a boolean is hidden whole (those say only whether the secret was set); under any
+ * other name the value is shown with the secrets inside it hidden.
+ */
+export function redactSetting<T>(name: string, value: T): T | typeof REDACTED {
+  if (!isSecretName(name)) return redactValue(value);
+  return value === null || value === undefined || typeof value === 'boolean' ? value : REDACTED;
+}
+
+/**
+ * A `--header` entry: `Key=Value` → `Key=<redacted>`, and an entry without `=` hidden whole. Every
+ * header's value is hidden, not only Authorization's: servers take keys under names of their own.
+ */
+export function redactHeader(entry: string): string {
+  const separator = entry.indexOf('=');
+  return separator < 0 ? REDACTED : `${entry.slice(0, separator)}=${REDACTED}`;
+}
+
+/** A header list as stored with args: each entry as `redactHeader` shows it, anything else hidden whole. */
+function redactHeaders(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((entry) => (typeof entry === 'string' ? redactHeader(entry) : REDACTED));
+  return value === null || value === undefined ? value : REDACTED;
+}
+
+/**
+ * A copy of a JSON-like value (bench args in snake_case or camelCase, a server-info body) with
+ * every secret hidden, nested objects and arrays included.
+ */
+export function redactValue<T>(value: T): T {
+  if (typeof value === 'string') return redactString(value) as T;
+  if (Array.isArray(value)) return value.map(redactValue) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, entry] of Object.entries(value)) {
+    out[key] = key === 'header' || key === 'headers' ? redactHeaders(entry) : redactSetting(key, entry);
+  }
+  return out as T;
+}
+
+/**
+ * A command line with the values of secret flags hidden (`--api-key K`, `--api-key=K`) and URL
+ * credentials hidden in every other argument. `fullName` maps a flag as written to the name it
+ * stands for, so an abbreviation argparse accepts (`--api-k`) is recognised too.
+ */
+export function redactArgv(argv: readonly string[], fullName: (written: string) => string = (written) => written): string[] {
+  const out: string[] = [];
+  let valueIsSecret = false;
+  for (const arg of argv) {
+    if (valueIsSecret) {
+      out.push(REDACTED);
+      valueIsSecret = false;
+      continue;
+    }
+    const flag = /^--([^=]+)(=.*)?$/.exec(arg);
+    const secret = flag !== null && isSecretName(fullName(flag[1]!));
+    if (secret && flag[2] !== undefined) out.push(`--${flag[1]}=${REDACTED}`);
+    else {
+      out.push(redactString(arg));
+      valueIsSecret = secret;
+    }
+  }
+  return out;
+}
