@@ -41,12 +41,18 @@ async function usage(): Promise<string> {
       // A command whose module is not built yet is simply not listed.
     }
   }
-  lines.push('', "Run 'servebench <command> --help' for a command's options.");
+  lines.push('', "Run 'servebench <command> --help' or 'servebench help <command>' for a command's options.");
   return lines.join('\n');
 }
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  // `servebench help CMD` is `servebench CMD --help`, as git and pip read it.
+  if (name === 'help' && rest.length > 0) {
+    if (rest.length === 1) return runCommand(rest[0]!, ['--help']);
+    process.stderr.write(`servebench help: error: expected one command name, got ${rest.length}: ${rest.join(' ')}\n`);
+    return 2;
+  }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write((await usage()) + '\n');
     return name === undefined ? 2 : 0;
@@ -56,13 +62,18 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`servebench ${TOOL_VERSION}\n`);
     return 0;
   }
+  return runCommand(name, rest);
+}
+
+/** Runs one subcommand; its errors become one stderr line and an exit code. */
+async function runCommand(name: string, argv: string[]): Promise<number> {
   if (!(COMMAND_NAMES as readonly string[]).includes(name)) {
     process.stderr.write(`servebench: error: unknown command '${name}'; run 'servebench --help' for the list\n`);
     return 2;
   }
   try {
     const { command } = await loadCommand(name);
-    return await command.run(rest);
+    return await command.run(argv);
   } catch (error) {
     // Messages quote the URLs they failed on; a password in one must not reach the terminal.
     if (error instanceof UsageError || error instanceof UserError) {

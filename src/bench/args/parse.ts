@@ -7,6 +7,8 @@
 import { splitLabelPair } from '../../core/label-pair.js';
 import { ArgumentParser, ArgumentTypeError, type ArgumentGroup } from 'argparse';
 import { UsageError } from '../../core/errors.js';
+import { pyFloatRepr } from '../../core/pyformat.js';
+import { pyRepr, type PyValue } from '../../core/pyrepr.js';
 import { parsePythonFloat, parsePythonInt } from '../../core/pynumber.js';
 import { BENCH_OPTIONS, type OptionSpec } from './options.js';
 import type { BenchArgs, BenchExtensions } from './types.js';
@@ -59,15 +61,34 @@ const labelPair = named('label', (text: string): [string, string] => {
 
 const KIND_TYPES = { str: undefined, int: pythonInt, float: pythonFloat } as const;
 
+/**
+ * `--help` text with the default appended as Python's ArgumentDefaultsHelpFormatter writes it
+ * (`%(default)s`: `inf`, `0.0`, `['CPU', 'GPU']`, a string unquoted). A default that means "not
+ * set" (None, a flag's False, the empty string) says nothing and is left out.
+ */
+function helpWithDefault(help: string, defaultValue: OptionSpec['defaultValue'], kind: OptionSpec['kind']): string {
+  if (defaultValue === null || defaultValue === false || defaultValue === '') return help;
+  // argparse expands help with %-formatting, so a literal % must be doubled.
+  return `${help} (default: ${pythonStr(defaultValue, kind).replaceAll('%', '%%')})`;
+}
+
+/** Python's `str()` of a default: floats as Python writes them (`inf`, `1.0`), strings unquoted. */
+function pythonStr(value: string | number | boolean | readonly string[], kind: OptionSpec['kind']): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return kind === 'float' ? pyFloatRepr(value) : String(value);
+  return pyRepr(value as PyValue);
+}
+
 function addReferenceOption(target: ArgumentGroup, option: OptionSpec): void {
+  const help = helpWithDefault(option.help, option.defaultValue, option.kind);
   if (option.kind === 'flag') {
-    target.add_argument(option.flag, { dest: option.dest, action: 'store_true', help: option.help });
+    target.add_argument(option.flag, { dest: option.dest, action: 'store_true', help });
     return;
   }
   const settings: Record<string, unknown> = {
     dest: option.dest,
     default: option.defaultValue === null ? undefined : option.defaultValue,
-    help: option.help,
+    help,
   };
   const convert = KIND_TYPES[option.kind];
   if (convert !== undefined) settings.type = convert;
@@ -75,6 +96,9 @@ function addReferenceOption(target: ArgumentGroup, option: OptionSpec): void {
   if (option.choices !== undefined) settings.choices = [...option.choices];
   target.add_argument(option.flag, settings);
 }
+
+/** Seconds without a byte after which a stream counts as stalled, unless --stream-idle-timeout says otherwise. */
+const STREAM_IDLE_TIMEOUT_S = 600;
 
 /**
  * servebench's own options. Their names keep every abbreviation in use unique
@@ -88,7 +112,13 @@ function addExtensionOptions(parser: ArgumentParser): void {
   group.add_argument('--label', { dest: 'ext_labels', metavar: 'KEY=VALUE', nargs: '+', action: 'extend', type: labelPair, help: 'Label stored with the run in the catalog (repeatable).' });
   group.add_argument('--db', { dest: 'ext_db', metavar: 'PATH', help: 'Catalog database file (default: the standard location).' });
   group.add_argument('--no-catalog', { dest: 'ext_no_catalog', action: 'store_true', help: 'Do not record the run in the catalog.' });
-  group.add_argument('--stream-idle-timeout', { dest: 'ext_stream_idle_timeout', metavar: 'SECONDS', type: positiveSeconds, default: 600, help: 'Fail a request as stalled after this many seconds without a byte (default 600).' });
+  group.add_argument('--stream-idle-timeout', {
+    dest: 'ext_stream_idle_timeout',
+    metavar: 'SECONDS',
+    type: positiveSeconds,
+    default: STREAM_IDLE_TIMEOUT_S,
+    help: helpWithDefault('Fail a request as stalled after this many seconds without a byte.', STREAM_IDLE_TIMEOUT_S, 'int'),
+  });
 }
 
 function buildParser(): ArgumentParser {

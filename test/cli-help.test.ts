@@ -1,0 +1,72 @@
+/**
+ * Help as a user reaches it, through the built CLI: `servebench help CMD` prints the same text as
+ * `servebench CMD --help`, and `bench --help` states each option's default the way Python's
+ * argparse does (`(default: X)`), leaving out defaults that mean "not set".
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { runCli } from './helpers/cli.js';
+
+describe('servebench help', () => {
+  for (const command of ['bench', 'sim', 'sweep', 'runs']) {
+    test(`help ${command} prints ${command}'s own help, exit 0`, async () => {
+      const [viaHelp, viaFlag] = await Promise.all([runCli(['help', command]), runCli([command, '--help'])]);
+      assert.equal(viaHelp.code, 0);
+      assert.match(viaHelp.stdout, new RegExp(`^usage: servebench ${command}`));
+      assert.equal(viaHelp.stdout, viaFlag.stdout);
+      assert.equal(viaHelp.stderr, '');
+    });
+  }
+
+  test('help alone lists the commands, exit 0', async () => {
+    const result = await runCli(['help']);
+    assert.equal(result.code, 0);
+    assert.match(result.stdout, /^usage: servebench <command> \[options\]/);
+    assert.match(result.stdout, /servebench help <command>/);
+  });
+
+  test('help of an unknown command is one line, exit 2', async () => {
+    const result = await runCli(['help', 'benchh']);
+    assert.equal(result.code, 2);
+    assert.equal(result.stdout, '');
+    assert.equal(result.stderr, "servebench: error: unknown command 'benchh'; run 'servebench --help' for the list\n");
+  });
+
+  test('help with two command names is one line, exit 2', async () => {
+    const result = await runCli(['help', 'bench', 'sim']);
+    assert.equal(result.code, 2);
+    assert.equal(result.stderr.trimEnd().split('\n').length, 1);
+    assert.match(result.stderr, /^servebench help: error: expected one command name/);
+  });
+});
+
+describe('servebench bench --help defaults', () => {
+  /** The help text of one option, its wrapped lines joined by single spaces. */
+  async function optionHelp(): Promise<(flag: string) => string> {
+    const result = await runCli(['bench', '--help']);
+    assert.equal(result.code, 0);
+    const entries = result.stdout.split(/\n(?=  -)/);
+    return (flag) => {
+      const entry = entries.find((text) => text.startsWith(`  ${flag} `) || text.startsWith(`  ${flag}\n`));
+      assert.ok(entry, `${flag} is listed`);
+      return entry.replace(/\s+/g, ' ').trim();
+    };
+  }
+
+  test('options with a default show it as Python writes it', async () => {
+    const help = await optionHelp();
+    assert.match(help('--backend'), /\(default: sglang\)$/);
+    assert.match(help('--num-prompts'), /\(default: 1000\)$/);
+    assert.match(help('--request-rate'), /\(default: inf\)$/);
+    assert.match(help('--random-range-ratio'), /\(default: 0\.0\)$/);
+    assert.match(help('--profile-activities'), /\(default: \['CPU', 'GPU'\]\)$/);
+    assert.match(help('--stream-idle-timeout'), /\(default: 600\)$/);
+  });
+
+  test('unset defaults (None, a flag, the empty string) are not shown', async () => {
+    const help = await optionHelp();
+    for (const flag of ['--base-url', '--max-concurrency', '--output-details', '--dataset-path', '--header']) {
+      assert.doesNotMatch(help(flag), /\(default: /, flag);
+    }
+  });
+});
