@@ -36,6 +36,7 @@ test('tokenizer-like names are not secrets', () => {
   assert.equal(isSecretName('tokenizer'), false);
   assert.equal(isSecretName('--admin-api-key'), true);
   assert.equal(isSecretName('token'), true);
+  assert.equal(isSecretName('--key'), true);
 });
 
 test('a secret under a secret name is hidden; whether it was set is kept', () => {

@@ -13,7 +13,7 @@ export const REDACTED = '<redacted>' as const;
  * `token` as well (query parameters are often named so). Words that merely contain "token"
  * (`max_total_tokens`, `tokenizer`) are not secrets.
  */
-const SECRET_NAME = /api[_-]?key|secret|password|passwd|authorization|auth[_-]?token|access[_-]?token|bearer|hf[_-]?token|credential|^(?:key|token)$/i;
+const SECRET_NAME = /api[_-]?key|secret|password|passwd|authorization|auth[_-]?token|access[_-]?token|bearer|hf[_-]?token|credential|^-*(?:key|token)$/i;
 
 /** A value that is a credential whatever its name says: `Bearer <token>`. */
 const BEARER_VALUE = /^\s*bearer\s/i;
@@ -39,7 +39,7 @@ function redactUrl(url: string): string {
     return colon < 0 ? `${scheme}${REDACTED}@` : `${scheme}${userinfo.slice(0, colon)}:${REDACTED}@`;
   });
   return withoutUserinfo.replace(QUERY_PARAMETER, (whole, separator: string, name: string) =>
-    isSecretName(decodeURIComponent(name)) ? `${separator}${name}=${REDACTED}` : whole,
+    isSecretName(name) ? `${separator}${name}=${REDACTED}` : whole,
   );
 }
 
