@@ -20,7 +20,8 @@ function filesUnder(dir: string): string[] {
   return found;
 }
 
-const isTest = (path: string): boolean => path.endsWith('.test.ts');
+/** Test code: test files anywhere, and everything under test/ (its helpers included). */
+const isTest = (path: string): boolean => path.endsWith('.test.ts') || path.startsWith('test/');
 
 /** Relative module specifiers in static imports, re-exports and `import('...')` calls. */
 const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
