@@ -3,7 +3,7 @@
  * Subcommand modules are imported lazily so `servebench sim` never loads the catalog, etc.
  */
 import { UsageError, UserError, describeError } from '../core/errors.js';
-import { redactUrls } from '../core/redact.js';
+import { redactText } from '../core/redact.js';
 
 export interface Command {
   /** One line for `servebench --help`. */
@@ -77,10 +77,10 @@ async function runCommand(name: string, argv: string[]): Promise<number> {
   } catch (error) {
     // Messages quote the URLs they failed on; a password in one must not reach the terminal.
     if (error instanceof UsageError || error instanceof UserError) {
-      process.stderr.write(`servebench ${name}: error: ${redactUrls(error.message)}\n`);
+      process.stderr.write(`servebench ${name}: error: ${redactText(error.message)}\n`);
       return error.exitCode;
     }
-    process.stderr.write(`servebench ${name}: internal error: ${redactUrls(describeError(error))}\n`);
+    process.stderr.write(`servebench ${name}: internal error: ${redactText(describeError(error))}\n`);
     if (process.env.SERVEBENCH_DEBUG) console.error(error);
     return 1;
   }

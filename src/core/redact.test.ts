@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { REDACTED, isSecretName, redactArgv, redactHeader, redactSetting, redactUrls, redactValue } from './redact.js';
+import { REDACTED, isSecretName, redactArgv, redactHeader, redactSetting, redactText, redactValue } from './redact.js';
 
 /** Every secret below contains this, so one check proves none came through. */
 const SECRET = 'sk-LEAK';
@@ -48,14 +48,23 @@ test('a secret under a secret name is hidden; whether it was set is kept', () =>
 });
 
 test('URL credentials are hidden, the rest of the URL and of the text kept byte for byte', () => {
-  assert.equal(redactUrls('http://127.0.0.1:30000'), 'http://127.0.0.1:30000');
-  assert.equal(redactUrls('https://user:pw@host:8443/v1?x=1'), `https://user:${REDACTED}@host:8443/v1?x=1`);
-  assert.equal(redactUrls('https://ghp_token@host/path'), `https://${REDACTED}@host/path`);
+  assert.equal(redactText('http://127.0.0.1:30000'), 'http://127.0.0.1:30000');
+  assert.equal(redactText('https://user:pw@host:8443/v1?x=1'), `https://user:${REDACTED}@host:8443/v1?x=1`);
+  assert.equal(redactText('https://ghp_token@host/path'), `https://${REDACTED}@host/path`);
   assert.equal(
-    redactUrls('GET https://host/v1/models?api_key=k1&model=m&access_token=k2#top failed'),
+    redactText('GET https://host/v1/models?api_key=k1&model=m&access_token=k2#top failed'),
     `GET https://host/v1/models?api_key=${REDACTED}&model=m&access_token=${REDACTED}#top failed`,
   );
-  assert.equal(redactUrls('no url here: user:pw@host'), 'no url here: user:pw@host');
+  assert.equal(redactText('no url here: user:pw@host'), 'no url here: user:pw@host');
+});
+
+test('a command line held as one string hides secret flag values, the rest kept byte for byte', () => {
+  assert.equal(redactText('--model-path  Qwen/Qwen3-8B --tp 8'), '--model-path  Qwen/Qwen3-8B --tp 8');
+  assert.equal(
+    redactText(`--model-path x --api-key ${SECRET} --admin-api-key="${SECRET} 2" --tp 8`),
+    `--model-path x --api-key ${REDACTED} --admin-api-key=${REDACTED} --tp 8`,
+  );
+  assert.equal(redactText('--api-key --tp 8'), '--api-key --tp 8', 'a flag is never taken for the value');
 });
 
 test('a launch command line hides secret flag values in both spellings and URL passwords', () => {
@@ -77,6 +86,7 @@ test('every form of secret goes through the one redactor and none comes out', ()
     note: `Bearer ${SECRET}`,
     env: { OPENAI_API_KEY: SECRET, HF_TOKEN: SECRET, DB_PASSWORD: SECRET },
     argv: redactArgv(['--api-key', SECRET, `--admin-api-key=${SECRET}`]),
+    extensions: { sim: `--model-path x --api-key ${SECRET}` },
     nested: [{ auth_token: SECRET, credentials: { user: 'me', secret: SECRET } }],
   };
   const shown = JSON.stringify(redactValue(given));

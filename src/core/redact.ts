@@ -24,6 +24,12 @@ const URL_IN_TEXT = /[a-z][a-z0-9+.-]*:\/\/[^\s'"]+/gi;
 /** The userinfo of a URL (`user:password@` or `token@`), up to the first `/`, `?` or `#`. */
 const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#@]*)@/i;
 
+/**
+ * A flag and its value inside a command line held as one string (`--sim "--api-key K"`, a pasted
+ * launch command): `--name value` or `--name=value`, the value quoted or a word not starting with `-`.
+ */
+const FLAG_IN_TEXT = /(^|\s)(--?[A-Za-z][\w.-]*)(=|\s+)("[^"]*"|'[^']*'|[^\s"'-][^\s"']*)/g;
+
 /** One `name=value` query parameter, with the `?` or `&` before it. */
 const QUERY_PARAMETER = /([?&])([^=&#]+)=([^&#]*)/g;
 
@@ -44,13 +50,23 @@ function redactUrl(url: string): string {
 }
 
 /** Text with the credentials of every URL in it hidden; text without a URL comes back unchanged. */
-export function redactUrls(text: string): string {
+function redactUrls(text: string): string {
   return text.replace(URL_IN_TEXT, redactUrl);
 }
 
-/** A string value as it may be shown: a bearer token hidden whole, URLs with their credentials hidden. */
-function redactString(value: string): string {
-  return BEARER_VALUE.test(value) ? REDACTED : redactUrls(value);
+/** Text with the values of secret flags in it hidden; text without such a flag comes back unchanged. */
+function redactFlagsIn(text: string): string {
+  return text.replace(FLAG_IN_TEXT, (whole, before: string, flag: string, separator: string) =>
+    isSecretName(flag) ? `${before}${flag}${separator}${REDACTED}` : whole,
+  );
+}
+
+/**
+ * A string as it may be shown, printed or stored: a bearer token hidden whole; else the values of
+ * secret flags and the credentials of URLs inside it hidden.
+ */
+export function redactText(value: string): string {
+  return BEARER_VALUE.test(value) ? REDACTED : redactUrls(redactFlagsIn(value));
 }
 
 /**
@@ -80,17 +96,24 @@ function redactHeaders(value: unknown): unknown {
 
 /**
  * A copy of a JSON-like value (bench args in snake_case or camelCase, a server-info body) with
- * every secret hidden, nested objects and arrays included.
+ * every secret hidden, nested objects and arrays included; anything else (numbers, PyFloat) as is.
  */
 export function redactValue<T>(value: T): T {
-  if (typeof value === 'string') return redactString(value) as T;
+  if (typeof value === 'string') return redactText(value) as T;
   if (Array.isArray(value)) return value.map(redactValue) as T;
-  if (value === null || typeof value !== 'object') return value;
+  if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, entry] of Object.entries(value)) {
     out[key] = key === 'header' || key === 'headers' ? redactHeaders(entry) : redactSetting(key, entry);
   }
   return out as T;
+}
+
+/** An object literal or parsed JSON; class instances such as PyFloat are values, not records to walk. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
 
 /**
@@ -111,7 +134,7 @@ export function redactArgv(argv: readonly string[], fullName: (written: string) 
     const secret = flag !== null && isSecretName(fullName(flag[1]!));
     if (secret && flag[2] !== undefined) out.push(`--${flag[1]}=${REDACTED}`);
     else {
-      out.push(redactString(arg));
+      out.push(redactText(arg));
       valueIsSecret = secret;
     }
   }

@@ -4,7 +4,7 @@
  * table, the summary, and optionally the plot and a JSON summary.
  */
 import { openCatalog, type Catalog } from '../catalog/index.js';
-import { redactUrls } from '../core/redact.js';
+import { redactText } from '../core/redact.js';
 import { writeChart } from '../plots/export.js';
 import { parseLaunchArgs, splitCommandLine } from '../sim/flags/launch-flags.js';
 import { resolveDeployment } from '../sim/model/deployment.js';
@@ -90,7 +90,7 @@ export async function runLoadSweep(plan: LoadSweepPlan, print: Print): Promise<n
     const cards = plan.cards ?? (target.deployment ? deploymentCards(target.deployment) : 1);
     const startedAt = new Date();
     const labels = sweepLabels(plan, target.deployment, cards, startedAt);
-    const what = target.deployment ? describeDeployment(target.deployment) : `server ${redactUrls(target.args.base_url ?? `${target.args.host}:${target.args.port}`)}`;
+    const what = target.deployment ? describeDeployment(target.deployment) : `server ${redactText(target.args.base_url ?? `${target.args.host}:${target.args.port}`)}`;
     const how = plan.series === null ? `SLO search over ${plan.loadKind} for ${formatSlo(plan.slo as Slo)}` : `${plan.loadKind} sweep`;
     print(`servebench sweep (${target.mode === 'predict' ? 'prediction, virtual time' : 'real time'}): ${what}; ${how}; sweep id ${labels.sweep}`);
     if (note !== null) print(note);

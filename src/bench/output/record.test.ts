@@ -80,6 +80,13 @@ describe('buildResultRecord', () => {
       '"achieved_request_rate": 2.0, "reasoning_ttft_ms": null, "labels": {"gpu": "h100"}, "sim": "--tp 2"}',
     );
   });
+  test('secrets in server_info and the sim spec stay out of the record', () => {
+    const serverInfo = pythonJsonLoads('{"api_key": "sk-LEAK", "admin_api_key": null, "mem_fraction_static": 0.8, "tp_size": 2}');
+    const line = pythonJsonDumps(record(['--sim', '--tp 2 --api-key sk-LEAK'], serverInfo));
+    assert.equal(line.includes('sk-LEAK'), false, line);
+    assert.ok(line.includes('"server_info": {"api_key": "<redacted>", "admin_api_key": null, "mem_fraction_static": 0.8, "tp_size": 2}'), line);
+    assert.ok(line.includes('"sim": "--tp 2 --api-key <redacted>"'), line);
+  });
   test("a prediction's record ends its servebench key with the model's expected error; a measurement's has none", () => {
     const expectedError = { meanTpot: 0.12, outputThroughput: 0.1, meanTtft: 0.25, cases: 41, groups: 14 };
     assert.ok(pythonJsonDumps(record([], null, { expectedError }).servebench).endsWith(

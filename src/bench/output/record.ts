@@ -5,6 +5,7 @@
  */
 import { PyFloat, pyFloats } from '../../core/pyformat.js';
 import type { PyValue } from '../../core/pyrepr.js';
+import { redactText, redactValue } from '../../core/redact.js';
 import type { CrossValidationSummary } from '../../sim/model/efficiency.js';
 import type { BenchArgs } from '../args/types.js';
 import type { BenchmarkMetrics, ServebenchExtras } from '../metrics/types.js';
@@ -30,7 +31,10 @@ export type RecordArgs = Pick<
 export interface ResultRecordInput {
   args: RecordArgs;
   metrics: BenchmarkMetrics;
-  /** The `/get_server_info` body (parse it with pythonJsonLoads to keep floats), or null. */
+  /**
+   * The `/get_server_info` body (parse it with pythonJsonLoads to keep floats), or null. SGLang
+   * reports its launch args there, `api_key` included; the record keeps them redacted.
+   */
   serverInfo: PyValue;
   /** All outputs in dataset order; read only for `--output-details`. */
   outputs: readonly RequestOutput[];
@@ -78,7 +82,7 @@ function servebenchKey(input: ResultRecordInput): JsonRecord {
       p99: float(reasoning.p99Ms),
     },
     labels: { ...args.extensions.labels },
-    sim: args.extensions.sim,
+    sim: args.extensions.sim === null ? null : redactText(args.extensions.sim),
     ...(input.prediction === undefined ? {} : { prediction_error: predictionError(input.prediction.expectedError) }),
   };
 }
@@ -101,7 +105,7 @@ export function buildResultRecord(input: ResultRecordInput): JsonRecord {
     random_input_len: args.random_input_len,
     random_output_len: args.random_output_len,
     random_range_ratio: float(args.random_range_ratio),
-    server_info: input.serverInfo,
+    server_info: redactValue(input.serverInfo),
     duration: float(m.durationS),
     completed: m.completed,
     total_input_tokens: m.totalInput,

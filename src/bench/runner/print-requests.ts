@@ -5,7 +5,7 @@
 import { pyFloat } from '../../core/pyformat.js';
 import { pyRepr } from '../../core/pyrepr.js';
 import type { PyValue } from '../../core/pyrepr.js';
-import { redactUrls } from '../../core/redact.js';
+import { redactText } from '../../core/redact.js';
 import type { RequestInput, RequestOutput } from '../types.js';
 
 function dataclassRepr(name: string, fields: Array<[string, PyValue]>): string {
@@ -16,7 +16,7 @@ function dataclassRepr(name: string, fields: Array<[string, PyValue]>): string {
 export function requestStartLine(rid: string, input: RequestInput, unixSeconds: number): string {
   const repr = dataclassRepr('RequestFuncInput', [
     ['prompt', '...'],
-    ['api_url', redactUrls(input.apiUrl)],
+    ['api_url', redactText(input.apiUrl)],
     ['prompt_len', input.promptLen],
     ['output_len', input.outputLen],
     ['model', input.model],

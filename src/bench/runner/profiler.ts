@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { UserError } from '../../core/errors.js';
 import { pyFloat } from '../../core/pyformat.js';
 import { pyRepr, pyStrRepr } from '../../core/pyrepr.js';
-import { redactUrls } from '../../core/redact.js';
+import { redactText } from '../../core/redact.js';
 import type { PyValue } from '../../core/pyrepr.js';
 import type { BenchArgs } from '../args/types.js';
 import { postForStatus } from '../transport/auxiliary.js';
@@ -46,7 +46,7 @@ async function profileRequest(context: ProfilerContext, url: string) {
   const body = url.endsWith('/start_profile')
     ? startProfileBody(context.args, context.env, (performance.timeOrigin + performance.now()) / 1000)
     : {};
-  context.print(`async_request_profile api_url=${pyStrRepr(redactUrls(url))} body=${pyRepr(body)}`);
+  context.print(`async_request_profile api_url=${pyStrRepr(redactText(url))} body=${pyRepr(body)}`);
   // Profile calls carry no headers at all (spec §2.1).
   return postForStatus(context.pool, url, {}, body);
 }
