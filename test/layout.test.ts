@@ -43,8 +43,8 @@ function importersByModule(files: readonly string[]): Map<string, string[]> {
   return importers;
 }
 
-test('every file under src/ and test/ has a kebab-case name (no upper-case letters)', () => {
-  const offending = [...filesUnder('src'), ...filesUnder('test')].filter((path) => /[A-Z]/.test(path.split('/').pop()!));
+test('every file and folder under src/ and test/ has a kebab-case name (no upper-case letters)', () => {
+  const offending = [...filesUnder('src'), ...filesUnder('test')].filter((path) => /[A-Z]/.test(path));
   assert.deepEqual(offending, []);
 });
 
