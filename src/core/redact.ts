@@ -117,8 +117,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * A command line with the values of secret flags hidden (`--api-key K`, `--api-key=K`) and URL
- * credentials hidden in every other argument. `fullName` maps a flag as written to the name it
+ * A command line with the values of secret flags hidden (`--api-key K`, `--api-key=K`) and every
+ * other argument shown as `redactText` shows it. `fullName` maps a flag as written to the name it
  * stands for, so an abbreviation argparse accepts (`--api-k`) is recognised too.
  */
 export function redactArgv(argv: readonly string[], fullName: (written: string) => string = (written) => written): string[] {
