@@ -8,14 +8,14 @@
 import { resolveDeployment, type Deployment } from '../model/deployment.js';
 import type { Calibration } from '../model/efficiency.js';
 import { kvTransferSeconds } from '../model/kv-transfer.js';
-import { seededUniform, type UniformSource } from '../text/seeded-random.js';
+import { seededUniform } from '../text/seeded-random.js';
 import { TimeHeap } from '../truth/time-heap.js';
 import type { Engine, EngineStats, LaunchConfig, SimRequest, TokenEmission } from '../types.js';
 import { FrontEnd } from './front-end.js';
 import { newLiveRequest, type LiveRequest } from './live-request.js';
 import { Scheduler, type InstanceRole, type StepOutput } from './scheduler.js';
 import type { StepProfile } from './step-profile.js';
-import { bodyRateForPopulation, drawAcceptRate, inTail, rateForLength, type TailRate } from './speculative.js';
+import { acceptRateAt, bodyRateForPopulation, inTail, rateForLength, type TailRate } from './speculative.js';
 
 export interface EngineOptions {
   /** Seed of the engine's draws (accept lengths); defaults to the launch's `simSeed`. */
@@ -131,19 +131,19 @@ class ModelEngine implements SimEngine {
   submit(request: SimRequest): void {
     const index = this.submitted++;
     const random = seededUniform(this.seed, index);
-    const live = newLiveRequest(request, this.acceptRate(random, index), random);
+    const live = newLiveRequest(request, this.acceptRate(index), random);
     this.live.set(request.id, live);
     this.totals.prompt += request.promptTokens;
     this.frontEnd.ingest(live, Math.max(request.arrivalTime, this.clock));
   }
 
   /** The `index`-th submitted request's own acceptance rate (0 without speculative decoding). */
-  private acceptRate(random: UniformSource, index: number): number {
+  private acceptRate(index: number): number {
     const acceptance = this.acceptance;
     if (acceptance === null) return 0;
     const { tail } = acceptance;
     if (tail !== null && inTail(index, tail.fraction, tail.phase)) return tail.rate;
-    return drawAcceptRate(random, acceptance.bodyRate, this.deployment.efficiency.speculative.acceptSpread);
+    return acceptRateAt(index, acceptance.bodyRate, this.deployment.efficiency.speculative.acceptSpread);
   }
 
   abort(requestId: string): void {

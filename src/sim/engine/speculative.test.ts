@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { seededUniform } from '../text/seeded-random.js';
-import { bodyRateForPopulation, drawAcceptRate, drawAcceptedTokens, expectedAcceptLength, inTail, rateForLength } from './speculative.js';
+import { acceptRateAt, bodyRateForPopulation, drawAcceptedTokens, expectedAcceptLength, inTail, rateForLength } from './speculative.js';
 
 describe('speculative acceptance', () => {
   test('expected accept length of a chain', () => {
@@ -22,13 +22,24 @@ describe('speculative acceptance', () => {
     assert.ok(Math.abs(sum / n - expectedAcceptLength(0.7, 4)) < 0.03);
   });
 
-  test('per-request rates spread around the mean, clipped to (0, 1)', () => {
-    const random = seededUniform(3, 0);
-    const rates = Array.from({ length: 2000 }, () => drawAcceptRate(random, 0.7, 0.1));
+  test('per-request rates spread around the mean with the given deviation, clipped to (0, 1)', () => {
+    const rates = Array.from({ length: 2000 }, (_, i) => acceptRateAt(i, 0.7, 0.1));
     const mean = rates.reduce((a, b) => a + b) / rates.length;
-    assert.ok(Math.abs(mean - 0.7) < 0.01);
+    const deviation = Math.sqrt(rates.reduce((a, r) => a + (r - mean) ** 2, 0) / rates.length);
+    assert.ok(Math.abs(mean - 0.7) < 0.005);
+    assert.ok(Math.abs(deviation - 0.1) < 0.01, `deviation ${deviation}`);
     assert.ok(Math.min(...rates) >= 0.02 && Math.max(...rates) <= 0.98);
     assert.ok(new Set(rates).size > 1900);
+  });
+
+  test('any ten consecutive requests sample the spread evenly; a lone request gets the mean', () => {
+    assert.equal(acceptRateAt(0, 0.5, 0.08), 0.5);
+    for (let first = 0; first < 1000; first++) {
+      const rates = Array.from({ length: 10 }, (_, i) => acceptRateAt(first + i, 0.5, 0.08));
+      const mean = rates.reduce((a, b) => a + b) / rates.length;
+      // Ten independent draws of deviation 0.08 miss the mean by more than 0.03 one time in four.
+      assert.ok(Math.abs(mean - 0.5) < 0.03, `requests ${first}..${first + 9}: mean ${mean}`);
+    }
   });
 
   test('rateForLength inverts the chain expectation', () => {

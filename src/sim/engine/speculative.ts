@@ -2,17 +2,11 @@
  * Speculative-decoding acceptance (EAGLE/MTP chains, top-k 1): each request gets its own
  * per-draft-token acceptance probability, and each verify pass accepts the bonus token plus the run of
  * consecutive accepted drafts. Requests differ, as published runs show, so the spread is per request,
- * not per iteration: a normal body around the mean, plus — where a stack shows one — a low tail of
+ * not per iteration: a bell-shaped body around the mean, plus — where a stack shows one — a low tail of
  * requests whose drafts are almost never accepted.
  */
 import type { AcceptTail } from '../model/efficiency.js';
 import type { UniformSource } from '../text/seeded-random.js';
-
-/** Standard normal draw (Box–Muller) from a uniform source. */
-function normal(random: UniformSource): number {
-  const u = Math.max(random(), 1e-12);
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
-}
 
 /** A low-acceptance tail as per-draft-token rate: `fraction` of requests accept drafts at `rate`. */
 export interface TailRate {
@@ -20,9 +14,20 @@ export interface TailRate {
   rate: number;
 }
 
-/** A request's own acceptance probability: N(mean, spread) clipped to [0.02, 0.98]. */
-export function drawAcceptRate(random: UniformSource, mean: number, spread: number): number {
-  return Math.min(0.98, Math.max(0.02, mean + spread * normal(random)));
+/** Fractional step of the golden-ratio sequence: any run of consecutive indices covers [0, 1) evenly. */
+const GOLDEN_STEP = (Math.sqrt(5) - 1) / 2;
+
+/**
+ * The `index`-th request's own acceptance probability: uniform within ±√3·`spread` of `mean` (so
+ * `spread` is its standard deviation), clipped to [0.02, 0.98]. The quantile walks the golden-ratio
+ * sequence from the median, so any run of consecutive requests samples the spread evenly and a
+ * single request gets the mean: with independent draws, the 4 requests of a concurrency-1 run
+ * would move its accept length by ±0.3 on the seed alone. A bounded body keeps a few requests from
+ * landing in a long tail, where a chain's length grows fastest.
+ */
+export function acceptRateAt(index: number, mean: number, spread: number): number {
+  const u = (0.5 + index * GOLDEN_STEP) % 1;
+  return Math.min(0.98, Math.max(0.02, mean + spread * Math.sqrt(3) * (2 * u - 1)));
 }
 
 /**

@@ -246,10 +246,11 @@ export interface FrontEndCosts {
 /**
  * DeepSeek-V3.2-Exp W8A8 PD on 32 A3 cards, MTP 3/4, 64 random 64K prompts: median TPOT 24.2 ms but P99
  * TPOT 71.6 ms ≈ the one-token iteration, i.e. a few requests accept almost nothing (spec §6c); 5.2% of
- * its output tokens do not survive retokenization, unlike every NVIDIA run. Keyed by kernel generation
- * until another run separates the stack from the workload.
+ * its output tokens do not survive retokenization, unlike every NVIDIA run. Keyed by hardware family
+ * (the software stack that samples the drafts): Qwen3-32B with the same EAGLE3 drafts publishes the same
+ * accept lengths on A2 (2.04, 2.05) as on A3 (2.15, 2.05), so A2 shares whatever shapes A3's population.
  */
-const LOW_ACCEPT_TAIL_BY_ARCH: Readonly<Record<string, AcceptTail>> = { 'ascend-a3': { fraction: 0.06, acceptLength: 1.05 } };
+const LOW_ACCEPT_TAIL_BY_FAMILY: Readonly<Partial<Record<HardwareFamily, AcceptTail>>> = { ascend: { fraction: 0.06, acceptLength: 1.05 } };
 
 /** Factor values and per-model acceptance to run the model with (defaults: the stored fit). */
 export interface Calibration {
@@ -260,7 +261,6 @@ export interface Calibration {
 /** Where a deployment's profile comes from: its hardware, its model, and the calibration. */
 export interface EfficiencyInputs extends Calibration {
   family: HardwareFamily;
-  arch: string;
   modelKey: string;
 }
 
@@ -293,7 +293,7 @@ export function efficiencyFor(inputs: EfficiencyInputs): EfficiencyProfile {
       specCpuUs: value('spec.cpuUs'),
       acceptSpread: value('spec.acceptSpread'),
       acceptRate: rates[inputs.modelKey] ?? value('spec.acceptRate'),
-      lowAcceptTail: LOW_ACCEPT_TAIL_BY_ARCH[inputs.arch] ?? null,
+      lowAcceptTail: LOW_ACCEPT_TAIL_BY_FAMILY[inputs.family] ?? null,
     },
     expertParallelPrefillScale: value('ep.prefillScale'),
     contextParallelPrefillScale: value('cp.prefillScale'),
