@@ -81,7 +81,7 @@ const STREAM_IDLE_TIMEOUT_RANGE = { above: 0, max: MAX_TIMER_SECONDS };
 function addExtensionOptions(parser: ArgumentParser): void {
   const group = parser.add_argument_group({ title: 'servebench options' });
   group.add_argument('--sim', { dest: 'ext_sim', metavar: 'FLAGS', help: 'Start an in-process simulated SGLang server with these launch flags (e.g. "--model-path Qwen/Qwen2.5-7B --tp 2") and benchmark it.' });
-  group.add_argument('--workers', { dest: 'ext_workers', metavar: 'N', type: boundedArgType('int', AT_LEAST_ONE), help: 'Load-generation threads: 1 sends from this thread; N > 1 spreads requests over N worker threads (default: half the cores, at most 8).' });
+  group.add_argument('--workers', { dest: 'ext_workers', metavar: 'N', type: boundedArgType('int', AT_LEAST_ONE), help: 'Load-generation threads: 1 sends from this thread; N > 1 spreads requests over N worker threads, never more than the cores or the requests (default: half the cores, at most 8).' });
   group.add_argument('--realtime', { dest: 'ext_realtime', action: 'store_true', help: 'Run the load-generating threads under SCHED_FIFO during the measured phase (needs root or CAP_SYS_NICE): their timestamps then never wait for a core behind other work, e.g. a server on the same machine.' });
   group.add_argument('--label', { dest: 'ext_labels', metavar: 'KEY=VALUE', nargs: '+', action: 'extend', type: labelPair, help: 'Label stored with the run in the catalog (repeatable).' });
   group.add_argument('--db', { dest: 'ext_db', metavar: 'PATH', help: 'Catalog database file (default: the standard location).' });
