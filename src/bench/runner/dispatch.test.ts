@@ -70,3 +70,31 @@ test('a stop signal: nothing new is sent, queued requests are dropped, in-flight
   assert.equal(aborted, 'aborted: interrupted by SIGTERM');
   assert.equal(notices[0], 'Interrupted by SIGTERM: sending no new requests; waiting up to 0.05 s for 1 in-flight requests (SIGTERM again to exit now)');
 });
+
+test('a send time beyond the longest timer is waited for in steps, without a TimeoutOverflowWarning', async () => {
+  const warnings: string[] = [];
+  const onWarning = (warning: Error): void => void warnings.push(warning.name);
+  process.on('warning', onWarning);
+  const interrupts = new InterruptWatch();
+  try {
+    setTimeout(() => process.emit('SIGHUP'), 20);
+    const result = await dispatchSchedule({
+      // 100 days away: what a --request-rate of 1e-7 draws.
+      schedule: schedule([8_640_000]),
+      send: async () => assert.fail('nothing is due before the stop'),
+      maxConcurrency: null,
+      transfers: { inFlight: 0, abortAll: () => {} },
+      interrupts,
+      graceSeconds: 0.01,
+      onDone: () => {},
+      notice: () => {},
+    });
+    // Node emits the warning on a later tick.
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(result.sent, []);
+    assert.deepEqual(warnings, []);
+  } finally {
+    interrupts.dispose();
+    process.off('warning', onWarning);
+  }
+});
