@@ -13,7 +13,7 @@ const PARSE_ERRORS: Array<[string[], RegExp]> = [
   [['--request-rate', 'fast'], /argument --request-rate: invalid float value: 'fast'/],
   [['--header'], /argument --header: expected at least one argument/],
   [['--bogus'], /unrecognized arguments: --bogus/],
-  [['--workers', '0'], /argument --workers: expected a positive integer/],
+  [['--workers', '0'], /argument --workers: 0 is out of range: expected an integer ≥ 1/],
 ];
 
 describe('servebench bench command-line errors', () => {

@@ -301,10 +301,10 @@ describe('failures', () => {
           '--random-output-len', '30', '--random-range-ratio', '1', '--num-prompts', '20', '--request-rate', '5',
           '--output-file', file, '--disable-tqdm',
         ],
-        { interrupt: { pattern: /Starting main benchmark run/, delayMs: 1800 } },
+        { whenStdout: { pattern: /Starting main benchmark run/, delayMs: 1800, act: (child) => child.kill('SIGINT') } },
       );
       assert.equal(result.code, 130, result.stderr);
-      assert.match(result.stderr, /Interrupted: sending no new requests/);
+      assert.match(result.stderr, /Interrupted by Ctrl-C: sending no new requests/);
       const record = readRecord(file);
       const completed = record.completed as number;
       assert.ok(completed > 0 && completed < 20, `completed ${completed}`);

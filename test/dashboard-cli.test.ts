@@ -43,6 +43,6 @@ describe('servebench dashboard', () => {
     assert.match(missing.stderr, /^servebench dashboard: error: no catalog at .*none\.db; .*\n$/);
     const badPort = await runCli(['dashboard', '--db', db, '--port', '70000']);
     assert.equal(badPort.code, 2);
-    assert.equal(badPort.stderr, 'servebench dashboard: error: --port 70000 is not a port number (0..65535)\n');
+    assert.equal(badPort.stderr, 'servebench dashboard: error: argument --port: 70000 is out of range: expected an integer from 0 to 65535 (0: any free port)\n');
   });
 });

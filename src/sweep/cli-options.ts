@@ -4,6 +4,7 @@
  * that shares a prefix, such as `--prefill-round-robin-balance`.
  */
 import { UsageError } from '../core/errors.js';
+import { parseFlagNumber, type FlagRange, type NumberKind } from '../core/flag-range.js';
 
 export interface OptionDef {
   name: string;
@@ -72,16 +73,7 @@ export function optionValue(parsed: ParsedOptions, name: string): string | undef
   return parsed.values.get(name)?.[0];
 }
 
-/** Parses a positive integer option value. */
-export function positiveIntOption(command: string, name: string, text: string): number {
-  const value = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !(value >= 1)) throw new UsageError(`${command}: --${name} must be a positive integer, got '${text}'`);
-  return value;
-}
-
-/** Parses a non-negative number option value. */
-export function nonNegativeOption(command: string, name: string, text: string): number {
-  const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || value < 0) throw new UsageError(`${command}: --${name} must be a number ≥ 0, got '${text}'`);
-  return value;
+/** The value of a numeric option, range-checked as every command's numeric flags are. */
+export function numberOption(name: string, text: string, kind: NumberKind, range: FlagRange): number {
+  return parseFlagNumber(`--${name}`, text, kind, range);
 }

@@ -16,6 +16,7 @@ import { buildDataset } from '../bench/datasets/index.js';
 import type { BenchmarkMetrics, ServebenchExtras } from '../bench/metrics/types.js';
 import { runBenchmark } from '../bench/runner/benchmark.js';
 import { discoverModel } from '../bench/runner/discovery.js';
+import { InterruptWatch, signalExitCode, signalName } from '../bench/runner/interrupt.js';
 import { summarizeRun } from '../bench/runner/report.js';
 import { fetchServerInfo } from '../bench/transport/auxiliary.js';
 import { HttpPool } from '../bench/transport/http-pool.js';
@@ -82,21 +83,31 @@ export async function openLiveTarget(baseArgs: BenchArgs, simFlags: string | nul
 export async function runLive(target: LiveTarget, args: BenchArgs): Promise<LiveRun> {
   const rngs = createBenchRngs(args.seed);
   const dataset = await buildDataset(args, target.tokenizer, quiet, { rngs });
-  const run = await runBenchmark({
-    args,
-    dataset,
-    modelId: target.modelId,
-    apiUrl: target.urls.apiUrl,
-    baseUrl: target.urls.baseUrl,
-    extraRequestBody: parseExtraBody(args.extra_request_body),
-    pool: target.pool,
-    rngs,
-    env: process.env,
-    print: quiet,
-    notice: (line) => process.stderr.write(`${line}\n`),
-    createProgress: () => null,
-  });
-  if (run.interrupted) throw new UserError('the sweep was interrupted (Ctrl-C); points finished so far are in the catalog');
+  const interrupts = new InterruptWatch();
+  let run: Awaited<ReturnType<typeof runBenchmark>>;
+  try {
+    run = await runBenchmark({
+      args,
+      dataset,
+      modelId: target.modelId,
+      apiUrl: target.urls.apiUrl,
+      baseUrl: target.urls.baseUrl,
+      extraRequestBody: parseExtraBody(args.extra_request_body),
+      pool: target.pool,
+      rngs,
+      env: process.env,
+      print: quiet,
+      notice: (line) => process.stderr.write(`${line}\n`),
+      createProgress: () => null,
+      interrupts,
+    });
+  } finally {
+    interrupts.dispose();
+  }
+  const signal = interrupts.signal;
+  if (signal !== null) {
+    throw new UserError(`the sweep was stopped by ${signalName(signal)}; points finished so far are in the catalog`, signalExitCode(signal));
+  }
   const { metrics, extras } = await summarizeRun(run, args, target.tokenizer);
   const serverInfo = await fetchServerInfo(target.pool, target.urls.baseUrl, authHeaders(process.env), pythonJsonLoads);
   return { outputs: run.outputs, durationS: run.duration, metrics, extras, serverInfo };

@@ -4,6 +4,7 @@
  * is any positive number, and `inf` (all requests at once) may close a list.
  */
 import { UsageError } from '../core/errors.js';
+import { AT_LEAST_ONE, parseFlagNumber } from '../core/flag-range.js';
 
 export type LoadKind = 'concurrency' | 'rate';
 
@@ -22,16 +23,10 @@ function flagName(kind: LoadKind): string {
   return kind === 'concurrency' ? '--concurrency' : '--request-rate';
 }
 
+/** One load of a series: a whole concurrency ≥ 1, or a positive rate (`inf`, all at once, where a list allows it). */
 function parseLoadValue(text: string, kind: LoadKind, allowInfinity: boolean): number {
-  const trimmed = text.trim();
-  if (kind === 'rate' && allowInfinity && trimmed === 'inf') return Number.POSITIVE_INFINITY;
-  const value = Number(trimmed);
-  const valid = trimmed.length > 0 && Number.isFinite(value) && value > 0 && (kind === 'rate' || Number.isInteger(value));
-  if (!valid) {
-    const expected = kind === 'concurrency' ? 'a positive integer' : "a positive number (or 'inf' in a list)";
-    throw new UsageError(`${flagName(kind)}: '${trimmed}' is not ${expected}`);
-  }
-  return value;
+  if (kind === 'concurrency') return parseFlagNumber(flagName(kind), text, 'int', AT_LEAST_ONE);
+  return parseFlagNumber(flagName(kind), text, 'float', allowInfinity ? { above: 0, max: Infinity } : { above: 0 });
 }
 
 function expandRange(text: string, kind: LoadKind): number[] {

@@ -75,7 +75,10 @@ describe('parseSweepCommand', () => {
     [['--concurrency', '1,2', '--predict', 'x', '--sim', 'y'], /not both/],
     [['--concurrency', '1,2', '--search', 'rate'], /--search finds the loads itself/],
     [['--slo', 'tpot=1ms', '--search', 'latency'], /'concurrency' or 'rate'/],
-    [['--slo', 'tpot=1ms', '--search', 'rate', '--tolerance', '0'], /needs --tolerance above 0/],
+    [['--slo', 'tpot=1ms', '--search', 'rate', '--tolerance', '0'], /^argument --tolerance: 0 is out of range: expected a number > 0 and ≤ 1$/],
+    [['--slo', 'tpot=1ms', '--search', 'concurrency', '--search-start', '-2'], /^argument --search-start: -2 is out of range: expected an integer ≥ 1$/],
+    [['--slo', 'tpot=1ms', '--search', 'rate', '--search-start', '8', '--max-load', '4'], /--search-start must be at most --max-load/],
+    [['--search-configs', '--model-path', 'M', '--hardware', 'b200', '--devices', '0'], /^argument --devices: 0 is out of range: expected an integer ≥ 1$/],
     [['--concurrency', '1', '--plot', 'a.jpg'], /must end in \.svg or \.png/],
     [['--concurrency', '1', '--devices', '8'], /belongs to --search-configs/],
     [['--search-configs', '--model-path', 'M', '--hardware', 'b200'], /needs --devices/],
@@ -83,7 +86,7 @@ describe('parseSweepCommand', () => {
     [['--concurrency', '1', '--hardware-spec', 'hw.json'], /belongs to --search-configs/],
     [['--search-configs', '--model-path', 'M', '--hardware', 'b200', '--devices', '8', '--concurrency', '4'], /does not apply to --search-configs/],
     [['--concurrency', '1', '--tp', '8'], /unrecognized argument '--tp'/],
-    [['--concurrency', '1', '--prompts-per-load', '0'], /must be above 0/],
+    [['--concurrency', '1', '--prompts-per-load', '0'], /^argument --prompts-per-load: 0 is out of range: expected a number > 0$/],
   ] as const) {
     test(`rejects ${argv.join(' ')}`, () => {
       assert.throws(() => parseSweepCommand(argv), (error: unknown) => error instanceof UsageError && message.test(error.message));

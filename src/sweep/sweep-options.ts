@@ -4,7 +4,8 @@
  */
 import { parseLabels } from '../catalog/cli/options.js';
 import { UsageError } from '../core/errors.js';
-import { extractOptions, nonNegativeOption, optionValue, positiveIntOption, splitAtDoubleDash, type OptionDef } from './cli-options.js';
+import { AT_LEAST_ONE, type FlagRange } from '../core/flag-range.js';
+import { extractOptions, numberOption, optionValue, splitAtDoubleDash, type OptionDef } from './cli-options.js';
 import { parseLoadSeries, type LoadKind, type LoadSeries } from './load-series.js';
 import { parseSlo, type Slo } from './slo.js';
 
@@ -45,6 +46,12 @@ const SWEEP_ONLY = ['concurrency', 'request-rate', 'search', 'search-start', 'pr
 /** Default ceilings of an SLO search. */
 export const SEARCH_LIMIT: Record<LoadKind, number> = { concurrency: 1024, rate: 1000 };
 export const DEFAULT_TOLERANCE = 0.05;
+/** Loads an SLO search may start from and stop at: whole concurrencies, or any positive rate. */
+const SEARCH_LOAD_RANGE: Record<LoadKind, FlagRange> = { concurrency: AT_LEAST_ONE, rate: { above: 0 } };
+/** A bracket within this share of the load ends the bisection; a rate search needs a positive one to end. */
+const TOLERANCE_RANGE: Record<LoadKind, FlagRange> = { concurrency: { min: 0, max: 1 }, rate: { above: 0, max: 1 } };
+/** Prompts per unit of load: fractional shares are fine, none is not. */
+const PROMPTS_PER_LOAD_RANGE: FlagRange = { above: 0 };
 /**
  * A configuration search predicts many loads of many configurations: two waves of requests per
  * concurrency slot keep each prediction short while still measuring a steady state.
@@ -121,14 +128,14 @@ function searchSpec(values: ReturnType<typeof extractOptions>, kind: LoadKind): 
   const limitText = optionValue(values, 'max-load');
   const startText = optionValue(values, 'search-start');
   const toleranceText = optionValue(values, 'tolerance');
-  const read = (name: string, text: string): number => (kind === 'concurrency' ? positiveIntOption(COMMAND, name, text) : nonNegativeOption(COMMAND, name, text));
+  const numberKind = kind === 'concurrency' ? 'int' : 'float';
+  const read = (name: string, text: string): number => numberOption(name, text, numberKind, SEARCH_LOAD_RANGE[kind]);
   const spec = {
     start: startText === undefined ? 1 : read('search-start', startText),
     limit: limitText === undefined ? SEARCH_LIMIT[kind] : read('max-load', limitText),
-    tolerance: toleranceText === undefined ? DEFAULT_TOLERANCE : nonNegativeOption(COMMAND, 'tolerance', toleranceText),
+    tolerance: toleranceText === undefined ? DEFAULT_TOLERANCE : numberOption('tolerance', toleranceText, 'float', TOLERANCE_RANGE[kind]),
   };
-  if (!(spec.start > 0) || !(spec.limit >= spec.start)) throw new UsageError(`${COMMAND}: --search-start must be positive and at most --max-load`);
-  if (kind === 'rate' && !(spec.tolerance > 0)) throw new UsageError(`${COMMAND}: a request-rate search needs --tolerance above 0 (e.g. 0.05)`);
+  if (!(spec.limit >= spec.start)) throw new UsageError(`${COMMAND}: --search-start must be at most --max-load`);
   return spec;
 }
 
@@ -152,8 +159,7 @@ export function parseSweepCommand(argv: readonly string[]): SweepPlan {
   const sloText = optionValue(values, 'slo');
   const slo = sloText === undefined ? null : parseSlo(sloText);
   const pplText = optionValue(values, 'prompts-per-load');
-  const promptsPerLoad = pplText === undefined ? null : nonNegativeOption(COMMAND, 'prompts-per-load', pplText);
-  if (promptsPerLoad === 0) throw new UsageError(`${COMMAND}: --prompts-per-load must be above 0 (e.g. 4)`);
+  const promptsPerLoad = pplText === undefined ? null : numberOption('prompts-per-load', pplText, 'float', PROMPTS_PER_LOAD_RANGE);
   const plot = optionValue(values, 'plot') ?? null;
   if (plot !== null && !/\.(svg|png)$/i.test(plot)) throw new UsageError(`${COMMAND}: --plot '${plot}' must end in .svg or .png`);
   const output: OutputSpec = {
@@ -172,9 +178,9 @@ export function parseSweepCommand(argv: readonly string[]): SweepPlan {
       kind: 'configs',
       modelPath: required('model-path', optionValue(values, 'model-path')),
       hardware: hardwareChoice(values),
-      devices: positiveIntOption(COMMAND, 'devices', required('devices', optionValue(values, 'devices'))),
+      devices: numberOption('devices', required('devices', optionValue(values, 'devices')), 'int', AT_LEAST_ONE),
       includePd: !has('no-pd'),
-      top: topText === undefined ? 3 : positiveIntOption(COMMAND, 'top', topText),
+      top: topText === undefined ? 3 : numberOption('top', topText, 'int', AT_LEAST_ONE),
       slo,
       search: searchSpec(values, 'concurrency'),
       promptsPerLoad: promptsPerLoad ?? CONFIG_PROMPTS_PER_LOAD,
@@ -208,7 +214,7 @@ export function parseSweepCommand(argv: readonly string[]): SweepPlan {
     slo,
     search: searchSpec(values, loadKind),
     target: targetSpec(values),
-    cards: cardsText === undefined ? null : positiveIntOption(COMMAND, 'cards', cardsText),
+    cards: cardsText === undefined ? null : numberOption('cards', cardsText, 'int', AT_LEAST_ONE),
     promptsPerLoad,
     output,
     benchArgv: after,

@@ -3,7 +3,7 @@
  * process. Asynchronous on purpose: the loopback test servers live in the test process and must
  * keep answering while the CLI runs.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -18,8 +18,8 @@ export interface CliResult {
 export interface CliOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
-  /** Sends SIGINT `delayMs` after stdout first matches `pattern` (a Ctrl-C at a known point). */
-  interrupt?: { pattern: RegExp; delayMs: number };
+  /** Runs `act` on the child `delayMs` after stdout first matches `pattern`: a Ctrl-C at a known point, say. */
+  whenStdout?: { pattern: RegExp; delayMs: number; act: (child: ChildProcess) => void };
 }
 
 /** Runs `servebench <args>` in `cwd` and collects its output. */
@@ -32,12 +32,13 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
     });
     let stdout = '';
     let stderr = '';
-    let interruptArmed = options.interrupt !== undefined;
+    let trigger = options.whenStdout;
     child.stdout.setEncoding('utf8').on('data', (text: string) => {
       stdout += text;
-      if (interruptArmed && options.interrupt!.pattern.test(stdout)) {
-        interruptArmed = false;
-        setTimeout(() => child.kill('SIGINT'), options.interrupt!.delayMs);
+      if (trigger !== undefined && trigger.pattern.test(stdout)) {
+        const { delayMs, act } = trigger;
+        trigger = undefined;
+        setTimeout(() => act(child), delayMs);
       }
     });
     child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));

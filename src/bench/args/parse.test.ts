@@ -102,7 +102,7 @@ describe('argparse semantics', () => {
     assert.equal(parseBenchArgs(['--request-rate', 'inf']).request_rate, Infinity);
     assert.equal(parseBenchArgs(['--request-rate', 'Infinity']).request_rate, Infinity);
     assert.equal(parseBenchArgs(['--request-rate', '1e3']).request_rate, 1000);
-    assert.equal(parseBenchArgs(['--seed', '-1']).seed, -1);
+    assert.equal(parseBenchArgs(['--seed', '4_294_967_295']).seed, 4294967295);
     assert.match(usageError(['--num-prompts', '1.5']).message, /^argument --num-prompts: invalid int value: '1\.5'/);
     assert.match(usageError(['--request-rate', 'fast']).message, /^argument --request-rate: invalid float value: 'fast'/);
   });
@@ -119,6 +119,29 @@ describe('argparse semantics', () => {
     assert.match(usageError(['--bogus']).message, /^unrecognized arguments: --bogus/);
     assert.match(usageError(['extra']).message, /^unrecognized arguments: extra/);
     assert.match(usageError(['--model']).message, /^argument --model: expected one argument/);
+  });
+  test('every numeric option refuses a value outside its range, naming the flag, the value and the range', () => {
+    const refused: Array<[string, string, RegExp]> = [
+      ['--max-concurrency', '-1', /expected an integer ≥ 0 \(0: no limit\)/],
+      ['--request-rate', '0', /expected a number > 0, or inf \(inf: all at once\)/],
+      ['--request-rate', '-1', /expected a number > 0, or inf/],
+      ['--request-rate', 'nan', /expected a number > 0, or inf/],
+      ['--random-range-ratio', '-1', /expected a number from 0 to 1/],
+      ['--gsp-range-ratio', '1.5', /expected a number from 0 to 1/],
+      ['--num-prompts', '-5', /expected an integer ≥ 1/],
+      ['--port', '70000', /expected an integer from 1 to 65535/],
+      ['--seed', '-1', /expected an integer from 0 to 4294967295/],
+      ['--warmup-requests', '-1', /expected an integer ≥ 0/],
+      ['--mooncake-slowdown-factor', 'inf', /expected a number > 0/],
+      ['--lora-zipf-alpha', '1', /expected a number > 1/],
+    ];
+    for (const [flag, value, range] of refused) {
+      const message = usageError([flag, value]).message;
+      assert.ok(message.startsWith(`argument ${flag}: ${value} is out of range: `), message);
+      assert.match(message, range);
+    }
+    assert.equal(parseBenchArgs(['--max-concurrency', '0']).max_concurrency, 0);
+    assert.equal(parseBenchArgs(['--random-range-ratio', '1']).random_range_ratio, 1);
   });
   test('every error is one line with exit code 2 and a pointer to --help', () => {
     for (const argv of [['--random'], ['--backend', 'x'], ['--num-prompts', 'x'], ['--bogus'], ['--workers', '0'], ['--label', 'nokey']]) {
@@ -157,8 +180,8 @@ describe('servebench extension options', () => {
     });
   });
   test('bad extension values are usage errors', () => {
-    assert.match(usageError(['--workers', '0']).message, /^argument --workers: expected a positive integer, got '0'/);
+    assert.match(usageError(['--workers', '0']).message, /^argument --workers: 0 is out of range: expected an integer ≥ 1 /);
     assert.match(usageError(['--label', '=x']).message, /^argument --label: expected KEY=VALUE/);
-    assert.match(usageError(['--stream-idle-timeout', '0']).message, /positive number of seconds/);
+    assert.match(usageError(['--stream-idle-timeout', '0']).message, /^argument --stream-idle-timeout: 0 is out of range: expected a number > 0 and ≤ 2147483 /);
   });
 });

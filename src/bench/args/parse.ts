@@ -7,9 +7,9 @@
 import { splitLabelPair } from '../../core/label-pair.js';
 import { ArgumentParser, ArgumentTypeError, type ArgumentGroup } from 'argparse';
 import { UsageError } from '../../core/errors.js';
+import { AT_LEAST_ONE, MAX_TIMER_SECONDS, boundedArgType } from '../../core/flag-range.js';
 import { pyFloatRepr } from '../../core/pyformat.js';
 import { pyRepr, type PyValue } from '../../core/pyrepr.js';
-import { parsePythonFloat, parsePythonInt } from '../../core/pynumber.js';
 import { BENCH_OPTIONS, type OptionSpec } from './options.js';
 import type { BenchArgs, BenchExtensions } from './types.js';
 
@@ -28,38 +28,11 @@ function named<T>(name: string, convert: (text: string) => T): (text: string) =>
   return convert;
 }
 
-// argparse reports a TypeError from a type function as "invalid int value: 'x'", like Python.
-const pythonInt = named('int', (text: string) => {
-  const value = parsePythonInt(text);
-  if (value === undefined) throw new TypeError(`invalid literal for int(): '${text}'`);
-  return value;
-});
-
-const pythonFloat = named('float', (text: string) => {
-  const value = parsePythonFloat(text);
-  if (value === undefined) throw new TypeError(`could not convert string to float: '${text}'`);
-  return value;
-});
-
-const positiveInt = named('positive int', (text: string) => {
-  const value = parsePythonInt(text);
-  if (value === undefined || value < 1) throw new ArgumentTypeError(`expected a positive integer, got '${text}'`);
-  return value;
-});
-
-const positiveSeconds = named('seconds', (text: string) => {
-  const value = parsePythonFloat(text);
-  if (value === undefined || !(value > 0)) throw new ArgumentTypeError(`expected a positive number of seconds, got '${text}'`);
-  return value;
-});
-
 const labelPair = named('label', (text: string): [string, string] => {
   const pair = splitLabelPair(text);
   if (pair === null) throw new ArgumentTypeError(`expected KEY=VALUE, got '${text}'`);
   return pair;
 });
-
-const KIND_TYPES = { str: undefined, int: pythonInt, float: pythonFloat } as const;
 
 /**
  * `--help` text with the default appended as Python's ArgumentDefaultsHelpFormatter writes it
@@ -90,8 +63,7 @@ function addReferenceOption(target: ArgumentGroup, option: OptionSpec): void {
     default: option.defaultValue === null ? undefined : option.defaultValue,
     help,
   };
-  const convert = KIND_TYPES[option.kind];
-  if (convert !== undefined) settings.type = convert;
+  if (option.kind === 'int' || option.kind === 'float') settings.type = boundedArgType(option.kind, option.range);
   if (option.nargs !== undefined) settings.nargs = option.nargs;
   if (option.choices !== undefined) settings.choices = [...option.choices];
   target.add_argument(option.flag, settings);
@@ -99,6 +71,8 @@ function addReferenceOption(target: ArgumentGroup, option: OptionSpec): void {
 
 /** Seconds without a byte after which a stream counts as stalled, unless --stream-idle-timeout says otherwise. */
 const STREAM_IDLE_TIMEOUT_S = 600;
+/** The idle timeout is a timer: above Node's longest timer it would fire at once. */
+const STREAM_IDLE_TIMEOUT_RANGE = { above: 0, max: MAX_TIMER_SECONDS };
 
 /**
  * servebench's own options. Their names keep every abbreviation in use unique
@@ -107,7 +81,7 @@ const STREAM_IDLE_TIMEOUT_S = 600;
 function addExtensionOptions(parser: ArgumentParser): void {
   const group = parser.add_argument_group({ title: 'servebench options' });
   group.add_argument('--sim', { dest: 'ext_sim', metavar: 'FLAGS', help: 'Start an in-process simulated SGLang server with these launch flags (e.g. "--model-path Qwen/Qwen2.5-7B --tp 2") and benchmark it.' });
-  group.add_argument('--workers', { dest: 'ext_workers', metavar: 'N', type: positiveInt, help: 'Load-generation threads: 1 sends from this thread; N > 1 spreads requests over N worker threads (default: half the cores, at most 8).' });
+  group.add_argument('--workers', { dest: 'ext_workers', metavar: 'N', type: boundedArgType('int', AT_LEAST_ONE), help: 'Load-generation threads: 1 sends from this thread; N > 1 spreads requests over N worker threads, never more than the cores or the requests (default: half the cores, at most 8).' });
   group.add_argument('--realtime', { dest: 'ext_realtime', action: 'store_true', help: 'Run the load-generating threads under SCHED_FIFO during the measured phase (needs root or CAP_SYS_NICE): their timestamps then never wait for a core behind other work, e.g. a server on the same machine.' });
   group.add_argument('--label', { dest: 'ext_labels', metavar: 'KEY=VALUE', nargs: '+', action: 'extend', type: labelPair, help: 'Label stored with the run in the catalog (repeatable).' });
   group.add_argument('--db', { dest: 'ext_db', metavar: 'PATH', help: 'Catalog database file (default: the standard location).' });
@@ -115,7 +89,7 @@ function addExtensionOptions(parser: ArgumentParser): void {
   group.add_argument('--stream-idle-timeout', {
     dest: 'ext_stream_idle_timeout',
     metavar: 'SECONDS',
-    type: positiveSeconds,
+    type: boundedArgType('float', STREAM_IDLE_TIMEOUT_RANGE),
     default: STREAM_IDLE_TIMEOUT_S,
     help: helpWithDefault('Fail a request as stalled after this many seconds without a byte.', STREAM_IDLE_TIMEOUT_S, 'int'),
   });

@@ -1,10 +1,10 @@
 /**
  * bench_serving's start-up checks on parsed arguments (spec §1.3 steps 1, 6, 8, 11–13), as
  * one-line UserErrors (exit 1) instead of assertion tracebacks. Checks that need the network or
- * files (model discovery, --extra-request-body JSON) belong to the runner.
+ * files (model discovery, --extra-request-body JSON) belong to the runner; the range of each number
+ * is checked as it is parsed (options.ts).
  */
 import { UserError } from '../../core/errors.js';
-import { pyFloatRepr } from '../../core/pyformat.js';
 import type { BenchArgs } from './types.js';
 
 /** The message bench_serving prints when `trt` runs without `--model` (kept verbatim). */
@@ -32,8 +32,5 @@ export function validateBenchArgs(args: BenchArgs): void {
   const distribution = args.lora_request_distribution;
   if ((distribution === 'distinct' || distribution === 'skewed') && (args.lora_name ?? []).length < 2) {
     throw new UserError(`--lora-request-distribution ${distribution} needs at least two adapters; pass them with --lora-name A B ...`);
-  }
-  if (!(args.lora_zipf_alpha > 1)) {
-    throw new UserError(`--lora-zipf-alpha must be greater than 1 (got ${pyFloatRepr(args.lora_zipf_alpha)})`);
   }
 }

@@ -1,12 +1,12 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UserError } from '../../core/errors.js';
+import { UsageError, UserError } from '../../core/errors.js';
 import { pyFloat } from '../../core/pyformat.js';
 import { parseBenchArgs } from '../args/parse.js';
-import { appendJsonl, defaultOutputFileName } from './jsonl-file.js';
+import { appendJsonl, checkOutputFile, defaultOutputFileName } from './jsonl-file.js';
 
 const march7 = new Date(2026, 2, 7, 23, 59);
 
@@ -42,5 +42,43 @@ describe('appendJsonl', () => {
       assert.ok(!error.message.includes('\n'));
       return true;
     });
+  });
+});
+
+describe('checkOutputFile', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'servebench-output-check-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  function refusal(path: string): string {
+    try {
+      checkOutputFile(path);
+    } catch (error) {
+      assert.ok(error instanceof UsageError, String(error));
+      assert.ok(!error.message.includes('\n'), error.message);
+      return error.message;
+    }
+    assert.fail(`expected ${path} to be refused`);
+  }
+
+  test('a new file in an existing folder passes and is not left behind', () => {
+    const path = join(dir, 'new.jsonl');
+    checkOutputFile(path);
+    assert.equal(existsSync(path), false);
+  });
+  test('an existing file passes untouched', () => {
+    const path = join(dir, 'old.jsonl');
+    writeFileSync(path, '{"a": 1}\n');
+    checkOutputFile(path);
+    assert.equal(readFileSync(path, 'utf8'), '{"a": 1}\n');
+  });
+  test('a missing folder, a directory and a file standing in for a folder are refused with the fix', () => {
+    assert.equal(
+      refusal(join(dir, 'missing', 'out.jsonl')),
+      `cannot write the results to ${join(dir, 'missing', 'out.jsonl')}: the folder ${join(dir, 'missing')} does not exist; create it (mkdir -p ${join(dir, 'missing')}) or pass --output-file in an existing folder`,
+    );
+    assert.equal(refusal(dir), `cannot write the results to ${dir}: it is a directory; pass a file path such as --output-file ${join(dir, 'results.jsonl')}`);
+    const file = join(dir, 'plain');
+    writeFileSync(file, '');
+    assert.match(refusal(join(file, 'out.jsonl')), /: \S+plain is not a folder; pass --output-file in an existing folder$/);
   });
 });

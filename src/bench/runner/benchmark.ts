@@ -19,6 +19,7 @@ import { startThreadHealthMonitor } from '../workers/thread-health.js';
 import { acceptLengthFromServerInfo } from './accept-length.js';
 import { isMultiTurnPrompt } from './conversation.js';
 import { dispatchSchedule } from './dispatch.js';
+import type { InterruptWatch } from './interrupt.js';
 import { createExecutor } from './executor.js';
 import type { RequestExecutor } from './executor.js';
 import { createLoraPicker } from './lora.js';
@@ -49,10 +50,12 @@ export interface BenchmarkPlan {
   env: NodeJS.ProcessEnv;
   /** Console lines (stdout). */
   print: (line: string) => void;
-  /** Operator notices (stderr), e.g. the Ctrl-C message. */
+  /** Operator notices (stderr), e.g. the stop-signal message. */
   notice: (line: string) => void;
   createProgress: (total: number) => Progress | null;
-  /** Seconds in-flight requests get after Ctrl-C before they are aborted (default 5). */
+  /** The stop signals (Ctrl-C, SIGTERM, SIGHUP) that end the measured phase early. */
+  interrupts: InterruptWatch;
+  /** Seconds in-flight requests get after a stop signal before they are aborted (default 5). */
   interruptGraceSeconds?: number;
   /** Load-generation threads (`--workers`): 1 (default) sends from this thread, more start worker threads. */
   workers?: number;
@@ -65,7 +68,6 @@ export interface BenchmarkRun {
   rows: DatasetRow[] | null;
   duration: number;
   acceptLength: number | null;
-  interrupted: boolean;
   /** Self-check samples of the loops that sent the requests and stamped their events: the worker threads, or this thread. */
   loopHealth: LoopHealthSample[];
 }
@@ -131,6 +133,7 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
         executor.execute(executor.inputFor(item.row, item.loraName, { ...plan.extraRequestBody, ...item.row.extraRequestBody }), queueTime),
       maxConcurrency: args.max_concurrency,
       transfers: workers ?? pool,
+      interrupts: plan.interrupts,
       graceSeconds: plan.interruptGraceSeconds ?? DEFAULT_GRACE_SECONDS,
       onDone: () => progress?.update(1),
       notice: plan.notice,
@@ -151,7 +154,6 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
     rows: multiTurn ? null : dispatched.sent.map((item) => schedule[item.index]!.row),
     duration,
     acceptLength,
-    interrupted: dispatched.interrupted,
     loopHealth: ownLoop ? [ownLoop] : [],
   };
   // Closed after the duration is taken: ending the threads is not part of the run.

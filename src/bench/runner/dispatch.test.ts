@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { DatasetRow, RequestOutput } from '../types.js';
 import { dispatchSchedule } from './dispatch.js';
+import { InterruptWatch } from './interrupt.js';
 import type { ScheduledRequest } from './schedule.js';
 
 const row = { prompt: 'p', promptLen: 1, outputLen: 1, textPromptLen: 1, visionPromptLen: 0, imageData: null, extraRequestBody: {} } as DatasetRow;
@@ -9,6 +10,7 @@ const schedule = (offsets: number[]): ScheduledRequest[] => offsets.map((sendAt,
 const output = (index: number) => ({ success: true, promptLen: index }) as RequestOutput;
 
 test('sends at absolute offsets, keeps schedule order, charges the slot wait as queue time', async () => {
+  const interrupts = new InterruptWatch();
   const sentAt: number[] = [];
   const waits: number[] = [];
   const start = performance.now();
@@ -21,18 +23,21 @@ test('sends at absolute offsets, keeps schedule order, charges the slot wait as 
       return [output(item.index)];
     },
     maxConcurrency: 1,
-    transfers: { inFlight: 0, abortAll: () => assert.fail('no abort without Ctrl-C') },
+    transfers: { inFlight: 0, abortAll: () => assert.fail('no abort without a stop signal') },
+    interrupts,
     graceSeconds: 1,
     onDone: () => {},
     notice: () => {},
   });
+  interrupts.dispose();
   assert.deepEqual(result.sent.map((s) => s.outputs[0]!.promptLen), [0, 1, 2, 3]);
-  assert.equal(result.interrupted, false);
+  assert.equal(interrupts.signal, null);
   assert.ok(waits[1]! >= 0.015, 'the second request waited for the single slot');
   assert.ok(sentAt[2]! >= 30 && sentAt[3]! >= 60, `sent at ${sentAt.map((t) => t.toFixed(1)).join(', ')} ms`);
 });
 
-test('Ctrl-C: nothing new is sent, queued requests are dropped, in-flight ones are aborted after the grace period', async () => {
+test('a stop signal: nothing new is sent, queued requests are dropped, in-flight ones are aborted after the grace period', async () => {
+  const interrupts = new InterruptWatch();
   let aborted = '';
   let finishInFlight: () => void = () => {};
   const notices: string[] = [];
@@ -40,7 +45,7 @@ test('Ctrl-C: nothing new is sent, queued requests are dropped, in-flight ones a
     schedule: schedule([0, 0, 0.05, 5]),
     send: async (item) => {
       if (item.index === 0) {
-        setTimeout(() => process.emit('SIGINT'), 10);
+        setTimeout(() => process.emit('SIGTERM'), 10);
         await new Promise<void>((resolve) => (finishInFlight = resolve));
       }
       return [output(item.index)];
@@ -53,14 +58,43 @@ test('Ctrl-C: nothing new is sent, queued requests are dropped, in-flight ones a
         finishInFlight();
       },
     },
+    interrupts,
     graceSeconds: 0.05,
     onDone: () => {},
     notice: (line) => notices.push(line),
   });
   const result = await pending;
-  assert.equal(result.interrupted, true);
+  interrupts.dispose();
+  assert.equal(interrupts.signal, 'SIGTERM');
   assert.deepEqual(result.sent.map((s) => s.index), [0], 'request 1 was queued behind the slot and dropped; 2 and 3 never left');
-  assert.match(aborted, /interrupted by Ctrl-C/);
-  assert.match(notices[0]!, /^Interrupted: sending no new requests; waiting up to 0\.05 s for 1 in-flight requests/);
-  assert.equal(process.listenerCount('SIGINT'), 0, 'the handler is removed after the run');
+  assert.equal(aborted, 'aborted: interrupted by SIGTERM');
+  assert.equal(notices[0], 'Interrupted by SIGTERM: sending no new requests; waiting up to 0.05 s for 1 in-flight requests (SIGTERM again to exit now)');
+});
+
+test('a send time beyond the longest timer is waited for in steps, without a TimeoutOverflowWarning', async () => {
+  const warnings: string[] = [];
+  const onWarning = (warning: Error): void => void warnings.push(warning.name);
+  process.on('warning', onWarning);
+  const interrupts = new InterruptWatch();
+  try {
+    setTimeout(() => process.emit('SIGHUP'), 20);
+    const result = await dispatchSchedule({
+      // 100 days away: what a --request-rate of 1e-7 draws.
+      schedule: schedule([8_640_000]),
+      send: async () => assert.fail('nothing is due before the stop'),
+      maxConcurrency: null,
+      transfers: { inFlight: 0, abortAll: () => {} },
+      interrupts,
+      graceSeconds: 0.01,
+      onDone: () => {},
+      notice: () => {},
+    });
+    // Node emits the warning on a later tick.
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(result.sent, []);
+    assert.deepEqual(warnings, []);
+  } finally {
+    interrupts.dispose();
+    process.off('warning', onWarning);
+  }
 });

@@ -1,15 +1,17 @@
 /**
  * Releases scheduled requests at their absolute offsets from the run start, behind the FIFO
- * concurrency limit, until the schedule ends or Ctrl-C stops it. After Ctrl-C nothing new is
- * sent (queued requests are dropped) and in-flight ones get a grace period before being aborted.
+ * concurrency limit, until the schedule ends or a stop signal (Ctrl-C, SIGTERM, SIGHUP) stops it.
+ * After the signal nothing new is sent (queued requests are dropped) and in-flight ones get a grace
+ * period before being aborted.
  */
+import { MAX_TIMER_SECONDS } from '../../core/flag-range.js';
 import { nowSeconds } from '../transport/clock.js';
 import type { RequestOutput } from '../types.js';
-import { InterruptWatch, INTERRUPT_EXIT_CODE } from './interrupt.js';
+import { signalName, type InterruptWatch } from './interrupt.js';
 import type { ScheduledRequest } from './schedule.js';
 import { FifoSemaphore } from './semaphore.js';
 
-/** What Ctrl-C acts on: the transfers in flight (this thread's HttpPool, or the load workers). */
+/** What a stop signal acts on: the transfers in flight (this thread's HttpPool, or the load workers). */
 export interface InFlightTransfers {
   readonly inFlight: number;
   abortAll(message: string): void;
@@ -21,6 +23,8 @@ export interface DispatchOptions {
   send(item: ScheduledRequest, queueTime: number): Promise<RequestOutput[]>;
   maxConcurrency: number | null;
   transfers: InFlightTransfers;
+  /** The stop signals of the run; the caller owns it, since saving the results outlasts dispatch. */
+  interrupts: InterruptWatch;
   graceSeconds: number;
   /** Called once per finished (or dropped) request. */
   onDone(): void;
@@ -32,26 +36,23 @@ export interface DispatchResult {
   start: number;
   /** Per schedule item that was sent, in schedule order: its index and outputs. */
   sent: Array<{ index: number; outputs: RequestOutput[] }>;
-  interrupted: boolean;
 }
 
-/** Runs the schedule to completion (or interruption). */
+/** Runs the schedule to completion (or until a stop signal). */
 export async function dispatchSchedule(options: DispatchOptions): Promise<DispatchResult> {
   const { schedule, transfers } = options;
   const semaphore = options.maxConcurrency ? new FifoSemaphore(options.maxConcurrency) : null;
   let stopped = false;
   let wake: () => void = () => {};
   let graceTimer: NodeJS.Timeout | null = null;
-  const watch = new InterruptWatch({
-    onInterrupt: () => {
-      stopped = true;
-      wake();
-      options.notice(
-        `Interrupted: sending no new requests; waiting up to ${options.graceSeconds} s for ${transfers.inFlight} in-flight requests (Ctrl-C again to exit now)`,
-      );
-      graceTimer = setTimeout(() => transfers.abortAll('aborted: interrupted by Ctrl-C'), options.graceSeconds * 1000);
-    },
-    onForce: () => process.exit(INTERRUPT_EXIT_CODE),
+  const unsubscribe = options.interrupts.onStop((signal) => {
+    stopped = true;
+    wake();
+    const name = signalName(signal);
+    options.notice(
+      `Interrupted by ${name}: sending no new requests; waiting up to ${options.graceSeconds} s for ${transfers.inFlight} in-flight requests (${name} again to exit now)`,
+    );
+    graceTimer = setTimeout(() => transfers.abortAll(`aborted: interrupted by ${name}`), options.graceSeconds * 1000);
   });
 
   const release = async (item: ScheduledRequest): Promise<RequestOutput[] | null> => {
@@ -66,12 +67,13 @@ export async function dispatchSchedule(options: DispatchOptions): Promise<Dispat
   };
 
   // Timers run on libuv's millisecond loop clock and may fire up to 1 ms early: wait again until
-  // the precise clock has reached the send time. Ctrl-C ends the wait at once.
+  // the precise clock has reached the send time. A stop signal ends the wait at once. A wait longer
+  // than a timer can take (a very low --request-rate) is taken in steps, not as an overflow warning.
   const waitUntil = async (due: number): Promise<void> => {
     let waitMs = (due - nowSeconds()) * 1000;
     while (waitMs > 0 && !stopped) {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, Math.max(1, waitMs));
+        const timer = setTimeout(resolve, Math.min(MAX_TIMER_SECONDS * 1000, Math.max(1, waitMs)));
         wake = () => {
           clearTimeout(timer);
           resolve();
@@ -94,9 +96,9 @@ export async function dispatchSchedule(options: DispatchOptions): Promise<Dispat
     results.forEach((outputs, index) => {
       if (outputs !== null) sent.push({ index, outputs });
     });
-    return { start, sent, interrupted: watch.requested };
+    return { start, sent };
   } finally {
     if (graceTimer !== null) clearTimeout(graceTimer);
-    watch.dispose();
+    unsubscribe();
   }
 }

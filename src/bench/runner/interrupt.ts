@@ -1,36 +1,62 @@
 /**
- * Ctrl-C during the measured phase: the first SIGINT stops new sends and gives in-flight requests a
- * grace period before aborting them, so the block for what completed is still printed and saved;
- * a second SIGINT exits at once.
+ * Stopping a measured run from outside. The first SIGINT (Ctrl-C), SIGTERM (`kill`, a service or
+ * container stop) or SIGHUP (the terminal closed) stops new sends and gives in-flight requests a
+ * grace period before aborting them, so the block, the JSONL record and the catalog run still
+ * cover what completed; the command then exits with 128 + the signal's number, the status a shell
+ * reports for a process that signal ended. A second signal of any of them exits at once.
  */
+import { constants } from 'node:os';
 
-export const INTERRUPT_EXIT_CODE = 130;
+/** The signals that stop a run the way Ctrl-C does. */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+export type StopSignal = (typeof STOP_SIGNALS)[number];
 
-export interface InterruptHandlers {
-  /** First Ctrl-C. */
-  onInterrupt(): void;
-  /** Second Ctrl-C: the process should end now. */
-  onForce(): void;
+/** The exit status of a command a signal stopped: 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP. */
+export function signalExitCode(signal: StopSignal): number {
+  return 128 + constants.signals[signal];
 }
 
-/** Listens for SIGINT until `dispose()`; `requested` tells whether the run was interrupted. */
-export class InterruptWatch {
-  private count = 0;
-  private readonly listener = (): void => {
-    this.count++;
-    if (this.count === 1) this.handlers.onInterrupt();
-    else this.handlers.onForce();
-  };
+/** The signal as the operator knows it, for messages. */
+export function signalName(signal: StopSignal): string {
+  return signal === 'SIGINT' ? 'Ctrl-C' : signal;
+}
 
-  constructor(private readonly handlers: InterruptHandlers) {
-    process.on('SIGINT', this.listener);
+/**
+ * Catches the stop signals from construction until `dispose()`; created before the measured phase
+ * and kept until its results are saved, so a signal while saving does not lose them either.
+ */
+export class InterruptWatch {
+  private received: StopSignal | null = null;
+  private readonly stopHandlers = new Set<(signal: StopSignal) => void>();
+  private readonly listeners = STOP_SIGNALS.map((signal) => ({ signal, listener: (): void => this.receive(signal) }));
+
+  constructor() {
+    for (const { signal, listener } of this.listeners) process.on(signal, listener);
   }
 
-  get requested(): boolean {
-    return this.count > 0;
+  /** The first stop signal received, or null. */
+  get signal(): StopSignal | null {
+    return this.received;
+  }
+
+  /** Calls `stop` on the first signal (at once if it already came); returns the unsubscribe function. */
+  onStop(stop: (signal: StopSignal) => void): () => void {
+    if (this.received !== null) stop(this.received);
+    else this.stopHandlers.add(stop);
+    return () => this.stopHandlers.delete(stop);
   }
 
   dispose(): void {
-    process.off('SIGINT', this.listener);
+    for (const { signal, listener } of this.listeners) process.off(signal, listener);
+  }
+
+  private receive(signal: StopSignal): void {
+    if (this.received !== null) {
+      process.exit(signalExitCode(signal));
+    } else {
+      this.received = signal;
+      for (const stop of this.stopHandlers) stop(signal);
+      this.stopHandlers.clear();
+    }
   }
 }

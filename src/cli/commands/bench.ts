@@ -18,16 +18,16 @@ import { buildDataset } from '../../bench/datasets/index.js';
 import { ALL_REQUESTS_FAILED_WARNING } from '../../bench/metrics/calculate.js';
 import { formatResultBlock } from '../../bench/output/block.js';
 import { formatExtendedBlock } from '../../bench/output/extras-block.js';
-import { appendJsonl, defaultOutputFileName } from '../../bench/output/jsonl-file.js';
+import { appendJsonl, checkOutputFile, defaultOutputFileName } from '../../bench/output/jsonl-file.js';
 import { createProgressBar } from '../../bench/output/progress.js';
 import { buildResultRecord, type JsonRecord } from '../../bench/output/record.js';
 import type { RequestOutput } from '../../bench/types.js';
 import { runBenchmark } from '../../bench/runner/benchmark.js';
 import { discoverModel } from '../../bench/runner/discovery.js';
-import { INTERRUPT_EXIT_CODE } from '../../bench/runner/interrupt.js';
+import { InterruptWatch, signalExitCode, signalName } from '../../bench/runner/interrupt.js';
 import { summarizeRun } from '../../bench/runner/report.js';
 import { judgeClient } from '../../bench/selfcheck/verdict.js';
-import { defaultWorkerCount } from '../../bench/workers/plan.js';
+import { resolveWorkerCount } from '../../bench/workers/plan.js';
 import { fetchServerInfo } from '../../bench/transport/auxiliary.js';
 import { HttpPool } from '../../bench/transport/http-pool.js';
 import { loadTokenizer } from '../../tokenizer/index.js';
@@ -83,13 +83,13 @@ async function plotThroughput(outputFile: string, outputs: readonly RequestOutpu
 }
 
 /**
- * Keeps the run in the catalog. The JSONL record is already on disk, so a catalog that cannot be
- * written (locked, corrupt) costs a warning line, not the measurement.
+ * Keeps the run in the catalog. A catalog that cannot be written (locked, corrupt) costs a warning
+ * line, not the measurement: the JSONL line, when it could be written (`outputFile`), has it.
  */
 async function recordInCatalog(
   args: BenchArgs,
   record: JsonRecord,
-  outputFile: string,
+  outputFile: string | null,
   outputs: readonly RequestOutput[],
   startedAt: Date,
 ): Promise<void> {
@@ -107,8 +107,33 @@ async function recordInCatalog(
     });
     notice(`Run ${id} recorded in ${path}`);
   } catch (error) {
-    notice(`warning: the run was not recorded in the catalog (${describeError(error)}); its record is in ${outputFile}`);
+    const kept = outputFile === null ? 'nor in a JSONL file' : `its record is in ${outputFile}`;
+    notice(`warning: the run was not recorded in the catalog (${describeError(error)}); ${kept}`);
   }
+}
+
+/**
+ * Keeps the results: the JSONL line, the plots, the catalog run. The catalog run is recorded even
+ * when the line could not be appended (the disk filled up, the folder went away mid-run); the
+ * append's error is raised after it.
+ */
+async function saveResults(
+  args: BenchArgs,
+  record: JsonRecord,
+  outputFile: string,
+  outputs: readonly RequestOutput[],
+  startedAt: Date,
+): Promise<void> {
+  let appendError: unknown = null;
+  try {
+    appendJsonl(outputFile, record);
+  } catch (error) {
+    appendError = error;
+  }
+  const appended = appendError === null;
+  if (appended && args.plot_throughput && outputs.some((output) => output.success)) await plotThroughput(outputFile, outputs);
+  if (!args.extensions.noCatalog) await recordInCatalog(args, record, appended ? outputFile : null, outputs, startedAt);
+  if (!appended) throw appendError;
 }
 
 async function run(argv: string[]): Promise<number> {
@@ -126,6 +151,9 @@ async function run(argv: string[]): Promise<number> {
   const rngs = createBenchRngs(args.seed);
   const extraRequestBody = parseExtraBody(args.extra_request_body);
   validateBenchArgs(args);
+  // Results that could not be kept are not worth measuring: the file is tried before anything starts.
+  const outputFile = args.output_file ?? defaultOutputFileName(args, new Date());
+  checkOutputFile(outputFile);
   const sim = await startSim(args);
   const pool = new HttpPool({ streamIdleTimeout: args.extensions.streamIdleTimeout });
   try {
@@ -151,48 +179,59 @@ async function run(argv: string[]): Promise<number> {
     const tokenizer =
       args.tokenizer === null && modelTokenizer !== null ? modelTokenizer : await loadTokenizer({ tokenizer: args.tokenizer, model: args.model });
     const dataset = await buildDataset(args, tokenizer, print, { rngs });
+    const { workers, note: workersNote } = resolveWorkerCount(args.extensions.workers, availableParallelism(), dataset.rows.length);
+    if (workersNote !== null) notice(workersNote);
 
     const startedAt = new Date();
-    const runResult = await runBenchmark({
-      args,
-      dataset,
-      modelId,
-      apiUrl: urls.apiUrl,
-      baseUrl: urls.baseUrl,
-      extraRequestBody,
-      pool,
-      rngs,
-      env: process.env,
-      print,
-      notice,
-      createProgress: (total) => createProgressBar(total, args.disable_tqdm),
-      workers: args.extensions.workers ?? defaultWorkerCount(availableParallelism()),
-    });
+    // From the first request until the results are saved, a stop signal ends sending and the
+    // results of what completed are still printed and kept; before that there is nothing to keep.
+    const interrupts = new InterruptWatch();
+    try {
+      const runResult = await runBenchmark({
+        args,
+        dataset,
+        modelId,
+        apiUrl: urls.apiUrl,
+        baseUrl: urls.baseUrl,
+        extraRequestBody,
+        pool,
+        rngs,
+        env: process.env,
+        print,
+        notice,
+        createProgress: (total) => createProgressBar(total, args.disable_tqdm),
+        interrupts,
+        workers,
+      });
 
-    const { metrics, extras } = await summarizeRun(runResult, args, tokenizer);
-    if (metrics.completed === 0) notice(`UserWarning: ${ALL_REQUESTS_FAILED_WARNING}`);
-    process.stdout.write(formatResultBlock(metrics, args));
-    process.stdout.write(formatExtendedBlock(extras));
-    // The loops that stamped the events judge the run.
-    print(judgeClient(runResult.loopHealth).line);
-    if (sim !== null) {
-      const { judgeSimWrites } = await import('../../sim/truth/lateness-verdict.js');
-      print(judgeSimWrites(await sim.writeLateness()).line);
+      const { metrics, extras } = await summarizeRun(runResult, args, tokenizer);
+      if (metrics.completed === 0) notice(`UserWarning: ${ALL_REQUESTS_FAILED_WARNING}`);
+      process.stdout.write(formatResultBlock(metrics, args));
+      process.stdout.write(formatExtendedBlock(extras));
+      // The loops that stamped the events judge the run.
+      print(judgeClient(runResult.loopHealth).line);
+      if (sim !== null) {
+        const { judgeSimWrites } = await import('../../sim/truth/lateness-verdict.js');
+        print(judgeSimWrites(await sim.writeLateness()).line);
+      }
+
+      const serverInfo = await fetchServerInfo(pool, urls.baseUrl, auth, pythonJsonLoads);
+      const record = buildResultRecord({ args, metrics, serverInfo, outputs: runResult.outputs, extras });
+      await saveResults(args, record, outputFile, runResult.outputs, startedAt);
+
+      const signal = interrupts.signal;
+      if (signal !== null) {
+        notice(`servebench bench: stopped by ${signalName(signal)}; the results of the ${metrics.completed} completed requests are saved (exit status ${signalExitCode(signal)})`);
+        return signalExitCode(signal);
+      }
+      if (metrics.completed === 0) {
+        const where = args.output_details ? `each request's error is in ${outputFile}` : 'add --output-details to record each error';
+        throw new UserError(`all ${runResult.outputs.length} requests failed (causes above; ${where}); check the server and the benchmark arguments`);
+      }
+      return 0;
+    } finally {
+      interrupts.dispose();
     }
-
-    const serverInfo = await fetchServerInfo(pool, urls.baseUrl, auth, pythonJsonLoads);
-    const record = buildResultRecord({ args, metrics, serverInfo, outputs: runResult.outputs, extras });
-    const outputFile = args.output_file ?? defaultOutputFileName(args, new Date());
-    appendJsonl(outputFile, record);
-    if (args.plot_throughput && metrics.completed > 0) await plotThroughput(outputFile, runResult.outputs);
-    if (!args.extensions.noCatalog) await recordInCatalog(args, record, outputFile, runResult.outputs, startedAt);
-
-    if (runResult.interrupted) return INTERRUPT_EXIT_CODE;
-    if (metrics.completed === 0) {
-      const where = args.output_details ? `each request's error is in ${outputFile}` : 'add --output-details to record each error';
-      throw new UserError(`all ${runResult.outputs.length} requests failed (causes above; ${where}); check the server and the benchmark arguments`);
-    }
-    return 0;
   } finally {
     await pool.close();
     await sim?.close();

@@ -1,6 +1,6 @@
 /** `servebench dashboard`: serves the catalog as a local web app until interrupted. */
 import type { Command } from '../main.js';
-import { UsageError } from '../../core/errors.js';
+import { LISTEN_PORT, boundedArgType } from '../../core/flag-range.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../../catalog/cli/options.js';
 import { isLoopbackHost, startDashboard } from '../../dashboard/server.js';
 
@@ -15,10 +15,9 @@ export const command: Command = catalogCommand<DashboardArgs>({
   description: 'Serve the run catalog as a local web app (read-only).',
   addArguments(parser) {
     parser.add_argument('--host', { default: '127.0.0.1', help: 'address to listen on (default 127.0.0.1: this machine only)' });
-    parser.add_argument('--port', { type: 'int', default: 8040, help: 'port to listen on (default 8040; 0 picks a free one)' });
+    parser.add_argument('--port', { type: boundedArgType('int', LISTEN_PORT), default: 8040, help: 'port to listen on (default 8040; 0 picks a free one)' });
   },
   async run(args) {
-    if (!(args.port >= 0 && args.port <= 65535)) throw new UsageError(`--port ${args.port} is not a port number (0..65535)`);
     await withCatalog(args.db, async (catalog) => {
       const dashboard = await startDashboard({ catalog, host: args.host, port: args.port });
       process.stdout.write(`servebench dashboard: ${dashboard.url}/  (catalog ${catalog.path}, ${catalog.countRuns()} runs; Ctrl-C stops)\n`);

@@ -5,6 +5,7 @@
  */
 import type { Command } from '../main.js';
 import { UsageError } from '../../core/errors.js';
+import { boundedArgType } from '../../core/flag-range.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../../catalog/cli/options.js';
 import { PLOT_KINDS, comparisonChartOption, runChartOption, type PlotKind } from '../../plots/charts.js';
 import { imageFormatOf, writeChart } from '../../plots/export.js';
@@ -19,6 +20,10 @@ interface PlotArgs extends CatalogArgs {
   height: number;
 }
 
+/** Chart sizes in pixels: below these the axes and labels overlap, above them the renderer runs out of memory. */
+const WIDTH_RANGE = { min: 200, max: 8000 };
+const HEIGHT_RANGE = { min: 150, max: 8000 };
+
 export const command: Command = catalogCommand<PlotArgs>({
   name: 'plot',
   summary: 'export a chart of catalog runs as SVG or PNG (throughput, concurrency, ttft, itl, tput-vs-tpot)',
@@ -32,14 +37,11 @@ export const command: Command = catalogCommand<PlotArgs>({
     });
     parser.add_argument('--out', { metavar: 'FILE', required: true, help: 'output file, .svg or .png' });
     parser.add_argument('--per-card', { action: 'store_true', help: 'tput-vs-tpot: output tok/s per card instead of in total' });
-    parser.add_argument('--width', { type: 'int', default: DEFAULT_SIZE.width, help: `chart width in pixels (default ${DEFAULT_SIZE.width})` });
-    parser.add_argument('--height', { type: 'int', default: DEFAULT_SIZE.height, help: `chart height in pixels (default ${DEFAULT_SIZE.height})` });
+    parser.add_argument('--width', { type: boundedArgType('int', WIDTH_RANGE), default: DEFAULT_SIZE.width, help: `chart width in pixels (default ${DEFAULT_SIZE.width})` });
+    parser.add_argument('--height', { type: boundedArgType('int', HEIGHT_RANGE), default: DEFAULT_SIZE.height, help: `chart height in pixels (default ${DEFAULT_SIZE.height})` });
   },
   async run(args) {
     imageFormatOf(args.out);
-    if (!(args.width >= 200 && args.width <= 8000 && args.height >= 150 && args.height <= 8000)) {
-      throw new UsageError('--width must be 200..8000 and --height 150..8000 pixels');
-    }
     if (args.kind !== 'tput-vs-tpot' && args.runs.length !== 1) {
       throw new UsageError(`--kind ${args.kind} plots one run; give one RUN, or use --kind tput-vs-tpot for several`);
     }

@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { formatNamespace } from '../../bench/args/namespace.js';
 import { formatResultBlock } from '../../bench/output/block.js';
 import { formatExtendedBlock } from '../../bench/output/extras-block.js';
-import { appendJsonl } from '../../bench/output/jsonl-file.js';
+import { appendJsonl, checkOutputFile } from '../../bench/output/jsonl-file.js';
 import { buildResultRecord } from '../../bench/output/record.js';
 import { hardwareNames } from '../../sim/model/catalog.js';
 import { storedCrossValidation } from '../../sim/model/efficiency.js';
@@ -56,6 +56,7 @@ async function run(argv: string[]): Promise<number> {
   const deployment = parsePredictDeployment(options.rest, options.values.get('prefill') ?? [], options.values.get('decode') ?? []);
   const first = deployment.instances[0]!.launch;
   const args = parseWorkloadArgs(after, 'predict', first.servedModelName ?? first.modelPath);
+  if (args.output_file !== null) checkOutputFile(args.output_file);
   print(`benchmark_args=${formatNamespace(args)}`);
   print(`servebench predict: ${describeDeployment(deployment)}; virtual time, no server contacted`);
   const lengthOnly = lengthOnlyWorkload(args);

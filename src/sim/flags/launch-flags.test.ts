@@ -109,6 +109,26 @@ describe('parseLaunchArgs', () => {
     assert.throws(() => parseLaunchArgs(['--model-path', 'x', 'stray']), /unexpected argument 'stray'/);
   });
 
+  test('numbers outside their range are usage errors naming the flag, the value and the range', () => {
+    const refused: Array<[string, string, RegExp]> = [
+      ['--port', '70000', /expected an integer from 0 to 65535 \(0: any free port\)$/],
+      ['--tp', '0', /expected an integer ≥ 1$/],
+      ['--mem-fraction-static', '1.5', /expected a number > 0 and ≤ 1$/],
+      ['--chunked-prefill-size', '-2', /expected an integer ≥ -1 \(-1: no chunking\)$/],
+      ['--sim-seed', '-1', /expected an integer from 0 to 4294967295$/],
+      ['--truth-itl-ms', 'inf', /expected a number from 0 to 2147483000$/],
+    ];
+    for (const [flag, value, range] of refused) {
+      assert.throws(
+        () => parseLaunchArgs(['--model-path', 'x', flag, value]),
+        (e: unknown) => e instanceof UsageError && e.message.startsWith(`argument ${flag}: ${value} is out of range: `) && range.test(e.message),
+        flag,
+      );
+    }
+    assert.equal(parseLaunchArgs(['--model-path', 'x', '--chunked-prefill-size', '-1']).launch.chunkedPrefillSize, -1);
+    assert.equal(parseLaunchArgs(['--model-path', 'x', '--port', '0']).launch.port, 0);
+  });
+
   test('--sim-realtime is a sim flag, not an ignored one', () => {
     const { launch } = parseLaunchArgs(['--model-path', 'x', '--sim-realtime']);
     assert.equal(launch.simRealtime, true);

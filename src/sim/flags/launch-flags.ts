@@ -6,6 +6,7 @@
  * `python -m sglang.launch_server` command.
  */
 import { UsageError } from '../../core/errors.js';
+import { AT_LEAST_ONE, LISTEN_PORT, MAX_TIMER_SECONDS, SEED, parseFlagNumber, type FlagRange, type NumberKind } from '../../core/flag-range.js';
 import { redactArgv } from '../../core/redact.js';
 import { findHardware, hardwareNames } from '../model/catalog.js';
 import type { LaunchConfig } from '../types.js';
@@ -39,22 +40,21 @@ const LEADING_WORDS = new Set(['python', 'python3', '-m', 'sglang.launch_server'
 type Setter = (config: LaunchConfig, value: string, flag: string) => void;
 type TruthSetter = (truth: Partial<TruthOptions>, value: string, flag: string) => void;
 
-function int(flag: string, value: string): number {
-  if (!/^[-+]?\d+$/.test(value.trim())) throw new UsageError(`argument --${flag}: invalid int value: '${value}'`);
-  return Number.parseInt(value, 10);
+/** A launch flag's number, read and range-checked as every command's numeric flags are. */
+function number(flag: string, value: string, kind: NumberKind, range: FlagRange): number {
+  return parseFlagNumber(`--${flag}`, value, kind, range);
 }
 
-function positiveInt(flag: string, value: string): number {
-  const n = int(flag, value);
-  if (n < 1) throw new UsageError(`argument --${flag}: must be at least 1, got ${value}`);
-  return n;
+function count(flag: string, value: string): number {
+  return number(flag, value, 'int', AT_LEAST_ONE);
 }
 
-function float(flag: string, value: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || Number.isNaN(n)) throw new UsageError(`argument --${flag}: invalid float value: '${value}'`);
-  return n;
-}
+/** SGLang disables chunked prefill with -1 (any value ≤ 0 does in the deployment model). */
+const CHUNKED_PREFILL_RANGE: FlagRange = { min: -1, meaning: '-1: no chunking' };
+/** A share of device memory. */
+const MEM_FRACTION_RANGE: FlagRange = { above: 0, max: 1 };
+/** Truth-mode delays are timers, so no longer than Node's longest one. */
+const TRUTH_DELAY_MS_RANGE: FlagRange = { min: 0, max: MAX_TIMER_SECONDS * 1000 };
 
 function choice<T extends string>(flag: string, value: string, choices: readonly T[]): T {
   if (!(choices as readonly string[]).includes(value)) {
@@ -80,39 +80,39 @@ const EFFECTIVE: Record<string, Setter> = {
   model: (c, v) => (c.modelPath = v),
   'served-model-name': (c, v) => (c.servedModelName = v),
   host: (c, v) => (c.host = v),
-  port: (c, v, f) => (c.port = int(f, v)),
-  tp: (c, v, f) => (c.tpSize = positiveInt(f, v)),
-  'tp-size': (c, v, f) => (c.tpSize = positiveInt(f, v)),
-  'tensor-parallel-size': (c, v, f) => (c.tpSize = positiveInt(f, v)),
-  dp: (c, v, f) => (c.dpSize = positiveInt(f, v)),
-  'dp-size': (c, v, f) => (c.dpSize = positiveInt(f, v)),
-  'data-parallel-size': (c, v, f) => (c.dpSize = positiveInt(f, v)),
-  ep: (c, v, f) => (c.epSize = positiveInt(f, v)),
-  'ep-size': (c, v, f) => (c.epSize = positiveInt(f, v)),
-  'expert-parallel-size': (c, v, f) => (c.epSize = positiveInt(f, v)),
+  port: (c, v, f) => (c.port = number(f, v, 'int', LISTEN_PORT)),
+  tp: (c, v, f) => (c.tpSize = count(f, v)),
+  'tp-size': (c, v, f) => (c.tpSize = count(f, v)),
+  'tensor-parallel-size': (c, v, f) => (c.tpSize = count(f, v)),
+  dp: (c, v, f) => (c.dpSize = count(f, v)),
+  'dp-size': (c, v, f) => (c.dpSize = count(f, v)),
+  'data-parallel-size': (c, v, f) => (c.dpSize = count(f, v)),
+  ep: (c, v, f) => (c.epSize = count(f, v)),
+  'ep-size': (c, v, f) => (c.epSize = count(f, v)),
+  'expert-parallel-size': (c, v, f) => (c.epSize = count(f, v)),
   'enable-dp-attention': (c) => (c.enableDpAttention = true),
   'enable-dp-lm-head': (c) => (c.enableDpLmHead = true),
-  'moe-dense-tp-size': (c, v, f) => (c.moeDenseTpSize = positiveInt(f, v)),
-  'max-running-requests': (c, v, f) => (c.maxRunningRequests = positiveInt(f, v)),
-  'max-total-tokens': (c, v, f) => (c.maxTotalTokens = positiveInt(f, v)),
-  'chunked-prefill-size': (c, v, f) => (c.chunkedPrefillSize = int(f, v)),
-  'max-prefill-tokens': (c, v, f) => (c.maxPrefillTokens = positiveInt(f, v)),
-  'context-length': (c, v, f) => (c.contextLength = positiveInt(f, v)),
-  'mem-fraction-static': (c, v, f) => (c.memFractionStatic = float(f, v)),
+  'moe-dense-tp-size': (c, v, f) => (c.moeDenseTpSize = count(f, v)),
+  'max-running-requests': (c, v, f) => (c.maxRunningRequests = count(f, v)),
+  'max-total-tokens': (c, v, f) => (c.maxTotalTokens = count(f, v)),
+  'chunked-prefill-size': (c, v, f) => (c.chunkedPrefillSize = number(f, v, 'int', CHUNKED_PREFILL_RANGE)),
+  'max-prefill-tokens': (c, v, f) => (c.maxPrefillTokens = count(f, v)),
+  'context-length': (c, v, f) => (c.contextLength = count(f, v)),
+  'mem-fraction-static': (c, v, f) => (c.memFractionStatic = number(f, v, 'float', MEM_FRACTION_RANGE)),
   'kv-cache-dtype': (c, v) => (c.kvCacheDtype = v),
   quantization: (c, v) => (c.quantization = v),
   dtype: (c, v) => (c.dtype = v),
-  'page-size': (c, v, f) => (c.pageSize = positiveInt(f, v)),
+  'page-size': (c, v, f) => (c.pageSize = count(f, v)),
   'disable-radix-cache': (c) => (c.disableRadixCache = true),
   'enable-mixed-chunk': (c) => (c.enableMixedChunk = true),
   'disable-cuda-graph': (c) => (c.disableCudaGraph = true),
-  'cuda-graph-max-bs': (c, v, f) => (c.cudaGraphMaxBs = positiveInt(f, v)),
+  'cuda-graph-max-bs': (c, v, f) => (c.cudaGraphMaxBs = count(f, v)),
   'speculative-algorithm': (c, v) => (c.speculativeAlgorithm = v),
-  'speculative-num-steps': (c, v, f) => (c.speculativeNumSteps = positiveInt(f, v)),
-  'speculative-eagle-topk': (c, v, f) => (c.speculativeEagleTopk = positiveInt(f, v)),
-  'speculative-num-draft-tokens': (c, v, f) => (c.speculativeNumDraftTokens = positiveInt(f, v)),
+  'speculative-num-steps': (c, v, f) => (c.speculativeNumSteps = count(f, v)),
+  'speculative-eagle-topk': (c, v, f) => (c.speculativeEagleTopk = count(f, v)),
+  'speculative-num-draft-tokens': (c, v, f) => (c.speculativeNumDraftTokens = count(f, v)),
   'disaggregation-mode': (c, v, f) => (c.disaggregationMode = choice(f, v, DISAGGREGATION_CHOICES)),
-  nnodes: (c, v, f) => (c.nnodes = positiveInt(f, v)),
+  nnodes: (c, v, f) => (c.nnodes = count(f, v)),
   'reasoning-parser': (c, v) => (c.reasoningParser = v),
   'tool-call-parser': (c, v) => (c.toolCallParser = v),
   'enable-metrics': (c) => (c.enableMetrics = true),
@@ -120,23 +120,17 @@ const EFFECTIVE: Record<string, Setter> = {
   hardware: (c, v, f) => (c.hardware = hardwareKey(f, v)),
   'hardware-spec': (c, v) => (c.hardwareProfile = readHardwareSpec(v)),
   'sim-model': (c, v) => (c.simModel = v),
-  'sim-seed': (c, v, f) => (c.simSeed = int(f, v)),
+  'sim-seed': (c, v, f) => (c.simSeed = number(f, v, 'int', SEED)),
   'sim-realtime': (c) => (c.simRealtime = true),
 };
 
 /** Sim-only flags of truth mode. */
 const TRUTH: Record<string, TruthSetter> = {
-  'truth-ttft-ms': (t, v, f) => (t.ttftMs = nonNegative(f, v)),
-  'truth-itl-ms': (t, v, f) => (t.itlMs = nonNegative(f, v)),
-  'truth-tokens-per-chunk': (t, v, f) => (t.tokensPerChunk = positiveInt(f, v)),
+  'truth-ttft-ms': (t, v, f) => (t.ttftMs = number(f, v, 'float', TRUTH_DELAY_MS_RANGE)),
+  'truth-itl-ms': (t, v, f) => (t.itlMs = number(f, v, 'float', TRUTH_DELAY_MS_RANGE)),
+  'truth-tokens-per-chunk': (t, v, f) => (t.tokensPerChunk = count(f, v)),
   'truth-shared-steps': (t) => (t.sharedSteps = true),
 };
-
-function nonNegative(flag: string, value: string): number {
-  const n = float(flag, value);
-  if (!(n >= 0) || !Number.isFinite(n)) throw new UsageError(`argument --${flag}: must be a finite number ≥ 0, got ${value}`);
-  return n;
-}
 
 const SIM_ONLY_ARITY: Record<string, FlagArity> = {
   hardware: 'one',
