@@ -28,7 +28,7 @@ function context(pool: HttpPool, backend: BackendName, disableStream = false): S
   return {
     pool,
     adapter: backendAdapter(backend),
-    baseHeaders: { Authorization: 'Bearer secret' },
+    headers: { withAuth: { Authorization: 'Bearer secret' }, withoutAuth: {} },
     payloadOptions: { disableStream, disableIgnoreEos: false, returnLogprob: false, returnRoutedExperts: false },
   };
 }

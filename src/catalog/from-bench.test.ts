@@ -32,7 +32,7 @@ test('a bench run becomes a stored run with per-request records and redacted arg
   const run = catalog.getRun(id);
   assert.equal(run.startedAt, '2026-01-02T03:04:05.000Z');
   assert.deepEqual(run.serverInfo, { version: '0.5.8' });
-  assert.deepEqual(run.args!.header, ['Authorization=<redacted>', '<redacted>']);
+  assert.deepEqual(run.args!.header, ['Authorization=<redacted>', 'X-Api-Key: <redacted>']);
   assert.equal(JSON.stringify(run.args).includes('sk-'), false);
   assert.equal(catalog.getRequests(id)[0]!.itl.length, 2);
   catalog.close();

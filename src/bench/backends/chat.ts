@@ -78,7 +78,7 @@ class ChatParser extends BaseResponseParser {
 }
 
 export const chatBackend: BackendAdapter = {
-  sendsHeaders: true,
+  sendsAuth: true,
   buildBody: (input, options) => ({ body: chatPayload(input, options), stream: !options.disableStream }),
   createParser: (input, st) => new ChatParser(st, input.outputLen),
 };

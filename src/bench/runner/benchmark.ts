@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { UserError } from '../../core/errors.js';
 import type { BenchRngs } from '../../core/rng.js';
 import type { BenchArgs } from '../args/types.js';
-import { authHeaders, isChatBackend } from '../backends/index.js';
+import { isChatBackend, runHeaders } from '../backends/index.js';
 import { mooncakeReplayLines } from '../datasets/mooncake.js';
 import { fetchServerInfo, postForStatus } from '../transport/auxiliary.js';
 import { nowSeconds } from '../transport/clock.js';
@@ -100,8 +100,8 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
   if (multiTurn && !isChatBackend(args.backend)) {
     throw new UserError(`multi-turn conversations only support chat backends (${CHAT_BACKENDS_TEXT}); got --backend ${args.backend}`);
   }
-  const auth = authHeaders(plan.env);
-  const executorOptions = { args, apiUrl: plan.apiUrl, modelId: plan.modelId, authHeaders: auth, multiTurn };
+  const headers = runHeaders(plan.env, args.header);
+  const executorOptions = { args, apiUrl: plan.apiUrl, modelId: plan.modelId, headers, multiTurn };
   const localExecutor = createExecutor({ ...executorOptions, pool, print });
   // With --workers N > 1 the requests go out from N threads; rows become inputs here, as before.
   const workers = (plan.workers ?? 1) > 1 ? await LoadWorkers.start(plan.workers!, executorOptions, print) : null;
@@ -111,10 +111,10 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
 
   await runWarmup(args, dataset.warmupRow ?? rows[0]!, executor, plan.extraRequestBody, print);
   if ((args.backend.includes('sglang') && isTruthyEnv(plan.env.SGLANG_IS_IN_CI)) || args.flush_cache) {
-    await postForStatus(pool, `${plan.baseUrl}/flush_cache`, auth);
+    await postForStatus(pool, `${plan.baseUrl}/flush_cache`, headers.withAuth);
   }
   await sleep(PRE_RUN_PAUSE_MS);
-  const profilerContext = { args, baseUrl: plan.baseUrl, pool, env: plan.env, print };
+  const profilerContext = { args, baseUrl: plan.baseUrl, pool, env: plan.env, headers: headers.withoutAuth, print };
   await startProfiler(profilerContext);
 
   const schedule = buildSchedule(plan);
@@ -143,7 +143,7 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
   progress?.close();
   let acceptLength: number | null = null;
   if (args.backend.includes('sglang')) {
-    acceptLength = acceptLengthFromServerInfo(await fetchServerInfo(pool, plan.baseUrl, auth));
+    acceptLength = acceptLengthFromServerInfo(await fetchServerInfo(pool, plan.baseUrl, headers.withAuth));
   }
   const duration = nowSeconds() - dispatched.start;
   const run: BenchmarkRun = {

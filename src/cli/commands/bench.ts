@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { UsageError, UserError, describeError } from '../../core/errors.js';
 import { pythonJsonLoads } from '../../core/pyjson.js';
+import { redactText } from '../../core/redact.js';
 import { createBenchRngs } from '../../core/rng.js';
 import { formatNamespace } from '../../bench/args/namespace.js';
 import { HelpRequested, parseBenchArgs } from '../../bench/args/parse.js';
@@ -13,7 +14,7 @@ import { parseExtraBody } from '../../bench/args/extra-body.js';
 import type { BenchArgs } from '../../bench/args/types.js';
 import { resolvePort, resolveUrls } from '../../bench/args/urls.js';
 import { validateBenchArgs } from '../../bench/args/validate.js';
-import { authHeaders } from '../../bench/backends/index.js';
+import { runHeaders } from '../../bench/backends/index.js';
 import { buildDataset } from '../../bench/datasets/index.js';
 import { ALL_REQUESTS_FAILED_WARNING } from '../../bench/metrics/calculate.js';
 import { formatResultBlock } from '../../bench/output/block.js';
@@ -132,9 +133,9 @@ async function run(argv: string[]): Promise<number> {
     args.port = resolvePort(args);
     const urls = resolveUrls(args);
     if (!isHttpUrl(urls.apiUrl)) {
-      throw new UsageError(`cannot send requests to '${urls.apiUrl}': pass --base-url as a full URL like http://127.0.0.1:30000`);
+      throw new UsageError(`cannot send requests to '${redactText(urls.apiUrl)}': pass --base-url as a full URL like http://127.0.0.1:30000`);
     }
-    const auth = authHeaders(process.env);
+    const { withAuth: auth } = runHeaders(process.env, args.header);
     if (args.model === null) {
       const found = await discoverModel(pool, args.backend, urls.modelUrl, auth);
       if (!found.ok) {
