@@ -116,7 +116,7 @@ describe('failing servers', () => {
     const pool = new HttpPool({ streamIdleTimeout: 0 });
     try {
       const output = await sendRequest(context(pool, 'sglang'), input(server.url + '/generate'));
-      assert.equal(output.failureCause, 'http_status');
+      assert.equal(output.failureCause, 'http_5xx');
       assert.equal(output.error, 'Internal Server Error: simulated failure');
     } finally {
       await pool.close();

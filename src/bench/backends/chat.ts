@@ -72,7 +72,10 @@ class ChatParser extends BaseResponseParser {
 
   override result(): ParsedResponse {
     const parsed = super.result();
-    if (this.firstReasoningTtft !== undefined) parsed.firstReasoningTtft = this.firstReasoningTtft;
+    if (this.firstReasoningTtft !== undefined) {
+      parsed.firstReasoningTtft = this.firstReasoningTtft;
+      parsed.receivedToken = true;
+    }
     return parsed;
   }
 }

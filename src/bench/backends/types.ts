@@ -21,6 +21,8 @@ export interface ParsedResponse {
   outputLen: number;
   /** Seconds from send to the last line that counted for latency. */
   latency: number;
+  /** Whether any token arrived (reasoning included): a 200 without one measured nothing. */
+  receivedToken: boolean;
   /** Seconds from send to the first reasoning token (chat streams with `reasoning_content`). */
   firstReasoningTtft?: number;
 }

@@ -52,20 +52,28 @@ async function send(context: SendContext, input: RequestInput, queueTime: number
     st,
   );
   const parsed = parser.result();
+  // A 200 whose stream or body held no token would otherwise pass as a success with TTFT 0 and
+  // the requested length credited (bench_serving's count).
+  const failure = !outcome.ok
+    ? outcome
+    : parsed.receivedToken
+      ? null
+      : { cause: 'empty_response' as const, error: 'empty response: HTTP 200 without a token' };
   const output: RequestOutput = {
-    generatedText: outcome.ok ? parsed.generatedText : '',
-    success: outcome.ok,
-    latency: outcome.ok ? parsed.latency : 0,
+    generatedText: failure === null ? parsed.generatedText : '',
+    success: failure === null,
+    latency: failure === null ? parsed.latency : 0,
     ttft: parsed.ttft,
     itl: parsed.itl,
     textChunks: parsed.textChunks,
     promptLen: input.promptLen,
-    error: outcome.ok ? '' : outcome.error,
-    outputLen: outcome.ok ? parsed.outputLen : 0,
+    error: failure === null ? '' : failure.error,
+    outputLen: failure === null ? parsed.outputLen : 0,
     startTime: st,
     queueTime,
-    failureCause: outcome.ok ? null : outcome.cause,
+    failureCause: failure === null ? null : failure.cause,
   };
+  if (outcome.resent) output.resent = true;
   if (parsed.firstReasoningTtft !== undefined) output.firstReasoningTtft = parsed.firstReasoningTtft;
   if (input.textPromptLen !== undefined) output.textPromptLen = input.textPromptLen;
   if (input.visionPromptLen !== undefined) output.visionPromptLen = input.visionPromptLen;
