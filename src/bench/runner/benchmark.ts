@@ -11,7 +11,7 @@ import { isChatBackend, runHeaders } from '../backends/index.js';
 import { mooncakeReplayLines } from '../datasets/mooncake.js';
 import { fetchServerInfo, postForStatus } from '../transport/auxiliary.js';
 import { nowSeconds } from '../transport/clock.js';
-import type { HttpPool } from '../transport/http-pool.js';
+import type { HttpPool, SilentTransfers } from '../transport/http-pool.js';
 import type { Dataset, DatasetRow, RequestOutput } from '../types.js';
 import type { LoopHealthSample } from '../selfcheck/verdict.js';
 import { LoadWorkers } from '../workers/load-workers.js';
@@ -51,7 +51,8 @@ export interface BenchmarkPlan {
   print: (line: string) => void;
   /** Operator notices (stderr), e.g. the Ctrl-C message. */
   notice: (line: string) => void;
-  createProgress: (total: number) => Progress | null;
+  /** A progress display for `total` requests; `silentTransfers` tells it which streams have gone quiet. */
+  createProgress: (total: number, silentTransfers: () => SilentTransfers) => Progress | null;
   /** Seconds in-flight requests get after Ctrl-C before they are aborted (default 5). */
   interruptGraceSeconds?: number;
   /** Load-generation threads (`--workers`): 1 (default) sends from this thread, more start worker threads. */
@@ -118,7 +119,8 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
   await startProfiler(profilerContext);
 
   const schedule = buildSchedule(plan);
-  const progress = plan.createProgress(rows.length);
+  const transfers = workers ?? pool;
+  const progress = plan.createProgress(rows.length, () => transfers.silentTransfers());
   workers?.startMeasuring();
   // Sending from this thread: its loop is the one to judge (and to raise under --realtime).
   const health = workers ? null : startThreadHealthMonitor({ realtime: args.extensions.realtime });
@@ -130,7 +132,7 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
       send: (item, queueTime) =>
         executor.execute(executor.inputFor(item.row, item.loraName, { ...plan.extraRequestBody, ...item.row.extraRequestBody }), queueTime),
       maxConcurrency: args.max_concurrency,
-      transfers: workers ?? pool,
+      transfers,
       graceSeconds: plan.interruptGraceSeconds ?? DEFAULT_GRACE_SECONDS,
       onDone: () => progress?.update(1),
       notice: plan.notice,

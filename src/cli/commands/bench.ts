@@ -20,7 +20,7 @@ import { ALL_REQUESTS_FAILED_WARNING } from '../../bench/metrics/calculate.js';
 import { formatResultBlock } from '../../bench/output/block.js';
 import { formatExtendedBlock } from '../../bench/output/extras-block.js';
 import { appendJsonl, defaultOutputFileName } from '../../bench/output/jsonl-file.js';
-import { createProgressBar } from '../../bench/output/progress.js';
+import { createProgressBar, stallTimeoutNotice } from '../../bench/output/progress.js';
 import { buildResultRecord, type JsonRecord } from '../../bench/output/record.js';
 import type { RequestOutput } from '../../bench/types.js';
 import { runBenchmark } from '../../bench/runner/benchmark.js';
@@ -153,6 +153,8 @@ async function run(argv: string[]): Promise<number> {
       args.tokenizer === null && modelTokenizer !== null ? modelTokenizer : await loadTokenizer({ tokenizer: args.tokenizer, model: args.model });
     const dataset = await buildDataset(args, tokenizer, print, { rngs });
 
+    // On stderr, as the progress line: stdout stays bench_serving's.
+    notice(stallTimeoutNotice(args.extensions.streamIdleTimeout));
     const startedAt = new Date();
     const runResult = await runBenchmark({
       args,
@@ -166,7 +168,7 @@ async function run(argv: string[]): Promise<number> {
       env: process.env,
       print,
       notice,
-      createProgress: (total) => createProgressBar(total, args.disable_tqdm),
+      createProgress: (total, silentTransfers) => createProgressBar(total, args.disable_tqdm, { silentTransfers }),
       workers: args.extensions.workers ?? defaultWorkerCount(availableParallelism()),
     });
 
