@@ -57,7 +57,7 @@ describe('ProgressBar', () => {
       '100%|██████████| 3/3 [00:13<00:00,  4.33s/it]\n',
     ]);
   });
-  test('piped: a silence prints a line when it begins, then every 10 s, not every second', () => {
+  test('piped: a silence prints a line when it begins, then every 10 s, not every second; the closing line has none', () => {
     let now = 0;
     let silent = { count: 0, longestSeconds: 0 };
     const { writes, stream } = recorder(false);
@@ -78,7 +78,7 @@ describe('ProgressBar', () => {
       '  0%|          | 0/4 [00:00<?, ?it/s]\n',
       ' 25%|██▌       | 1/4 [00:11<00:33, 11.00s/it] no bytes for 10 s on 2 streams\n',
       ' 25%|██▌       | 1/4 [00:21<01:03, 21.00s/it] no bytes for 20 s on 1 stream\n',
-      ' 25%|██▌       | 1/4 [00:21<01:03, 21.00s/it] no bytes for 20 s on 1 stream\n',
+      ' 25%|██▌       | 1/4 [00:21<01:03, 21.00s/it]\n',
     ]);
   });
   test('the start-up notice states the stall timeout and the silence shown', () => {

@@ -101,7 +101,7 @@ export class ProgressBar {
     this.silentTransfers = options.silentTransfers ?? (() => ({ count: 0, longestSeconds: 0 }));
     this.startS = this.now();
     this.lastDrawS = this.startS;
-    this.draw();
+    this.draw(true);
     this.silenceTimer = options.silentTransfers ? setInterval(() => this.checkSilence(), SILENCE_CHECK_MS).unref() : null;
   }
 
@@ -109,13 +109,13 @@ export class ProgressBar {
   update(count = 1): void {
     this.done += count;
     const gap = this.now() - this.lastDrawS;
-    if (gap >= (this.interactive ? TTY_INTERVAL_S : PIPE_INTERVAL_S)) this.draw();
+    if (gap >= (this.interactive ? TTY_INTERVAL_S : PIPE_INTERVAL_S)) this.draw(true);
   }
 
-  /** Draws the final state and ends the line. */
+  /** Draws the final state and ends the line; nothing is in flight any more (a load worker's last report may say otherwise). */
   close(): void {
     if (this.silenceTimer !== null) clearInterval(this.silenceTimer);
-    this.draw();
+    this.draw(false);
     if (this.interactive) this.stream.write('\n');
   }
 
@@ -126,12 +126,12 @@ export class ProgressBar {
   checkSilence(): void {
     const silent = this.silentTransfers().count > 0;
     if (!silent && !this.showedSilence) return;
-    if (this.interactive || (silent && (!this.showedSilence || this.now() - this.lastDrawS >= PIPE_INTERVAL_S))) this.draw();
+    if (this.interactive || (silent && (!this.showedSilence || this.now() - this.lastDrawS >= PIPE_INTERVAL_S))) this.draw(true);
   }
 
-  private draw(): void {
+  private draw(withSilence: boolean): void {
     this.lastDrawS = this.now();
-    const silence = formatSilence(this.silentTransfers());
+    const silence = withSilence ? formatSilence(this.silentTransfers()) : '';
     this.showedSilence = silence !== '';
     const line = formatProgress(this.done, this.total, this.lastDrawS - this.startS) + silence;
     if (this.interactive) {
