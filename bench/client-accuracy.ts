@@ -271,7 +271,7 @@ async function startClient(point: Point, url: string, realtime: boolean): Promis
     args: parseBenchArgs(['--backend', BACKEND[point.api], ...(realtime ? ['--realtime'] : [])]),
     apiUrl: url + PATH[point.api],
     modelId: MODEL,
-    authHeaders: {},
+    headers: { withAuth: {}, withoutAuth: {} },
     multiTurn: false,
   };
   if (point.workers > 1) {

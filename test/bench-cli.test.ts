@@ -247,7 +247,7 @@ describe('failures', () => {
       assert.equal(result.code, 1);
       assert.match(result.stderr, /All requests failed\. This is likely due to a misconfiguration on the benchmark arguments\./);
       assert.match(result.stdout, /Successful requests: {21}0 /);
-      assert.match(result.stdout, /http_status: {27}3 /);
+      assert.match(result.stdout, /http_5xx: {30}3 /);
       const errorLines = result.stderr.split('\n').filter((line) => line.startsWith('servebench bench: error:'));
       assert.equal(errorLines.length, 1);
       assert.ok(!result.stderr.includes('    at '), 'no stack trace');

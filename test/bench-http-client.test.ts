@@ -77,7 +77,7 @@ test('keep-alive: sequential requests share one connection', async () => {
   const server = await rawServer((socket) => socket.write(OK_RESPONSE));
   const pool = new HttpPool({ streamIdleTimeout: 0 });
   try {
-    for (let i = 0; i < 3; i++) assert.deepEqual(await post(pool, `${server.url}/x`), { ok: true });
+    for (let i = 0; i < 3; i++) assert.deepEqual(await post(pool, `${server.url}/x`), { ok: true, resent: false });
     assert.equal(server.connections(), 1);
   } finally {
     await pool.close();
@@ -90,8 +90,8 @@ test('a reused connection the server closed as the request went out: retried onc
   const server = await rawServer((socket, n) => (n === 1 ? socket.write(OK_RESPONSE) : socket.destroy()));
   const pool = new HttpPool({ streamIdleTimeout: 0 });
   try {
-    assert.deepEqual(await post(pool, `${server.url}/x`), { ok: true });
-    assert.deepEqual(await post(pool, `${server.url}/x`), { ok: true });
+    assert.deepEqual(await post(pool, `${server.url}/x`), { ok: true, resent: false });
+    assert.deepEqual(await post(pool, `${server.url}/x`), { ok: true, resent: true }, 'the resend is reported');
     assert.equal(server.connections(), 2);
   } finally {
     await pool.close();
@@ -111,7 +111,7 @@ test('no retry on a new connection, nor once a response byte arrived', async () 
     assert.equal(!fresh.ok && fresh.cause, 'reset');
     assert.equal(refused.connections(), 1);
 
-    assert.deepEqual(await post(pool, `${partial.url}/x`), { ok: true });
+    assert.deepEqual(await post(pool, `${partial.url}/x`), { ok: true, resent: false });
     const cut = await post(pool, `${partial.url}/x`, []);
     assert.equal(!cut.ok && cut.cause, 'reset');
     assert.match(!cut.ok ? cut.error : '', /before the response ended/);
@@ -128,10 +128,10 @@ test('an idle connection the server closed is dropped; one idle too long is not 
   const url = `http://${await listen(server)}`;
   const pool = new HttpPool({ streamIdleTimeout: 0 });
   try {
-    assert.deepEqual(await post(pool, `${url}/x`), { ok: true });
+    assert.deepEqual(await post(pool, `${url}/x`), { ok: true, resent: false });
     server.closeIdleConnections(); // as its keep-alive timeout would
     await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.deepEqual(await post(pool, `${url}/x`), { ok: true });
+    assert.deepEqual(await post(pool, `${url}/x`), { ok: true, resent: false });
 
     const target = pool.target(`${url}/x`);
     const reused = pool.acquire(target, nowSeconds());
@@ -165,9 +165,9 @@ test('a raw chunked stream with extensions and trailers, written a few bytes at 
   const pool = new HttpPool({ streamIdleTimeout: 0 });
   try {
     const lines: string[] = [];
-    assert.deepEqual(await post(pool, `${server.url}/x`, lines), { ok: true });
+    assert.deepEqual(await post(pool, `${server.url}/x`, lines), { ok: true, resent: false });
     assert.deepEqual(lines, ['data: {"a":1}', '', 'd']);
-    assert.deepEqual(await post(pool, `${server.url}/x`, []), { ok: true });
+    assert.deepEqual(await post(pool, `${server.url}/x`, []), { ok: true, resent: false });
     assert.equal(server.connections(), 1, 'reused after the trailers');
   } finally {
     await pool.close();
@@ -187,7 +187,7 @@ test('HTTP/1.0 body until close; malformed framing fails as malformed_chunk and 
       body = text;
     };
     const whole = await exchange(pool, { url: `${server.url}/x`, headers: {}, body: '{}', onBody }, nowSeconds());
-    assert.deepEqual(whole, { ok: true });
+    assert.deepEqual(whole, { ok: true, resent: false });
     assert.equal(body, '{"whole":"body"}');
     const malformed = await post(pool, `${server.url}/x`, []);
     assert.equal(!malformed.ok && malformed.cause, 'malformed_chunk');
@@ -250,7 +250,7 @@ test('https: the same client over TLS (self-signed certificate made here)', asyn
     process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
     try {
       const lines: string[] = [];
-      assert.deepEqual(await post(pool, `${url}/generate`, lines), { ok: true });
+      assert.deepEqual(await post(pool, `${url}/generate`, lines), { ok: true, resent: false });
       assert.deepEqual(lines, ['data: {"n":1}', '', 'data: [DONE]', '']);
       const models = await getJson(pool, `${url}/v1/models`, {});
       assert.equal(models.status, 200);

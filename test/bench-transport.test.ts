@@ -28,7 +28,7 @@ function context(pool: HttpPool, backend: BackendName, disableStream = false): S
   return {
     pool,
     adapter: backendAdapter(backend),
-    baseHeaders: { Authorization: 'Bearer secret' },
+    headers: { withAuth: { Authorization: 'Bearer secret' }, withoutAuth: {} },
     payloadOptions: { disableStream, disableIgnoreEos: false, returnLogprob: false, returnRoutedExperts: false },
   };
 }
@@ -116,7 +116,7 @@ describe('failing servers', () => {
     const pool = new HttpPool({ streamIdleTimeout: 0 });
     try {
       const output = await sendRequest(context(pool, 'sglang'), input(server.url + '/generate'));
-      assert.equal(output.failureCause, 'http_status');
+      assert.equal(output.failureCause, 'http_5xx');
       assert.equal(output.error, 'Internal Server Error: simulated failure');
     } finally {
       await pool.close();

@@ -40,7 +40,7 @@ function singleProcessRecords(count: number): RequestOutput[] {
       outputLen: success ? tokens : 0,
       startTime: 1234.5 + i * 0.05 + next() * 0.01,
       queueTime: next() * 0.1,
-      failureCause: success ? null : 'http_status',
+      failureCause: success ? null : 'http_5xx',
     };
   });
 }

@@ -26,7 +26,7 @@ const MODEL = 'Qwen/Qwen3-8B';
 
 function config(backend: BackendName, apiUrl: string, multiTurn = false): LoadWorkerConfig {
   const args = parseBenchArgs(['--backend', backend, '--stream-idle-timeout', '30']);
-  return { args, apiUrl, modelId: MODEL, authHeaders: {}, multiTurn };
+  return { args, apiUrl, modelId: MODEL, headers: { withAuth: {}, withoutAuth: {} }, multiTurn };
 }
 
 function input(apiUrl: string, outputLen: number, extra: Record<string, unknown> = {}): RequestInput {
@@ -117,7 +117,7 @@ test('workers left unclosed by a failed run do not keep the process alive', asyn
   const parser = JSON.stringify(new URL('../src/bench/args/parse.ts', import.meta.url).href);
   const script = `const { LoadWorkers } = await import(${loader});
     const { parseBenchArgs } = await import(${parser});
-    const config = { args: parseBenchArgs([]), apiUrl: 'http://127.0.0.1:9/generate', modelId: 'm', authHeaders: {}, multiTurn: false };
+    const config = { args: parseBenchArgs([]), apiUrl: 'http://127.0.0.1:9/generate', modelId: 'm', headers: { withAuth: {}, withoutAuth: {} }, multiTurn: false };
     await LoadWorkers.start(2, config, () => {});
     console.log('started');`;
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });

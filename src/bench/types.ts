@@ -46,9 +46,18 @@ export interface Dataset {
   multiTurn: boolean;
 }
 
-/** Why a request failed; `null` for a success. Counted per cause in the extended report. */
+/**
+ * Why a request failed; `null` for a success. Counted per cause in the extended report. A non-200
+ * status counts by class: a server shedding load (429) is a different finding from one failing (5xx).
+ */
 export type FailureCause =
-  | 'http_status'
+  | 'http_429'
+  | 'http_4xx'
+  | 'http_5xx'
+  /** Any other non-200 status (1xx, 2xx, 3xx). */
+  | 'http_other'
+  /** A 200 with no body, or whose body carried no token: not a completion to measure. */
+  | 'empty_response'
   | 'connection'
   | 'reset'
   | 'malformed_chunk'
@@ -78,6 +87,11 @@ export interface RequestOutput {
   queueTime: number;
   /** Extension: failure cause, null on success. */
   failureCause: FailureCause | null;
+  /**
+   * Extension: true when the request went out a second time because the server closed the
+   * reused keep-alive connection without answering (the server may have seen both); absent otherwise.
+   */
+  resent?: boolean;
   /** Text/vision split of promptLen, copied from the dataset row. */
   textPromptLen?: number;
   visionPromptLen?: number;

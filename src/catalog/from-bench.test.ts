@@ -11,7 +11,7 @@ import { openCatalog } from './store/catalog.js';
 function output(startTime: number, success: boolean): RequestOutput {
   return {
     generatedText: 'x', success, latency: success ? 0.5 : 0, ttft: success ? 0.1 : 0, itl: success ? [0.2, 0.2] : [], textChunks: [],
-    promptLen: 10, error: success ? '' : 'HTTP 503', outputLen: success ? 3 : 0, startTime, queueTime: 0, failureCause: success ? null : 'http_status',
+    promptLen: 10, error: success ? '' : 'HTTP 503', outputLen: success ? 3 : 0, startTime, queueTime: 0, failureCause: success ? null : 'http_5xx',
   };
 }
 
@@ -25,14 +25,14 @@ test('a bench run becomes a stored run with per-request records and redacted arg
     labels: { hardware: 'h100' },
   });
   assert.deepEqual(input.metrics, { backend: 'sglang', request_rate: Infinity, max_concurrency: 2, duration: 1, completed: 1, mean_ttft_ms: 100 });
-  assert.deepEqual(input.requests!.map((r) => [r.startTime, r.ttft, r.cause]), [[0, 0.1, null], [0.25, null, 'http_status']]);
+  assert.deepEqual(input.requests!.map((r) => [r.startTime, r.ttft, r.cause]), [[0, 0.1, null], [0.25, null, 'http_5xx']]);
   const dir = mkdtempSync(join(tmpdir(), 'servebench-frombench-'));
   const catalog = openCatalog(join(dir, 'c.db'));
   const id = catalog.recordRun(input);
   const run = catalog.getRun(id);
   assert.equal(run.startedAt, '2026-01-02T03:04:05.000Z');
   assert.deepEqual(run.serverInfo, { version: '0.5.8' });
-  assert.deepEqual(run.args!.header, ['Authorization=<redacted>', '<redacted>']);
+  assert.deepEqual(run.args!.header, ['Authorization=<redacted>', 'X-Api-Key: <redacted>']);
   assert.equal(JSON.stringify(run.args).includes('sk-'), false);
   assert.equal(catalog.getRequests(id)[0]!.itl.length, 2);
   catalog.close();

@@ -21,7 +21,7 @@ export interface RequestRecord {
   success: boolean;
   /** Error text of a failed request ('' for a success). */
   error: string;
-  /** servebench's failure cause (`http_status`, `timeout`, ...), null for a success or when unknown. */
+  /** servebench's failure cause (`http_5xx`, `timeout`, ...), null for a success or when unknown. */
   cause: string | null;
 }
 

@@ -25,9 +25,12 @@ test('header values and API keys are hidden, other args kept', () => {
   assert.equal(JSON.stringify(out).includes('sk-'), false);
 });
 
-test('a header entry without = is hidden whole, as the printed Namespace hides it', () => {
-  assert.deepEqual(redactValue({ header: ['Authorization: Bearer sk-1', 'X-Trace=abc'] }), { header: [REDACTED, `X-Trace=${REDACTED}`] });
+test('a header entry keeps its name in either form; without a separator or a header name it is hidden whole', () => {
+  assert.deepEqual(redactValue({ header: ['Authorization: Bearer sk-1', 'X-Trace=abc'] }), { header: [`Authorization: ${REDACTED}`, `X-Trace=${REDACTED}`] });
   assert.equal(redactHeader('X-Api-Key=abc'), `X-Api-Key=${REDACTED}`);
+  assert.equal(redactHeader('X-Sig: part=rest'), `X-Sig: ${REDACTED}`);
+  assert.equal(redactHeader('sk-secret token: x'), REDACTED);
+  assert.equal(redactHeader('sk-secret'), REDACTED);
 });
 
 test('tokenizer-like names are not secrets', () => {

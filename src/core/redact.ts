@@ -3,6 +3,7 @@
  * reach printed args, logs, stored rows or result files. Every place that shows or stores
  * arguments asks this module, so one marker and one rule decide what is a secret.
  */
+import { HEADER_NAME, splitHeaderEntry } from './header-entry.js';
 
 /** Printed and stored in place of a secret; bench's Namespace line and the catalog pin this spelling. */
 export const REDACTED = '<redacted>' as const;
@@ -80,12 +81,14 @@ export function redactSetting<T>(name: string, value: T): T | typeof REDACTED {
 }
 
 /**
- * A `--header` entry: `Key=Value` → `Key=<redacted>`, and an entry without `=` hidden whole. Every
+ * A `--header` entry: `Key=Value` → `Key=<redacted>`, `Key: Value` → `Key: <redacted>`; an entry
+ * without a separator, or whose key is not a header name (a pasted token), is hidden whole. Every
  * header's value is hidden, not only Authorization's: servers take keys under names of their own.
  */
 export function redactHeader(entry: string): string {
-  const separator = entry.indexOf('=');
-  return separator < 0 ? REDACTED : `${entry.slice(0, separator)}=${REDACTED}`;
+  const parsed = splitHeaderEntry(entry);
+  if (parsed === null || !HEADER_NAME.test(parsed.name)) return REDACTED;
+  return parsed.separator === '=' ? `${parsed.name}=${REDACTED}` : `${parsed.name}: ${REDACTED}`;
 }
 
 /** A header list as stored with args: each entry as `redactHeader` shows it, anything else hidden whole. */

@@ -37,7 +37,7 @@ describe('formatExpectedErrorSection (the extras section of predict)', () => {
   });
 
   test('sits before the extras block closing rule, and a log reader skips it (the block keeps its own figures)', () => {
-    const extras = { failed: 0, failuresByCause: {}, queueTime: null, requestedRate: Infinity, achievedRate: null, reasoningTtft: null };
+    const extras = { failed: 0, failuresByCause: {}, resentRequests: 0, queueTime: null, requestedRate: Infinity, achievedRate: null, reasoningTtft: null };
     for (const summary of [ERROR, null]) {
       const section = formatExpectedErrorSection(METRICS, summary);
       const text = formatExtendedBlock(extras, section);

@@ -10,7 +10,7 @@ function output(ttft: number, latency: number, outputLen: number, success = true
   return {
     generatedText: '', success, latency, ttft, itl: Array.from({ length: gaps }, () => (latency - ttft) / gaps),
     textChunks: [], promptLen: 10, error: success ? '' : 'boom', outputLen, startTime: 0, queueTime: 0,
-    failureCause: success ? null : 'http_status',
+    failureCause: success ? null : 'http_5xx',
   };
 }
 

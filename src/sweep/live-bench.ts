@@ -11,7 +11,7 @@ import { createBenchRngs } from '../core/rng.js';
 import { parseExtraBody } from '../bench/args/extra-body.js';
 import type { BenchArgs } from '../bench/args/types.js';
 import { resolvePort, resolveUrls, type BenchUrls } from '../bench/args/urls.js';
-import { authHeaders } from '../bench/backends/index.js';
+import { runHeaders } from '../bench/backends/index.js';
 import { buildDataset } from '../bench/datasets/index.js';
 import type { BenchmarkMetrics, ServebenchExtras } from '../bench/metrics/types.js';
 import { runBenchmark } from '../bench/runner/benchmark.js';
@@ -67,7 +67,7 @@ export async function openLiveTarget(baseArgs: BenchArgs, simFlags: string | nul
     args.port = resolvePort(args);
     const urls = resolveUrls(args);
     if (args.model === null) {
-      const found = await discoverModel(pool, args.backend, urls.modelUrl, authHeaders(process.env));
+      const found = await discoverModel(pool, args.backend, urls.modelUrl, runHeaders(process.env, args.header).withAuth);
       if (!found.ok) throw new UserError(found.lines.join(' '));
       args.model = found.model;
     }
@@ -109,6 +109,6 @@ export async function runLive(target: LiveTarget, args: BenchArgs): Promise<Live
     throw new UserError(`the sweep was stopped by ${signalName(signal)}; points finished so far are in the catalog`, signalExitCode(signal));
   }
   const { metrics, extras } = await summarizeRun(run, args, target.tokenizer);
-  const serverInfo = await fetchServerInfo(target.pool, target.urls.baseUrl, authHeaders(process.env), pythonJsonLoads);
+  const serverInfo = await fetchServerInfo(target.pool, target.urls.baseUrl, runHeaders(process.env, target.args.header).withAuth, pythonJsonLoads);
   return { outputs: run.outputs, durationS: run.duration, metrics, extras, serverInfo };
 }

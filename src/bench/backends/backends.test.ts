@@ -208,12 +208,12 @@ describe('trt stream', () => {
     assert.equal(result.outputLen, 8);
   });
 
-  test('--disable-ignore-eos removes min_length and end_id; trt sends no headers', () => {
+  test('--disable-ignore-eos removes min_length and end_id; trt sends no auth', () => {
     const adapter = backendAdapter('trt');
     const { body, stream } = adapter.buildBody(input(), { ...OPTIONS, disableIgnoreEos: true, disableStream: true });
     assert.equal(stream, true);
     assert.ok(!('min_length' in body) && !('end_id' in body));
-    assert.equal(adapter.sendsHeaders, false);
+    assert.equal(adapter.sendsAuth, false);
   });
 });
 

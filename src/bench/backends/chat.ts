@@ -72,13 +72,16 @@ class ChatParser extends BaseResponseParser {
 
   override result(): ParsedResponse {
     const parsed = super.result();
-    if (this.firstReasoningTtft !== undefined) parsed.firstReasoningTtft = this.firstReasoningTtft;
+    if (this.firstReasoningTtft !== undefined) {
+      parsed.firstReasoningTtft = this.firstReasoningTtft;
+      parsed.receivedToken = true;
+    }
     return parsed;
   }
 }
 
 export const chatBackend: BackendAdapter = {
-  sendsHeaders: true,
+  sendsAuth: true,
   buildBody: (input, options) => ({ body: chatPayload(input, options), stream: !options.disableStream }),
   createParser: (input, st) => new ChatParser(st, input.outputLen),
 };

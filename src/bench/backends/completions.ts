@@ -100,13 +100,13 @@ class CompletionsParser extends BaseResponseParser {
 }
 
 export const completionsBackend: BackendAdapter = {
-  sendsHeaders: true,
+  sendsAuth: true,
   buildBody: (input, options) => ({ body: completionsPayload(input, options), stream: !options.disableStream }),
   createParser: (input, st) => new CompletionsParser(st, input.outputLen, { recordChunks: true, readUsage: true }),
 };
 
 export const trussBackend: BackendAdapter = {
-  sendsHeaders: true,
+  sendsAuth: true,
   buildBody: (input, options) => ({ body: trussPayload(input, options), stream: !options.disableStream }),
   createParser: (input, st) => new CompletionsParser(st, input.outputLen, { recordChunks: false, readUsage: false }),
 };

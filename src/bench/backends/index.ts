@@ -41,4 +41,5 @@ export function isChatBackend(name: BackendName): boolean {
 export type { BackendAdapter, ParsedResponse, PayloadOptions, ResponseParser } from './types.js';
 export { feedBody, feedLine } from './lines.js';
 export { MalformedChunkError } from './timeline.js';
-export { authHeaders, parseCustomHeaders, requestHeaders } from './headers.js';
+export { requestHeaders, runHeaders } from './headers.js';
+export type { RunHeaders } from './headers.js';

@@ -53,7 +53,7 @@ class NativeParser extends BaseResponseParser {
 }
 
 export const nativeBackend: BackendAdapter = {
-  sendsHeaders: true,
+  sendsAuth: true,
   buildBody: (input, options) => ({ body: nativePayload(input, options), stream: !options.disableStream }),
   createParser: (input, st) => new NativeParser(st, input.outputLen),
 };

@@ -36,6 +36,7 @@ export abstract class BaseResponseParser implements ResponseParser {
       textChunks: this.timeline.textChunks,
       outputLen: this.outputLen,
       latency: this.latency(),
+      receivedToken: this.timeline.hasToken,
     };
   }
 

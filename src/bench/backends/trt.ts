@@ -46,7 +46,7 @@ class TrtParser extends BaseResponseParser {
 }
 
 export const trtBackend: BackendAdapter = {
-  sendsHeaders: false,
+  sendsAuth: false,
   buildBody: (input, options) => ({ body: trtPayload(input, options), stream: true }),
   createParser: (input, st) => new TrtParser(st, input.outputLen),
 };

@@ -21,6 +21,8 @@ export interface ParsedResponse {
   outputLen: number;
   /** Seconds from send to the last line that counted for latency. */
   latency: number;
+  /** Whether any token arrived (reasoning included): a 200 without one measured nothing. */
+  receivedToken: boolean;
   /** Seconds from send to the first reasoning token (chat streams with `reasoning_content`). */
   firstReasoningTtft?: number;
 }
@@ -40,8 +42,8 @@ export interface ResponseParser {
 
 /** One backend family. */
 export interface BackendAdapter {
-  /** Whether the adapter sends auth/custom/routing headers (trt sends none). */
-  readonly sendsHeaders: boolean;
+  /** Whether requests carry the environment's auth and the routing key (trt's carry neither, as in bench_serving; `--header` goes on all). */
+  readonly sendsAuth: boolean;
   /** The JSON payload (key order as the reference sends it) and whether the response streams. */
   buildBody(input: RequestInput, options: PayloadOptions): { body: Record<string, unknown>; stream: boolean };
   /** A fresh parser for one response; `st` is the send time in run-clock seconds. */

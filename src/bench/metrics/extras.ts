@@ -1,5 +1,6 @@
 /**
- * servebench's figures beyond bench_serving's: failures by cause, client queueing behind
+ * servebench's figures beyond bench_serving's: failures by cause, requests resent after a
+ * server closed a keep-alive connection, client queueing behind
  * `--max-concurrency`, the arrival rate actually achieved, and time to the first reasoning token.
  */
 import { mean, median, percentile } from '../../core/stats.js';
@@ -8,14 +9,18 @@ import type { ExtrasInput, QueueTimeStats, ReasoningTtftStats, ServebenchExtras 
 
 /** Report order of failure causes (a Record so a new cause cannot be forgotten here). */
 const CAUSE_ORDER: Record<FailureCause, number> = {
-  http_status: 0,
-  connection: 1,
-  reset: 2,
-  malformed_chunk: 3,
-  stalled: 4,
-  timeout: 5,
-  aborted: 6,
-  other: 7,
+  http_429: 0,
+  http_4xx: 1,
+  http_5xx: 2,
+  http_other: 3,
+  empty_response: 4,
+  connection: 5,
+  reset: 6,
+  malformed_chunk: 7,
+  stalled: 8,
+  timeout: 9,
+  aborted: 10,
+  other: 11,
 };
 
 function countFailures(outputs: readonly RequestOutput[]): Partial<Record<FailureCause, number>> {
@@ -66,6 +71,7 @@ export function calculateExtras(input: ExtrasInput): ServebenchExtras {
   return {
     failed: outputs.filter((output) => !output.success).length,
     failuresByCause: countFailures(outputs),
+    resentRequests: outputs.filter((output) => output.resent === true).length,
     queueTime: input.maxConcurrency ? queueTimeStats(outputs) : null,
     requestedRate: input.requestRate,
     achievedRate: achievedRequestRate(outputs),

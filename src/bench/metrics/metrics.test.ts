@@ -14,7 +14,7 @@ function output(fields: Partial<RequestOutput>): RequestOutput {
 }
 
 const failed = (fields: Partial<RequestOutput> = {}): RequestOutput =>
-  output({ success: false, error: 'boom', failureCause: 'http_status', ...fields });
+  output({ success: false, error: 'boom', failureCause: 'http_5xx', ...fields });
 
 function metricsOf(outputs: RequestOutput[], extra: Partial<MetricsInput> = {}) {
   return calculateMetrics({
@@ -155,10 +155,10 @@ describe('calculatePeaks', () => {
 
 describe('calculateExtras', () => {
   test('failures by cause, in cause order, unknown causes as other', () => {
-    const outputs = [failed({ failureCause: 'timeout' }), output({}), failed({ failureCause: 'http_status' }), failed({ failureCause: 'timeout' }), failed({ failureCause: null })];
+    const outputs = [failed({ failureCause: 'timeout' }), output({}), failed({ failureCause: 'http_5xx' }), failed({ failureCause: 'timeout' }), failed({ failureCause: null })];
     const extras = calculateExtras({ outputs, requestRate: Infinity, maxConcurrency: null });
     assert.equal(extras.failed, 4);
-    assert.deepEqual(Object.entries(extras.failuresByCause), [['http_status', 1], ['timeout', 2], ['other', 1]]);
+    assert.deepEqual(Object.entries(extras.failuresByCause), [['http_5xx', 1], ['timeout', 2], ['other', 1]]);
   });
   test('queue time only when --max-concurrency limited the run', () => {
     const outputs = [0, 0.5, 1, 0.5].map((queueTime, i) => output({ queueTime, startTime: 1 + i }));

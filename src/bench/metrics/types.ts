@@ -90,6 +90,8 @@ export interface ServebenchExtras {
   failed: number;
   /** Failure count per cause, in the order of FailureCause; causes with no failure are absent. */
   failuresByCause: Partial<Record<FailureCause, number>>;
+  /** Requests sent twice because the server closed a reused keep-alive connection unanswered (it may have seen both). */
+  resentRequests: number;
   /** Null unless `--max-concurrency` limited the run. */
   queueTime: QueueTimeStats | null;
   /** `--request-rate` as given (inf when unlimited). */

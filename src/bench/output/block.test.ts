@@ -99,15 +99,16 @@ describe('formatResultBlock', () => {
 
 describe('formatExtendedBlock', () => {
   const extras: ServebenchExtras = {
-    failed: 3, failuresByCause: { http_status: 1, timeout: 2 }, queueTime: { meanMs: 12.5, p99Ms: 40.125 },
+    failed: 3, failuresByCause: { http_429: 1, timeout: 2 }, resentRequests: 2, queueTime: { meanMs: 12.5, p99Ms: 40.125 },
     requestedRate: 16, achievedRate: 15.875, reasoningTtft: { count: 2, meanMs: 100, medianMs: 100, p99Ms: 150 },
   };
   test('every section when present', () => {
     assert.equal(formatExtendedBlock(extras), [
       '----------------servebench extras-----------------',
       'Failed requests:                         3         ',
-      '  http_status:                           1         ',
+      '  http_429:                              1         ',
       '  timeout:                               2         ',
+      'Resent requests (keep-alive closed):     2         ',
       'Mean queue time (ms):                    12.50     ',
       'P99 queue time (ms):                     40.12     ',
       'Requested request rate (req/s):          16.0      ',
@@ -120,7 +121,7 @@ describe('formatExtendedBlock', () => {
     ].join('\n'));
   });
   test('optional sections are left out', () => {
-    const text = formatExtendedBlock({ ...extras, failed: 0, failuresByCause: {}, queueTime: null, achievedRate: null, reasoningTtft: null, requestedRate: Infinity });
+    const text = formatExtendedBlock({ ...extras, failed: 0, failuresByCause: {}, resentRequests: 0, queueTime: null, achievedRate: null, reasoningTtft: null, requestedRate: Infinity });
     assert.equal(text, [
       '----------------servebench extras-----------------',
       'Failed requests:                         0         ',

@@ -7,7 +7,8 @@ import type { ServebenchExtras } from '../metrics/types.js';
 import { BLOCK_WIDTH, numberLine, sectionHeader, textLine } from './block.js';
 
 /**
- * The extras section: failures (per cause), queue time (with `--max-concurrency`), requested
+ * The extras section: failures (per cause), requests resent (only when there were any: a run
+ * without that fault prints what it always printed), queue time (with `--max-concurrency`), requested
  * versus achieved request rate, and reasoning TTFT when any request streamed reasoning; then
  * `appendix`, the lines a prediction adds (its expected error, src/sweep/expected-error.ts).
  * Ends with a newline.
@@ -17,6 +18,7 @@ export function formatExtendedBlock(extras: ServebenchExtras, appendix: readonly
   for (const [cause, count] of Object.entries(extras.failuresByCause)) {
     lines.push(textLine(`  ${cause}:`, count as number));
   }
+  if (extras.resentRequests > 0) lines.push(textLine('Resent requests (keep-alive closed):', extras.resentRequests));
   if (extras.queueTime !== null) {
     lines.push(
       numberLine('Mean queue time (ms):', extras.queueTime.meanMs),

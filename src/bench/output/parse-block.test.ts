@@ -160,7 +160,8 @@ describe('round trip with the formatter', () => {
   test("servebench's extras section after the block is read too", () => {
     const extras = formatExtendedBlock({
       failed: 3,
-      failuresByCause: { timeout: 2, http_status: 1 },
+      failuresByCause: { timeout: 2, http_5xx: 1 },
+      resentRequests: 4,
       queueTime: { meanMs: 1.5, p99Ms: 9.25 },
       requestedRate: Infinity,
       achievedRate: null,
@@ -170,6 +171,6 @@ describe('round trip with the formatter', () => {
     assert.equal(blocks.length, 1);
     assert.deepEqual(blocks[0]!.warnings, []);
     const m = blocks[0]!.metrics;
-    assert.deepEqual([m.failed, m.failed_timeout, m.failed_http_status, m.mean_queue_time_ms, m.p99_queue_time_ms, m.requested_request_rate], [3, 2, 1, 1.5, 9.25, Infinity]);
+    assert.deepEqual([m.failed, m.failed_timeout, m.failed_http_5xx, m.resent_requests, m.mean_queue_time_ms, m.p99_queue_time_ms, m.requested_request_rate], [3, 2, 1, 4, 1.5, 9.25, Infinity]);
   });
 });

@@ -199,6 +199,7 @@ function readBlockLines(lines: readonly string[], from: number): LocatedBlock {
 const EXTRAS_HEADER = /^\s*-+\s*servebench extras\s*-+\s*$/i;
 const EXTRAS_LABELS: Readonly<Record<string, string>> = {
   'failed requests': 'failed',
+  'resent requests (keep-alive closed)': 'resent_requests',
   'mean queue time (ms)': 'mean_queue_time_ms',
   'p99 queue time (ms)': 'p99_queue_time_ms',
   'requested request rate (req/s)': 'requested_request_rate',

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createProgressBar, formatInterval, formatProgress, ProgressBar } from './progress.js';
+import { createProgressBar, formatInterval, formatProgress, ProgressBar, stallTimeoutNotice } from './progress.js';
 
 describe('formatProgress (tqdm default format)', () => {
   test('matches the bars in the Qwen2.5 log', () => {
@@ -56,6 +56,37 @@ describe('ProgressBar', () => {
       ' 67%|██████▋   | 2/3 [00:12<00:06,  6.00s/it]\n',
       '100%|██████████| 3/3 [00:13<00:00,  4.33s/it]\n',
     ]);
+  });
+  test('piped: a silence prints a line when it begins, then every 10 s, not every second; the closing line has none', () => {
+    let now = 0;
+    let silent = { count: 0, longestSeconds: 0 };
+    const { writes, stream } = recorder(false);
+    const bar = new ProgressBar(4, { stream, now: () => now, silentTransfers: () => silent });
+    now = 1;
+    bar.update();
+    bar.checkSilence();
+    silent = { count: 2, longestSeconds: 10.7 };
+    now = 11;
+    bar.checkSilence();
+    now = 15;
+    bar.checkSilence();
+    now = 21;
+    silent = { count: 1, longestSeconds: 20.2 };
+    bar.checkSilence();
+    bar.close();
+    assert.deepEqual(writes, [
+      '  0%|          | 0/4 [00:00<?, ?it/s]\n',
+      ' 25%|██▌       | 1/4 [00:11<00:33, 11.00s/it] no bytes for 10 s on 2 streams\n',
+      ' 25%|██▌       | 1/4 [00:21<01:03, 21.00s/it] no bytes for 20 s on 1 stream\n',
+      ' 25%|██▌       | 1/4 [00:21<01:03, 21.00s/it]\n',
+    ]);
+  });
+  test('the start-up notice states the stall timeout and the silence shown', () => {
+    assert.equal(
+      stallTimeoutNotice(600),
+      'A request that receives no byte for 600 s fails as stalled (--stream-idle-timeout); streams silent for 10 s show on the progress line.',
+    );
+    assert.match(stallTimeoutNotice(2), /for 2 s fails .* silent for 1 s show/);
   });
   test('--disable-tqdm gives no bar', () => {
     assert.equal(createProgressBar(10, true), null);

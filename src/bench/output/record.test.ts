@@ -26,7 +26,7 @@ const outputs: RequestOutput[] = [
   },
   {
     generatedText: '', success: false, latency: 0, ttft: 0, itl: [], textChunks: [], promptLen: 6,
-    error: 'Service Unavailable: busy', outputLen: 16, startTime: 1.5, queueTime: 0, failureCause: 'http_status',
+    error: 'Service Unavailable: busy', outputLen: 16, startTime: 1.5, queueTime: 0, failureCause: 'http_5xx',
   },
 ];
 
@@ -76,7 +76,7 @@ describe('buildResultRecord', () => {
     assert.equal(
       pythonJsonDumps(r.servebench),
       '{"max_itl_ms": 125.0, "output_throughput_retokenized": 1.5, "total_throughput_retokenized": 3.5, "failed": 1, ' +
-      '"failures_by_cause": {"http_status": 1}, "queue_time_ms": null, "requested_request_rate": 4.0, ' +
+      '"failures_by_cause": {"http_5xx": 1}, "queue_time_ms": null, "requested_request_rate": 4.0, ' +
       '"achieved_request_rate": 2.0, "reasoning_ttft_ms": null, "labels": {"gpu": "h100"}, "sim": "--tp 2"}',
     );
   });

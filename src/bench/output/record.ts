@@ -72,6 +72,8 @@ function servebenchKey(input: ResultRecordInput): JsonRecord {
     total_throughput_retokenized: float(metrics.totalThroughputRetokenized),
     failed: extras.failed,
     failures_by_cause: { ...extras.failuresByCause },
+    // Only when there were any, like the block's line: a run without that fault writes what it always wrote.
+    ...(extras.resentRequests > 0 ? { resent_requests: extras.resentRequests } : {}),
     queue_time_ms: extras.queueTime && { mean: float(extras.queueTime.meanMs), p99: float(extras.queueTime.p99Ms) },
     requested_request_rate: float(extras.requestedRate),
     achieved_request_rate: floatOrNull(extras.achievedRate),

@@ -7,11 +7,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { UserError } from '../../core/errors.js';
 import type { BenchRngs } from '../../core/rng.js';
 import type { BenchArgs } from '../args/types.js';
-import { authHeaders, isChatBackend } from '../backends/index.js';
+import { isChatBackend, runHeaders } from '../backends/index.js';
 import { mooncakeReplayLines } from '../datasets/mooncake.js';
 import { fetchServerInfo, postForStatus } from '../transport/auxiliary.js';
 import { nowSeconds } from '../transport/clock.js';
-import type { HttpPool } from '../transport/http-pool.js';
+import type { HttpPool, SilentTransfers } from '../transport/http-pool.js';
 import type { Dataset, DatasetRow, RequestOutput } from '../types.js';
 import type { LoopHealthSample } from '../selfcheck/verdict.js';
 import { LoadWorkers } from '../workers/load-workers.js';
@@ -52,7 +52,8 @@ export interface BenchmarkPlan {
   print: (line: string) => void;
   /** Operator notices (stderr), e.g. the stop-signal message. */
   notice: (line: string) => void;
-  createProgress: (total: number) => Progress | null;
+  /** A progress display for `total` requests; `silentTransfers` tells it which streams have gone quiet. */
+  createProgress: (total: number, silentTransfers: () => SilentTransfers) => Progress | null;
   /** The stop signals (Ctrl-C, SIGTERM, SIGHUP) that end the measured phase early. */
   interrupts: InterruptWatch;
   /** Seconds in-flight requests get after a stop signal before they are aborted (default 5). */
@@ -102,8 +103,8 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
   if (multiTurn && !isChatBackend(args.backend)) {
     throw new UserError(`multi-turn conversations only support chat backends (${CHAT_BACKENDS_TEXT}); got --backend ${args.backend}`);
   }
-  const auth = authHeaders(plan.env);
-  const executorOptions = { args, apiUrl: plan.apiUrl, modelId: plan.modelId, authHeaders: auth, multiTurn };
+  const headers = runHeaders(plan.env, args.header);
+  const executorOptions = { args, apiUrl: plan.apiUrl, modelId: plan.modelId, headers, multiTurn };
   const localExecutor = createExecutor({ ...executorOptions, pool, print });
   // With --workers N > 1 the requests go out from N threads; rows become inputs here, as before.
   const workers = (plan.workers ?? 1) > 1 ? await LoadWorkers.start(plan.workers!, executorOptions, print) : null;
@@ -113,14 +114,15 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
 
   await runWarmup(args, dataset.warmupRow ?? rows[0]!, executor, plan.extraRequestBody, print);
   if ((args.backend.includes('sglang') && isTruthyEnv(plan.env.SGLANG_IS_IN_CI)) || args.flush_cache) {
-    await postForStatus(pool, `${plan.baseUrl}/flush_cache`, auth);
+    await postForStatus(pool, `${plan.baseUrl}/flush_cache`, headers.withAuth);
   }
   await sleep(PRE_RUN_PAUSE_MS);
-  const profilerContext = { args, baseUrl: plan.baseUrl, pool, env: plan.env, print };
+  const profilerContext = { args, baseUrl: plan.baseUrl, pool, env: plan.env, headers: headers.withoutAuth, print };
   await startProfiler(profilerContext);
 
   const schedule = buildSchedule(plan);
-  const progress = plan.createProgress(rows.length);
+  const transfers = workers ?? pool;
+  const progress = plan.createProgress(rows.length, () => transfers.silentTransfers());
   workers?.startMeasuring();
   // Sending from this thread: its loop is the one to judge (and to raise under --realtime).
   const health = workers ? null : startThreadHealthMonitor({ realtime: args.extensions.realtime });
@@ -132,7 +134,7 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
       send: (item, queueTime) =>
         executor.execute(executor.inputFor(item.row, item.loraName, { ...plan.extraRequestBody, ...item.row.extraRequestBody }), queueTime),
       maxConcurrency: args.max_concurrency,
-      transfers: workers ?? pool,
+      transfers,
       interrupts: plan.interrupts,
       graceSeconds: plan.interruptGraceSeconds ?? DEFAULT_GRACE_SECONDS,
       onDone: () => progress?.update(1),
@@ -146,7 +148,7 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
   progress?.close();
   let acceptLength: number | null = null;
   if (args.backend.includes('sglang')) {
-    acceptLength = acceptLengthFromServerInfo(await fetchServerInfo(pool, plan.baseUrl, auth));
+    acceptLength = acceptLengthFromServerInfo(await fetchServerInfo(pool, plan.baseUrl, headers.withAuth));
   }
   const duration = nowSeconds() - dispatched.start;
   const run: BenchmarkRun = {

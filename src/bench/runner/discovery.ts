@@ -2,6 +2,7 @@
  * Model discovery (spec §1.3 step 9): without `--model`, the first id of `GET <prefix>/v1/models`.
  * Failures end the run with the reference's own lines.
  */
+import { redactText } from '../../core/redact.js';
 import { getJson } from '../transport/auxiliary.js';
 import type { HttpPool } from '../transport/http-pool.js';
 
@@ -36,7 +37,7 @@ export async function discoverModel(
     return {
       ok: false,
       lines: [
-        `Failed to fetch model from ${modelUrl}. Error: ${reason}`,
+        `Failed to fetch model from ${redactText(modelUrl)}. Error: ${reason}`,
         'Please specify the correct host and port using `--host` and `--port`.',
       ],
     };

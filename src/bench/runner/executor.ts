@@ -3,7 +3,8 @@
  * in multi-turn mode — with the run's shared headers and payload switches.
  */
 import type { BenchArgs } from '../args/types.js';
-import { backendAdapter, parseCustomHeaders } from '../backends/index.js';
+import { backendAdapter } from '../backends/index.js';
+import type { RunHeaders } from '../backends/index.js';
 import type { HttpPool } from '../transport/http-pool.js';
 import type { DatasetRow, RequestInput, RequestOutput } from '../types.js';
 import { runConversation } from './conversation.js';
@@ -22,8 +23,8 @@ export interface ExecutorOptions {
   pool: HttpPool;
   apiUrl: string;
   modelId: string;
-  /** `Authorization` from the environment. */
-  authHeaders: Record<string, string>;
+  /** The environment's auth and `--header` entries. */
+  headers: RunHeaders;
   multiTurn: boolean;
   /** Receives `--print-requests` lines. */
   print: (line: string) => void;
@@ -35,7 +36,7 @@ export function createExecutor(options: ExecutorOptions): RequestExecutor {
   const context: SendContext = {
     pool: options.pool,
     adapter: backendAdapter(args.backend),
-    baseHeaders: { ...options.authHeaders, ...parseCustomHeaders(args.header) },
+    headers: options.headers,
     payloadOptions: {
       disableStream: args.disable_stream,
       disableIgnoreEos: args.disable_ignore_eos,

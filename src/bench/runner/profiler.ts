@@ -19,6 +19,8 @@ export interface ProfilerContext {
   baseUrl: string;
   pool: HttpPool;
   env: NodeJS.ProcessEnv;
+  /** `--header` entries: bench_serving's profile calls carry no auth, but the user's headers go on every request. */
+  headers: Record<string, string>;
   print: (line: string) => void;
 }
 
@@ -47,8 +49,7 @@ async function profileRequest(context: ProfilerContext, url: string) {
     ? startProfileBody(context.args, context.env, (performance.timeOrigin + performance.now()) / 1000)
     : {};
   context.print(`async_request_profile api_url=${pyStrRepr(redactText(url))} body=${pyRepr(body)}`);
-  // Profile calls carry no headers at all (spec §2.1).
-  return postForStatus(context.pool, url, {}, body);
+  return postForStatus(context.pool, url, context.headers, body);
 }
 
 /** ("Prefill-i", url) for each prefill URL, then ("Decode-i", url) for each decode URL. */
@@ -64,10 +65,11 @@ async function callPdWorkers(context: ProfilerContext, targets: Array<[string, s
   const past = mode === 'start' ? 'started' : 'stopped';
   for (const [worker, url] of targets) {
     const outcome = await profileRequest(context, `${url}/${mode}_profile`);
+    const shownUrl = redactText(url);
     context.print(
       outcome.ok
-        ? `Profiler ${past} for ${worker} worker at ${url}`
-        : `Failed to ${mode} profiler for ${worker} worker at ${url}: ${outcome.error}`,
+        ? `Profiler ${past} for ${worker} worker at ${shownUrl}`
+        : `Failed to ${mode} profiler for ${worker} worker at ${shownUrl}: ${outcome.error}`,
     );
   }
 }

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { feedBody, feedLine, requestHeaders } from '../backends/index.js';
-import type { BackendAdapter, PayloadOptions } from '../backends/index.js';
+import type { BackendAdapter, PayloadOptions, RunHeaders } from '../backends/index.js';
 import { nowSeconds } from '../transport/clock.js';
 import { exchange } from '../transport/exchange.js';
 import type { HttpPool } from '../transport/http-pool.js';
@@ -15,14 +15,12 @@ import { requestEndLine, requestStartLine } from './print-requests.js';
 export interface SendContext {
   pool: HttpPool;
   adapter: BackendAdapter;
-  /** Auth and `--header` headers (sent by every adapter that sends headers). */
-  baseHeaders: Readonly<Record<string, string>>;
+  /** The run's auth and `--header` headers. */
+  headers: RunHeaders;
   payloadOptions: PayloadOptions;
   /** Receives the `--print-requests` lines; absent when the flag is off. */
   printRequests?: (line: string) => void;
 }
-
-const JSON_ONLY = { 'Content-Type': 'application/json' } as const;
 
 /** Sends `input`; `queueTime` is the seconds it waited for a concurrency slot before this call. */
 export async function sendRequest(context: SendContext, input: RequestInput, queueTime = 0): Promise<RequestOutput> {
@@ -40,7 +38,9 @@ export async function sendRequest(context: SendContext, input: RequestInput, que
 async function send(context: SendContext, input: RequestInput, queueTime: number): Promise<RequestOutput> {
   const { adapter } = context;
   const { body, stream } = adapter.buildBody(input, context.payloadOptions);
-  const headers = adapter.sendsHeaders ? requestHeaders(context.baseHeaders, input.routingKey) : { ...JSON_ONLY };
+  const headers = adapter.sendsAuth
+    ? requestHeaders(context.headers.withAuth, input.routingKey)
+    : requestHeaders(context.headers.withoutAuth, undefined);
   const json = JSON.stringify(body);
   const st = nowSeconds();
   const parser = adapter.createParser(input, st, stream);
@@ -52,20 +52,28 @@ async function send(context: SendContext, input: RequestInput, queueTime: number
     st,
   );
   const parsed = parser.result();
+  // A 200 whose stream or body held no token would otherwise pass as a success with TTFT 0 and
+  // the requested length credited (bench_serving's count).
+  const failure = !outcome.ok
+    ? outcome
+    : parsed.receivedToken
+      ? null
+      : { cause: 'empty_response' as const, error: 'empty response: HTTP 200 without a token' };
   const output: RequestOutput = {
-    generatedText: outcome.ok ? parsed.generatedText : '',
-    success: outcome.ok,
-    latency: outcome.ok ? parsed.latency : 0,
+    generatedText: failure === null ? parsed.generatedText : '',
+    success: failure === null,
+    latency: failure === null ? parsed.latency : 0,
     ttft: parsed.ttft,
     itl: parsed.itl,
     textChunks: parsed.textChunks,
     promptLen: input.promptLen,
-    error: outcome.ok ? '' : outcome.error,
-    outputLen: outcome.ok ? parsed.outputLen : 0,
+    error: failure === null ? '' : failure.error,
+    outputLen: failure === null ? parsed.outputLen : 0,
     startTime: st,
     queueTime,
-    failureCause: outcome.ok ? null : outcome.cause,
+    failureCause: failure === null ? null : failure.cause,
   };
+  if (outcome.resent) output.resent = true;
   if (parsed.firstReasoningTtft !== undefined) output.firstReasoningTtft = parsed.firstReasoningTtft;
   if (input.textPromptLen !== undefined) output.textPromptLen = input.textPromptLen;
   if (input.visionPromptLen !== undefined) output.visionPromptLen = input.visionPromptLen;

@@ -19,7 +19,7 @@ interface TextResponse {
 async function requestText(pool: HttpPool, request: HttpRequest): Promise<TextResponse> {
   const response: TextResponse = { status: 0, reason: '', text: '' };
   const body = new BodyBuffer();
-  const error = await roundTrip(
+  const { error } = await roundTrip(
     pool,
     request,
     {

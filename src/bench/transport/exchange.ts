@@ -23,14 +23,29 @@ export interface ExchangeRequest {
   onBody?: (body: string, now: number) => void;
 }
 
-export type ExchangeOutcome = { ok: true } | { ok: false; cause: FailureCause; error: string };
+type Failure = { ok: false; cause: FailureCause; error: string };
+
+export type ExchangeOutcome = ({ ok: true } | Failure) & {
+  /** The request went out twice: the server closed a reused connection without answering. */
+  resent: boolean;
+};
 
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/** The failure cause of a non-200 status: 429 (load shed) apart from other 4xx and from 5xx. */
+function statusFailureCause(status: number): FailureCause {
+  if (status === 429) return 'http_429';
+  if (status >= 400 && status < 500) return 'http_4xx';
+  if (status >= 500 && status < 600) return 'http_5xx';
+  return 'http_other';
+}
 
 /** Sends one POST and resolves when the response has been consumed or the transfer failed. */
 export async function exchange(pool: HttpPool, request: ExchangeRequest, st: number): Promise<ExchangeOutcome> {
   const { onLine, onBody } = request;
-  let outcome: ExchangeOutcome = { ok: true };
+  // Set by the response callbacks; the cast keeps TypeScript from narrowing it to null below.
+  let failure = null as Failure | null;
+  let bodyBytes = 0;
   let body: BodyBuffer | null = null;
   let splitter: LineSplitter | null = null;
   // One callback for the whole transfer: lines of a read share the read's arrival time.
@@ -42,18 +57,20 @@ export async function exchange(pool: HttpPool, request: ExchangeRequest, st: num
       if (status !== 200) {
         body = new BodyBuffer(MAX_ERROR_BODY_BYTES);
         // The reference's error text: "<reason phrase>: <response body>".
-        outcome = { ok: false, cause: 'http_status', error: reason };
+        failure = { ok: false, cause: statusFailureCause(status), error: reason };
       } else if (onLine) splitter = new LineSplitter();
       else body = new BodyBuffer();
     },
     onBody(bytes, start, end, now) {
+      bodyBytes += end - start;
       if (splitter) {
         readTime = now;
         splitter.push(bytes, start, end, emitLine);
       } else body!.push(bytes, start, end);
     },
     onComplete(now) {
-      if (!outcome.ok) outcome.error = `${outcome.error}: ${body!.text()}`;
+      if (failure !== null) failure.error = `${failure.error}: ${body!.text()}`;
+      else if (bodyBytes === 0) failure = { ok: false, cause: 'empty_response', error: 'empty response: HTTP 200 with no body' };
       // An unterminated last line arrived with the last read, at `readTime`.
       else if (splitter) splitter.flush(emitLine);
       else onBody?.(body!.text(), now);
@@ -61,8 +78,10 @@ export async function exchange(pool: HttpPool, request: ExchangeRequest, st: num
   };
 
   const post: HttpRequest = { method: 'POST', url: request.url, headers: request.headers, body: request.body };
-  const error = await roundTrip(pool, post, handler, { sentAt: st, supervised: true });
-  if (error === null) return outcome;
-  const { cause, message } = classifyTransportError(error);
-  return { ok: false, cause, error: message };
+  const { error, resent } = await roundTrip(pool, post, handler, { sentAt: st, supervised: true });
+  if (error !== null) {
+    const { cause, message } = classifyTransportError(error);
+    return { ok: false, cause, error: message, resent };
+  }
+  return failure === null ? { ok: true, resent } : { ...failure, resent };
 }

@@ -23,6 +23,23 @@ export interface ActiveTransfer {
   abort(reason: Error): void;
 }
 
+/** In-flight transfers that have received no byte for a while: what the progress line shows during a stall. */
+export interface SilentTransfers {
+  count: number;
+  /** Seconds since the last byte of the longest-silent one (0 when count is 0). */
+  longestSeconds: number;
+}
+
+/**
+ * Silence after which a transfer counts as silent: 10 s, or half the stall timeout when that is
+ * shorter, so a stall shows on the progress line before the timeout fails it. A queued request's
+ * first token can take seconds on a loaded server; ten seconds of nothing is worth a look.
+ */
+export function silenceNoticeSeconds(streamIdleTimeout: number): number {
+  const SILENCE_NOTICE_S = 10;
+  return streamIdleTimeout > 0 && Number.isFinite(streamIdleTimeout) ? Math.min(SILENCE_NOTICE_S, streamIdleTimeout / 2) : SILENCE_NOTICE_S;
+}
+
 export interface HttpPoolOptions {
   /** Seconds without a byte before a transfer fails as stalled; 0 or Infinity disables the check. */
   streamIdleTimeout: number;
@@ -49,6 +66,7 @@ export class HttpPool {
   private readonly idle = new Map<string, HttpConnection[]>();
   private readonly targets = new Map<string, Target>();
   private readonly idleSeconds: number;
+  private readonly silenceSeconds: number;
   private sweepTimer: NodeJS.Timeout | null = null;
   /** Set by {@link abortAll}: transfers that start afterwards are aborted at once. */
   private abortMessage: string | null = null;
@@ -56,6 +74,7 @@ export class HttpPool {
   constructor(options: HttpPoolOptions) {
     this.idleSeconds =
       options.streamIdleTimeout > 0 && Number.isFinite(options.streamIdleTimeout) ? options.streamIdleTimeout : 0;
+    this.silenceSeconds = silenceNoticeSeconds(options.streamIdleTimeout);
   }
 
   /** `url` resolved once and remembered. Throws on a URL the client cannot use. */
@@ -113,6 +132,19 @@ export class HttpPool {
   /** Number of transfers in flight. */
   get inFlight(): number {
     return this.active.size;
+  }
+
+  /** The transfers in flight silent for {@link silenceNoticeSeconds} or longer. */
+  silentTransfers(): SilentTransfers {
+    const now = nowSeconds();
+    const silent: SilentTransfers = { count: 0, longestSeconds: 0 };
+    for (const transfer of this.active) {
+      const silence = now - transfer.lastByteAt;
+      if (silence < this.silenceSeconds) continue;
+      silent.count++;
+      silent.longestSeconds = Math.max(silent.longestSeconds, silence);
+    }
+    return silent;
   }
 
   /** Aborts every transfer in flight and any started later (their requests fail as `aborted`). */

@@ -5,7 +5,9 @@
  *
  * A request that fails on a reused connection before any response byte arrived (reset, broken
  * pipe, or the server's close) is sent once more on a new connection: the server closed an idle
- * connection as the request went out, and never saw it (the keep-alive race).
+ * connection as the request went out (the keep-alive race). The server may have seen the first
+ * copy all the same, so the result says so and the run reports it. A connection whose response
+ * announced `Connection: close` is never reused, so it is never the cause of a resend.
  */
 import type { HttpConnection, ConnectionUser } from './connection.js';
 import { ConnectionClosedError } from './errors.js';
@@ -38,13 +40,19 @@ export interface RoundTripOptions {
   supervised: boolean;
 }
 
-/** Resolves null when the response was consumed, or the error that ended the transfer. */
+export interface RoundTripResult {
+  /** Null when the response was consumed, else the error that ended the transfer. */
+  error: Error | null;
+  /** The request was written a second time, on a new connection (see above). */
+  resent: boolean;
+}
+
 export function roundTrip(
   pool: HttpPool,
   request: HttpRequest,
   handler: ResponseHandler,
   options: RoundTripOptions,
-): Promise<Error | null> {
+): Promise<RoundTripResult> {
   return new Promise((resolve) => {
     let target: Target;
     let wire: string;
@@ -52,7 +60,7 @@ export function roundTrip(
       target = pool.target(request.url);
       wire = serializeRequest(request.method, target, request.headers, request.body);
     } catch (error) {
-      resolve(error as Error);
+      resolve({ error: error as Error, resent: false });
       return;
     }
     new Transfer(pool, target, wire, handler, options, resolve).start();
@@ -79,7 +87,7 @@ class Transfer implements ActiveTransfer, ConnectionUser, ResponseEvents {
     private readonly wire: string,
     private readonly handler: ResponseHandler,
     options: RoundTripOptions,
-    private readonly resolve: (error: Error | null) => void,
+    private readonly resolve: (result: RoundTripResult) => void,
   ) {
     this.lastByteAt = options.sentAt;
     // track() aborts at once after abortAll, before it returns: untrack must already be callable.
@@ -170,7 +178,7 @@ class Transfer implements ActiveTransfer, ConnectionUser, ResponseEvents {
     if (this.settled) return;
     this.settled = true;
     this.untrack();
-    this.resolve(error);
+    this.resolve({ error, resent: this.retried });
   }
 }
 

@@ -10,6 +10,7 @@ import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../../core/module-worker.js';
 import { UserError } from '../../core/errors.js';
 import type { LoopHealthSample } from '../selfcheck/verdict.js';
+import type { SilentTransfers } from '../transport/http-pool.js';
 import type { RequestInput, RequestOutput } from '../types.js';
 import { outputsFromSharedClock, threadClockOffsetMs } from './clock.js';
 import type { FromWorker, LoadWorkerConfig, ToWorker } from './messages.js';
@@ -26,6 +27,8 @@ interface WorkerSlot {
   /** Resolves with the worker's self-check sample once it has finished; null when it sent nothing or died first. */
   finished: Promise<LoopHealthSample | null>;
   onFinished(sample: LoopHealthSample | null): void;
+  /** The worker's last report of its silent transfers. */
+  silent: SilentTransfers;
 }
 
 export class LoadWorkers {
@@ -42,7 +45,7 @@ export class LoadWorkers {
       const thread = startModuleWorker(import.meta.url, 'worker-entry', { workerData: config });
       let onFinished: (sample: LoopHealthSample | null) => void = () => {};
       const finished = new Promise<LoopHealthSample | null>((resolve) => (onFinished = resolve));
-      this.slots.push({ thread, finished, onFinished: (sample) => onFinished(sample) });
+      this.slots.push({ thread, finished, onFinished: (sample) => onFinished(sample), silent: { count: 0, longestSeconds: 0 } });
       thread.on('message', (message: FromWorker) => {
         switch (message.kind) {
           case 'ready':
@@ -56,6 +59,9 @@ export class LoadWorkers {
             return;
           case 'print':
             print(message.line);
+            return;
+          case 'silence':
+            this.slots[index]!.silent = message.silent;
             return;
           case 'health':
             this.slots[index]!.onFinished(message.sample);
@@ -99,6 +105,16 @@ export class LoadWorkers {
       this.pending.set(id, { resolve, reject, worker });
       this.post(worker, { kind: 'send', id, input, queueTime });
     });
+  }
+
+  /** The silent transfers of every worker, as each last reported them (at most a second old). */
+  silentTransfers(): SilentTransfers {
+    const total: SilentTransfers = { count: 0, longestSeconds: 0 };
+    for (const { silent } of this.slots) {
+      total.count += silent.count;
+      total.longestSeconds = Math.max(total.longestSeconds, silent.longestSeconds);
+    }
+    return total;
   }
 
   /** The measured phase starts: each worker's self-check covers it from now on, not the warmup. */

@@ -3,6 +3,7 @@
  * is on the shared clock (see clock.ts); everything else is plain structured-clone data.
  */
 import type { ExecutorOptions } from '../runner/executor.js';
+import type { SilentTransfers } from '../transport/http-pool.js';
 import type { LoopHealthSample } from '../selfcheck/verdict.js';
 import type { RequestInput, RequestOutput } from '../types.js';
 
@@ -28,5 +29,7 @@ export type FromWorker =
   /** One output per request (per turn in multi-turn mode); `startTime` on the shared clock. */
   | { kind: 'done'; id: number; outputs: RequestOutput[] }
   | { kind: 'print'; line: string }
+  /** The worker's silent transfers changed (sent at most once a second, for the progress line). */
+  | { kind: 'silence'; silent: SilentTransfers }
   /** The loop's self-check over its working window; null when it was never given a request. */
   | { kind: 'health'; sample: LoopHealthSample | null };

@@ -24,6 +24,20 @@ const executor = createExecutor({ ...config, pool, print: (line) => post({ kind:
  */
 let health: LoopHealthMonitor | null = null;
 
+/**
+ * The main thread's progress line shows streams gone quiet; only this thread sees their bytes.
+ * Reported when the count or the whole seconds of the longest silence change.
+ */
+const SILENCE_REPORT_MS = 1000;
+let reportedSilence = '0 0';
+const silenceReports = setInterval(() => {
+  const silent = pool.silentTransfers();
+  const summary = `${silent.count} ${Math.floor(silent.longestSeconds)}`;
+  if (summary === reportedSilence) return;
+  reportedSilence = summary;
+  post({ kind: 'silence', silent });
+}, SILENCE_REPORT_MS).unref();
+
 async function send(message: Extract<ToWorker, { kind: 'send' }>): Promise<void> {
   const outputs = await executor.execute(message.input, message.queueTime);
   post({ kind: 'done', id: message.id, outputs: outputsToSharedClock(outputs, offsetMs) });
@@ -43,6 +57,7 @@ port.on('message', (message: ToWorker) => {
       pool.abortAll(message.message);
       return;
     case 'finish':
+      clearInterval(silenceReports);
       post({ kind: 'health', sample: health?.stop() ?? null });
       void pool.close().then(() => port.close());
       return;

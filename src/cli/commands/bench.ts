@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { UsageError, UserError, describeError } from '../../core/errors.js';
 import { pythonJsonLoads } from '../../core/pyjson.js';
+import { redactText } from '../../core/redact.js';
 import { createBenchRngs } from '../../core/rng.js';
 import { formatNamespace } from '../../bench/args/namespace.js';
 import { HelpRequested, parseBenchArgs } from '../../bench/args/parse.js';
@@ -13,13 +14,13 @@ import { parseExtraBody } from '../../bench/args/extra-body.js';
 import type { BenchArgs } from '../../bench/args/types.js';
 import { resolvePort, resolveUrls } from '../../bench/args/urls.js';
 import { validateBenchArgs } from '../../bench/args/validate.js';
-import { authHeaders } from '../../bench/backends/index.js';
+import { runHeaders } from '../../bench/backends/index.js';
 import { buildDataset } from '../../bench/datasets/index.js';
 import { ALL_REQUESTS_FAILED_WARNING } from '../../bench/metrics/calculate.js';
 import { formatResultBlock } from '../../bench/output/block.js';
 import { formatExtendedBlock } from '../../bench/output/extras-block.js';
 import { appendJsonl, checkOutputFile, defaultOutputFileName } from '../../bench/output/jsonl-file.js';
-import { createProgressBar } from '../../bench/output/progress.js';
+import { createProgressBar, stallTimeoutNotice } from '../../bench/output/progress.js';
 import { buildResultRecord, type JsonRecord } from '../../bench/output/record.js';
 import type { RequestOutput } from '../../bench/types.js';
 import { runBenchmark } from '../../bench/runner/benchmark.js';
@@ -160,9 +161,9 @@ async function run(argv: string[]): Promise<number> {
     args.port = resolvePort(args);
     const urls = resolveUrls(args);
     if (!isHttpUrl(urls.apiUrl)) {
-      throw new UsageError(`cannot send requests to '${urls.apiUrl}': pass --base-url as a full URL like http://127.0.0.1:30000`);
+      throw new UsageError(`cannot send requests to '${redactText(urls.apiUrl)}': pass --base-url as a full URL like http://127.0.0.1:30000`);
     }
-    const auth = authHeaders(process.env);
+    const { withAuth: auth } = runHeaders(process.env, args.header);
     if (args.model === null) {
       const found = await discoverModel(pool, args.backend, urls.modelUrl, auth);
       if (!found.ok) {
@@ -182,6 +183,8 @@ async function run(argv: string[]): Promise<number> {
     const { workers, note: workersNote } = resolveWorkerCount(args.extensions.workers, availableParallelism(), dataset.rows.length);
     if (workersNote !== null) notice(workersNote);
 
+    // On stderr, as the progress line: stdout stays bench_serving's.
+    notice(stallTimeoutNotice(args.extensions.streamIdleTimeout));
     const startedAt = new Date();
     // From the first request until the results are saved, a stop signal ends sending and the
     // results of what completed are still printed and kept; before that there is nothing to keep.
@@ -199,7 +202,7 @@ async function run(argv: string[]): Promise<number> {
         env: process.env,
         print,
         notice,
-        createProgress: (total) => createProgressBar(total, args.disable_tqdm),
+        createProgress: (total, silentTransfers) => createProgressBar(total, args.disable_tqdm, { silentTransfers }),
         interrupts,
         workers,
       });
