@@ -5,7 +5,7 @@ import { boundMetrics, boundRequests } from './bounds.js';
 
 test('metrics within physical bounds pass unchanged, with no warning', () => {
   const metrics = {
-    backend: 'sglang', request_rate: Infinity, max_concurrency: null, completed: 40, failed: 0, duration: 2.5,
+    backend: 'sglang', request_rate: Infinity, achieved_request_rate: Infinity, max_concurrency: null, completed: 40, failed: 0, duration: 2.5,
     total_input_tokens: 2560, request_throughput: 16, output_throughput: 120.5, max_output_tokens_per_s: 240,
     concurrency: 7.5, accept_length: 2.46, mean_ttft_ms: 99.9, p99_tpot_ms: 0, count_reasoning_ttft_ms: 3,
     mean_tpot_prediction_error: -0.04,

@@ -9,7 +9,7 @@
  * - counts (`completed`, `failed*`, `total_*tokens*`, `max_concurrent_requests`, ...): whole
  *   numbers from 0 to 1e15, far past any run (a million requests of a million tokens is 1e12);
  * - rates and means of counts (throughputs, `concurrency`, `accept_length`): finite, 0 to 1e15;
- * - the requested request rate: not negative, Infinity allowed (bench_serving's "all at once");
+ * - request rates (requested, achieved): not negative, Infinity allowed (all sent at once);
  * - any other number: not NaN or infinite.
  * Every rule rejects NaN, as every comparison with NaN is false.
  */
@@ -26,16 +26,16 @@ interface Bound {
 
 const wholeCount: Bound = { rule: 'a whole number from 0 to 1e15', holds: (v) => Number.isInteger(v) && v >= 0 && v <= MAX_AMOUNT };
 const amount: Bound = { rule: 'from 0 to 1e15', holds: (v) => v >= 0 && v <= MAX_AMOUNT };
-const requestedRate: Bound = { rule: 'not negative (inf allowed)', holds: (v) => v >= 0 };
+const requestRate: Bound = { rule: 'not negative (inf allowed)', holds: (v) => v >= 0 };
 const seconds: Bound = { rule: 'a time from 0 to a year', holds: (v) => v >= 0 && v <= YEAR_S };
 const milliseconds: Bound = { rule: 'a time from 0 to a year', holds: (v) => v >= 0 && v <= YEAR_S * 1000 };
 const finite: Bound = { rule: 'a finite number', holds: Number.isFinite };
 
 const COUNT_KEYS = /^(completed|failed(_\w+)?|total_\w*tokens\w*|max_concurrent_requests|max_concurrency|num_prompts|count_\w+)$/;
-const AMOUNT_KEYS = /(_throughput(_\w+)?|_goodput|_per_s)$|^(achieved_request_rate|concurrency|accept_length)$/;
+const AMOUNT_KEYS = /(_throughput(_\w+)?|_goodput|_per_s)$|^(concurrency|accept_length)$/;
 
 function boundFor(key: string): Bound {
-  if (key === 'request_rate' || key === 'requested_request_rate') return requestedRate;
+  if (key === 'request_rate' || key.endsWith('_request_rate')) return requestRate;
   if (key === 'duration') return seconds;
   if (key.endsWith('_ms') && !key.startsWith('count_')) return milliseconds;
   if (COUNT_KEYS.test(key)) return wholeCount;
