@@ -182,6 +182,37 @@ describe('recipe documents and JSONL records', () => {
   });
 });
 
+describe('a JSONL file with bad lines and absurd values', () => {
+  const db = join(dir, 'faulty.db');
+  const file = join(dir, 'faulty.jsonl');
+  const good = readFileSync(JSONL, 'utf8').split('\n')[0]!;
+  const absurd = '{"backend": "sglang", "duration": 2.0, "completed": 1e308, "mean_tpot_ms": -Infinity, "concurrency": 1e23, "output_throughput": -5.0}';
+  let result: ReturnType<typeof runCli>;
+  before(() => {
+    // 200,000 bad lines: uncapped, their line numbers alone would make a 1.5 MB warning.
+    writeFileSync(file, [good, 'not json', ...Array<string>(200_000).fill('{"cut": '), absurd, ''].join('\n'));
+    result = runCli(['ingest', '--db', db, file]);
+  });
+
+  test('the good records are stored; the bad lines make one short warning per run', () => {
+    assert.equal(result.status, 0, result.stderr);
+    const runs = runsIn(db);
+    assert.equal(runs.length, 2);
+    const skipped = `${file}: 200001 lines are not a JSON result record (lines 2, 3, 4, 5, 6 and 199996 more); skipped`;
+    for (const run of runs) assert.equal(run.warnings[0], skipped);
+    assert.equal(result.stdout.split(skipped).length - 1, 2, result.stdout);
+    assert.ok(result.stdout.length < 4000, `stdout is ${result.stdout.length} characters`);
+    assert.equal(runs[0]!.requestCount, 40);
+  });
+
+  test('values outside physical bounds are stored as null and named in a warning', () => {
+    const run = runsIn(db)[1]!;
+    assert.deepEqual(run.metrics, { backend: 'sglang', duration: 2, completed: null, mean_tpot_ms: null, concurrency: null, output_throughput: null });
+    assert.match(run.warnings[1]!, /^values outside physical bounds stored as not measured: completed 1e\+308 \(must be a whole number from 0 to 1e15\); mean_tpot_ms -inf .*concurrency 1e\+23 .*output_throughput -5 /);
+    assert.match(result.stdout, /warning: values outside physical bounds/);
+  });
+});
+
 describe('bad input leaves the catalog untouched with a one-line error', () => {
   const db = join(dir, 'bad.db');
   before(() => assert.equal(runCli(['ingest', '--db', db, QWEN25]).status, 0));

@@ -16,13 +16,16 @@ class HfTokenizer implements Tokenizer {
   private vocabIdList: number[] | null = null;
   /** Parsed on first use, so a template the Jinja port cannot read only fails the runs that need it. */
   private template: Template | null = null;
+  private longestTokenBytesRead: number | null;
 
   constructor(
     readonly name: string,
     private readonly native: NativeTokenizer,
     private readonly config: TokenizerConfigInfo,
     readonly numSpecialTokensToAdd: number,
+    knownLongestTokenBytes: number | null,
   ) {
+    this.longestTokenBytesRead = knownLongestTokenBytes;
     this.vocabSize = native.getVocabSize(false);
     this.bosToken = config.bosToken;
     this.hasChatTemplate = config.chatTemplate !== null;
@@ -33,6 +36,20 @@ class HfTokenizer implements Tokenizer {
       if (id !== null) ids.add(id);
     }
     this.specialTokenIds = [...ids].sort((a, b) => a - b);
+  }
+
+  /**
+   * The UTF-8 length of the longest vocabulary entry. A byte-level entry (`ĠĠ`) writes each byte
+   * it stands for as one 2-byte character, so this overstates such vocabularies up to 2×: a bound
+   * that is loose, never short.
+   */
+  get longestTokenBytes(): number {
+    if (this.longestTokenBytesRead === null) {
+      let longest = 1;
+      for (const token of Object.keys(this.native.getVocab(true))) longest = Math.max(longest, Buffer.byteLength(token));
+      this.longestTokenBytesRead = longest;
+    }
+    return this.longestTokenBytesRead;
   }
 
   async encode(text: string, addSpecialTokens = true): Promise<number[]> {
@@ -108,7 +125,12 @@ class HfTokenizer implements Tokenizer {
  * Builds a tokenizer from a tokenizer.json path and its parsed config. Installs HF's BOS/EOS
  * post-processor when the config asks for it (the DeepSeek tokenizer.json alone adds no BOS).
  */
-export async function createHfTokenizer(name: string, tokenizerJsonPath: string, config: TokenizerConfigInfo): Promise<Tokenizer> {
+export async function createHfTokenizer(
+  name: string,
+  tokenizerJsonPath: string,
+  config: TokenizerConfigInfo,
+  knownLongestTokenBytes: number | null,
+): Promise<Tokenizer> {
   const native = NativeTokenizer.fromFile(tokenizerJsonPath);
   const template = specialTokenTemplate(config);
   if (template !== null) {
@@ -121,5 +143,5 @@ export async function createHfTokenizer(name: string, tokenizerJsonPath: string,
     native.setPostProcessor(templateProcessing(template.single, undefined, tokens));
   }
   const added = (await native.encode('', null, { addSpecialTokens: true })).getLength();
-  return new HfTokenizer(name, native, config, added);
+  return new HfTokenizer(name, native, config, added, knownLongestTokenBytes);
 }

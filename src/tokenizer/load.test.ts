@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, copyFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BUNDLED_LONGEST_TOKEN_BYTES } from './bundled.js';
 import { loadTokenizer, listBundledTokenizers, locateTokenizer, resolveTokenizerFamily, bundledTokenizerDir, specialTokensOfLocalConfig } from './index.js';
 import { UserError } from '../core/errors.js';
 
@@ -123,7 +124,11 @@ describe('locating without loading', () => {
   test('null only when neither --tokenizer nor the model names one', () => {
     assert.equal(locateTokenizer({ model: 'some-org/UnknownModel-7B' }), null);
     assert.equal(locateTokenizer({}), null);
-    assert.deepEqual(locateTokenizer({ model: 'openai/gpt-oss-20b' }), { name: 'gpt-oss', file: join(bundledTokenizerDir('gpt-oss'), 'tokenizer.json') });
+    assert.deepEqual(locateTokenizer({ model: 'openai/gpt-oss-20b' }), {
+      name: 'gpt-oss',
+      file: join(bundledTokenizerDir('gpt-oss'), 'tokenizer.json'),
+      longestTokenBytes: BUNDLED_LONGEST_TOKEN_BYTES,
+    });
     assert.throws(() => locateTokenizer({ tokenizer: 'some-org/UnknownModel-7B', model: 'Qwen/Qwen3-8B' }), /does not exist/);
   });
 
@@ -139,6 +144,27 @@ describe('locating without loading', () => {
     assert.deepEqual(specialTokensOfLocalConfig(folder), { count: 0, path });
     writeFileSync(path, 'not json');
     assert.throws(() => specialTokensOfLocalConfig(folder), (e: unknown) => e instanceof UserError && !e.message.includes('\n'));
+  });
+});
+
+describe('the longest text one token stands for', () => {
+  test('every bundled vocabulary: its longest token decodes to the stated number of bytes', async () => {
+    for (const model of ['Qwen/Qwen3-8B', 'deepseek-ai/DeepSeek-V3', 'meta-llama/Llama-3.1-8B', 'openai/gpt-oss-20b']) {
+      const tok = await loadTokenizer({ model });
+      const ids = tok.vocabIds();
+      const texts = await tok.decodeBatch(ids.map((id) => [id]));
+      const longest = texts.reduce((most, text) => Math.max(most, Buffer.byteLength(text)), 0);
+      assert.equal(longest, BUNDLED_LONGEST_TOKEN_BYTES, model);
+      assert.equal(tok.longestTokenBytes, BUNDLED_LONGEST_TOKEN_BYTES, model);
+    }
+  });
+
+  test('a local vocabulary is read: byte-level entries count 2 bytes per byte, a bound never short', async () => {
+    const folder = join(scratch, 'local-longest');
+    mkdirSync(folder);
+    copyFileSync(join(bundledTokenizerDir('qwen'), 'tokenizer.json'), join(folder, 'tokenizer.json'));
+    const tok = await loadTokenizer({ tokenizer: folder });
+    assert.equal(tok.longestTokenBytes, 2 * BUNDLED_LONGEST_TOKEN_BYTES);
   });
 });
 

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
 import { isObject } from '../core/json-object.js';
-import { bundledTokenizerDir, listBundledTokenizers, resolveTokenizerFamily, type TokenizerFamily } from './bundled.js';
+import { BUNDLED_LONGEST_TOKEN_BYTES, bundledTokenizerDir, listBundledTokenizers, resolveTokenizerFamily, type TokenizerFamily } from './bundled.js';
 import { createHfTokenizer } from './hf-tokenizer.js';
 import { readTokenizerConfig, specialTokenCount } from './tokenizer-config.js';
 import type { Tokenizer, TokenizerSpec } from './types.js';
@@ -30,7 +30,7 @@ function readOptional(path: string): string | null {
 }
 
 /** Loads tokenizer.json plus the tokenizer_config.json (and chat_template.jinja) beside it, cached. */
-function loadFromFile(name: string, tokenizerJsonPath: string): Promise<Tokenizer> {
+function loadFromFile({ name, file: tokenizerJsonPath, longestTokenBytes }: TokenizerLocation): Promise<Tokenizer> {
   const key = resolve(tokenizerJsonPath);
   let pending = cache.get(key);
   if (pending === undefined) {
@@ -38,7 +38,7 @@ function loadFromFile(name: string, tokenizerJsonPath: string): Promise<Tokenize
     const configPath = join(folder, 'tokenizer_config.json');
     const config = existsSync(configPath) ? readJsonObject(configPath) : {};
     const info = readTokenizerConfig(config, readOptional(join(folder, 'chat_template.jinja')));
-    pending = createHfTokenizer(name, key, info).catch((error: unknown) => {
+    pending = createHfTokenizer(name, key, info, longestTokenBytes ?? null).catch((error: unknown) => {
       cache.delete(key);
       if (error instanceof UserError) throw error;
       throw new UserError(`cannot load tokenizer ${key}: ${(error as Error).message.split('\n')[0]}; pass a valid HF tokenizer.json`);
@@ -71,10 +71,12 @@ function bundledList(): string {
 export interface TokenizerLocation {
   name: string;
   file: string;
+  /** Known for a bundled vocabulary; read from the vocabulary on first use otherwise. */
+  longestTokenBytes?: number;
 }
 
 function bundledLocation(family: TokenizerFamily): TokenizerLocation {
-  return { name: family, file: join(bundledTokenizerDir(family), 'tokenizer.json') };
+  return { name: family, file: join(bundledTokenizerDir(family), 'tokenizer.json'), longestTokenBytes: BUNDLED_LONGEST_TOKEN_BYTES };
 }
 
 /**
@@ -110,7 +112,7 @@ export async function loadTokenizer(spec: TokenizerSpec): Promise<Tokenizer> {
   if (location === null) {
     throw new UserError(`no tokenizer for model '${spec.model ?? ''}': pass --tokenizer with a local HF folder or tokenizer.json (${bundledList()})`);
   }
-  return loadFromFile(location.name, location.file);
+  return loadFromFile(location);
 }
 
 /**

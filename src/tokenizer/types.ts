@@ -33,6 +33,12 @@ export interface Tokenizer {
   readonly hasChatTemplate: boolean;
   /** HF `all_special_ids`: ids of bos/eos/unk/pad and `additional_special_tokens`, ascending. */
   readonly specialTokenIds: readonly number[];
+  /**
+   * At least as many UTF-8 bytes as the longest text one token stands for: a text of N bytes
+   * (after the tokenizer's normalizer) has at least N / longestTokenBytes tokens. Read from the
+   * vocabulary on first use, unless the bundled family states it.
+   */
+  readonly longestTokenBytes: number;
 
   /** Token ids of `text`; with `addSpecialTokens` (default true) BOS and the like are included, as HF `encode`. */
   encode(text: string, addSpecialTokens?: boolean): Promise<number[]>;

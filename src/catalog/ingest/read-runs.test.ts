@@ -40,3 +40,29 @@ test('content hashes ignore line endings and trailing spaces only', () => {
   assert.notEqual(contentHash('a\nb'), contentHash('a\nc'));
   assert.throws(() => readRunsFromText('\u0000\u0001binary', 'x.bin'), /binary file/);
 });
+
+const RECORD = '{"backend": "sglang", "duration": 2.0, "completed": 40}';
+
+test('JSONL: a bad line is skipped with one warning on each run; the good records are read', () => {
+  const runs = readRunsFromText([RECORD, 'Traceback (most recent call last):', '', '{"duration": 1.0, ', RECORD.replace('40', '41')].join('\n'), 'r.jsonl');
+  assert.deepEqual(runs.map((r) => [r.source.title, r.metrics.completed]), [['r.jsonl:1', 40], ['r.jsonl:5', 41]]);
+  for (const run of runs) assert.deepEqual(run.warnings, ['r.jsonl: 2 lines are not a JSON result record (lines 2, 4); skipped']);
+});
+
+test('JSONL: a bad first line still reads the file as JSONL', () => {
+  const runs = readRunsFromText(`garbage\n${RECORD}\n`, 'r.jsonl');
+  assert.deepEqual(runs[0]!.warnings, ['r.jsonl: 1 line is not a JSON result record (line 1); skipped']);
+});
+
+test('JSONL: a hundred thousand bad lines make one short warning with the count and the first line numbers', () => {
+  const text = `${RECORD}\n${'{not json\n'.repeat(100_000)}`;
+  const [run] = readRunsFromText(text, 'r.jsonl');
+  assert.deepEqual(run!.warnings, ['r.jsonl: 100000 lines are not a JSON result record (lines 2, 3, 4, 5, 6 and 99995 more); skipped']);
+});
+
+test('absurd values in a record are stored as null with a warning naming them', () => {
+  const [run] = readRunsFromText('{"completed": 1e308, "mean_tpot_ms": -Infinity, "concurrency": 1e23, "duration": 2.0}', 'r.jsonl');
+  assert.deepEqual(run!.metrics, { completed: null, mean_tpot_ms: null, concurrency: null, duration: 2 });
+  assert.equal(run!.warnings!.length, 1);
+  assert.match(run!.warnings![0]!, /^values outside physical bounds stored as not measured: completed 1e\+308 .*mean_tpot_ms -inf .*concurrency 1e\+23 /);
+});

@@ -8,6 +8,8 @@ import { basename } from 'node:path';
 import { UserError } from '../../core/errors.js';
 import { isObject } from '../../core/json-object.js';
 import type { RecipeConfig, RunInput } from '../types.js';
+import { capWarnings } from '../warnings.js';
+import { boundMetrics, boundRequests } from './bounds.js';
 import { extractRuns, type ExtractedRun } from './document.js';
 import { labelsFromFileName } from './file-name.js';
 import { parsePythonJson, readJsonlRecord } from './jsonl.js';
@@ -46,30 +48,62 @@ export function recipeFromLaunchCommands(commands: readonly string[], warnings: 
   return { instances, env: {}, origin: 'command line (--launch)' };
 }
 
-function fromJsonl(text: string, file: string, options: ReadOptions): RunInput[] {
-  const runs: RunInput[] = [];
+/** How many of the skipped line numbers the warning lists; the rest are only counted. */
+const SKIPPED_LINES_SHOWN = 5;
+
+/** The one warning for a file's unreadable lines: how many, and the first few line numbers. */
+function skippedLinesWarning(file: string, skipped: readonly number[]): string {
+  const shown = skipped.slice(0, SKIPPED_LINES_SHOWN).join(', ');
+  const rest = skipped.length > SKIPPED_LINES_SHOWN ? ` and ${skipped.length - SKIPPED_LINES_SHOWN} more` : '';
+  const count = skipped.length === 1 ? '1 line is' : `${skipped.length} lines are`;
+  return `${file}: ${count} not a JSON result record (line${skipped.length === 1 ? '' : 's'} ${shown}${rest}); skipped`;
+}
+
+/** A JSON object, or null for text that is not one (a bad JSONL line). */
+function parseObject(text: string): Record<string, unknown> | null {
+  try {
+    const parsed = parsePythonJson(text);
+    return isObject(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+/** One record of a JSON file, with the text it was read from and its line number. */
+interface JsonRecordAt {
+  record: Record<string, unknown>;
+  text: string;
+  line: number;
+}
+
+/**
+ * The records of a JSON file: the whole text when it is one (pretty-printed) object, else one
+ * per line (JSONL), where a line that is not a JSON object is skipped and only its number kept.
+ */
+function jsonRecords(text: string): { records: JsonRecordAt[]; skipped: number[] } {
+  const whole = parseObject(text);
+  if (whole) return { records: [{ record: whole, text, line: 1 }], skipped: [] };
+  const records: JsonRecordAt[] = [];
   const skipped: number[] = [];
-  const lines = text.split(/\r?\n/);
-  // One record per line (JSONL), unless the file is a single pretty-printed JSON object.
-  const isJsonl = lines.every((l) => !l.trim() || l.trim().startsWith('{'));
-  const records = isJsonl ? lines.map((l, i) => ({ text: l, line: i + 1 })).filter((r) => r.text.trim()) : [{ text, line: 1 }];
-  for (const { text: recordText, line } of records) {
-    let parsed: unknown;
-    try {
-      parsed = parsePythonJson(recordText);
-    } catch {
-      skipped.push(line);
-      continue;
-    }
-    if (!isObject(parsed)) {
-      skipped.push(line);
-      continue;
-    }
+  text.split(/\r?\n/).forEach((lineText, i) => {
+    if (!lineText.trim()) return;
+    const record = parseObject(lineText);
+    if (record) records.push({ record, text: lineText, line: i + 1 });
+    else skipped.push(i + 1);
+  });
+  return { records, skipped };
+}
+
+function fromJsonl(text: string, file: string, options: ReadOptions): RunInput[] {
+  const { records, skipped } = jsonRecords(text);
+  if (records.length === 0) throw new UserError(`${file} holds no readable JSON result record; pass a bench_serving JSONL file or console log`);
+  const fileWarnings = skipped.length ? [skippedLinesWarning(file, skipped)] : [];
+  return records.map(({ record: parsed, text: recordText, line }) => {
     const record = readJsonlRecord(parsed);
     const model = typeof record.args.model === 'string' ? record.args.model : null;
     const serverVersion = (record.serverInfo as { version?: unknown } | null)?.version;
-    const warnings = [...record.warnings];
-    runs.push({
+    const warnings = [...fileWarnings, ...record.warnings];
+    return {
       source: { kind: 'ingest', file, contentHash: contentHash(recordText), title: `${basename(file)}:${line}` },
       metrics: record.metrics,
       args: record.args,
@@ -81,11 +115,8 @@ function fromJsonl(text: string, file: string, options: ReadOptions): RunInput[]
       labels: { ...labelsFromFileName(file), ...record.labels, ...(options.labels ?? {}) },
       recipe: options.launchCommands?.length ? recipeFromLaunchCommands(options.launchCommands, warnings) : null,
       warnings,
-    });
-  }
-  if (runs.length === 0) throw new UserError(`${file} holds no readable JSON result record; pass a bench_serving JSONL file or console log`);
-  if (skipped.length) for (const run of runs) run.warnings!.push(`${file}: line(s) ${skipped.join(', ')} are not JSON records; skipped`);
-  return runs;
+    } satisfies RunInput;
+  });
 }
 
 /** Labels a run gets from its heading, its file name and the page's summary table (user labels applied last). */
@@ -135,10 +166,24 @@ function fromDocument(text: string, file: string, options: ReadOptions): RunInpu
   });
 }
 
-/** Every run in a file's text. Throws `UserError` for binary, empty or unrecognised input. */
+/** A run with its out-of-bounds values nulled (see bounds.ts) and its warnings capped in size. */
+function withinBounds(run: RunInput): RunInput {
+  const metrics = boundMetrics(run.metrics);
+  const requests = boundRequests(run.requests ?? []);
+  const warnings = [...(run.warnings ?? []), ...[metrics.warning, requests.warning].filter((w): w is string => w !== null)];
+  return { ...run, metrics: metrics.metrics, requests: requests.requests, warnings: capWarnings(warnings) };
+}
+
+/**
+ * Every run in a file's text. Throws `UserError` for binary, empty or unrecognised input; values
+ * no run can produce are stored as null with a warning (bounds.ts).
+ */
 export function readRunsFromText(text: string, file: string, options: ReadOptions = {}): RunInput[] {
   if (looksBinary(text)) throw new UserError(`${file} is a binary file, not a bench log; pass a console log, JSONL result file or recipe document`);
   const trimmed = text.trim();
   if (trimmed === '') throw new UserError(`${file} is empty; nothing ingested`);
-  return trimmed.startsWith('{') ? fromJsonl(text, file, options) : fromDocument(text, file, options);
+  // A JSONL file whose first line is the bad one is still read as JSONL.
+  const isJson = trimmed.startsWith('{') || /\.jsonl?$/i.test(file);
+  const runs = isJson ? fromJsonl(text, file, options) : fromDocument(text, file, options);
+  return runs.map(withinBounds);
 }

@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { UserError } from '../../core/errors.js';
 import { redactValue } from '../../core/redact.js';
+import { capWarnings } from '../warnings.js';
 import type { RecordOutcome, RequestRecord, RunFilter, RunInput, RunRecord } from '../types.js';
 import { decodeJson, encodeJson } from './json-codec.js';
 import { resolveCatalogPath } from './paths.js';
@@ -149,7 +150,7 @@ export class Catalog {
         run.serverInfo === undefined || run.serverInfo === null ? null : encodeJson(redactValue(run.serverInfo)),
         encodeJson(run.environment ?? {}),
         run.recipe ? encodeJson(run.recipe) : null,
-        encodeJson(run.warnings ?? []),
+        encodeJson(capWarnings(run.warnings ?? [])),
         run.requests?.length ?? 0,
       );
     const addLabel = this.db.prepare('INSERT INTO run_labels (run_id, key, value) VALUES (?, ?, ?)');

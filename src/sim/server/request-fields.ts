@@ -58,18 +58,21 @@ export function isTokenIds(value: unknown): value is number[] {
   return Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'number' && Number.isInteger(v) && v >= 0);
 }
 
+/** SGLang's refusal of an input longer than the context length; `size` says how long: `5000 tokens`. */
+export function contextLengthExceeded(size: string, contextLength: number, param: string): ApiError {
+  return new ApiError(
+    400,
+    `The input (${size}) is longer than the model's context length (${contextLength} tokens).`,
+    param,
+    'BadRequestError',
+    'context_length_exceeded',
+  );
+}
+
 /** Rejects an empty prompt, and one whose tokens (plus the tokens asked for) exceed the context length (SGLang's messages). */
 export function checkContextLength(promptTokens: number, maxNewTokens: number, contextLength: number, param: string): void {
   if (promptTokens === 0) throw new ApiError(400, 'The prompt is empty: send at least one token of input.', param);
-  if (promptTokens >= contextLength) {
-    throw new ApiError(
-      400,
-      `The input (${promptTokens} tokens) is longer than the model's context length (${contextLength} tokens).`,
-      param,
-      'BadRequestError',
-      'context_length_exceeded',
-    );
-  }
+  if (promptTokens >= contextLength) throw contextLengthExceeded(`${promptTokens} tokens`, contextLength, param);
   if (promptTokens + maxNewTokens > contextLength) {
     throw new ApiError(
       400,

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { planOutput } from '../text/output-plan.js';
 import { ApiError, wrongType } from './api-error.js';
 import { readJsonObject } from './http-io.js';
+import { boundedPromptIds } from './prompt-tokens.js';
 import { checkContextLength, checkOptionalNumber, isTokenIds, optionalBool, optionalInt, optionalObject, stopStrings } from './request-fields.js';
 import { runGeneration, type SimContext } from './sim-context.js';
 import { NativeFormatter } from './wire-format.js';
@@ -22,7 +23,7 @@ async function promptIds(ctx: SimContext, body: Record<string, unknown>): Promis
   }
   if (text === undefined || text === null) throw new ApiError(400, 'Either text or input_ids should be provided.', 'text');
   if (typeof text !== 'string') throw wrongType('text', 'a string (batches are not supported by the sim)');
-  return ctx.tokenizer.encode(text);
+  return boundedPromptIds(ctx, text, true, 'text');
 }
 
 /** Handles `POST /generate`. */

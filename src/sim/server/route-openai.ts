@@ -10,6 +10,7 @@ import { planOutput, type OutputPlan } from '../text/output-plan.js';
 import { ApiError, wrongType } from './api-error.js';
 import { planChatAnswer, reasoningEnabled, type OfferedTool } from './chat-answer.js';
 import { readJsonObject } from './http-io.js';
+import { boundedPromptIds } from './prompt-tokens.js';
 import {
   checkContextLength,
   checkOptionalNumber,
@@ -60,7 +61,7 @@ function commonFields(body: Record<string, unknown>): { stream: boolean; ignoreE
 }
 
 async function completionPromptIds(ctx: SimContext, prompt: unknown): Promise<number[]> {
-  if (typeof prompt === 'string') return ctx.tokenizer.encode(prompt);
+  if (typeof prompt === 'string') return boundedPromptIds(ctx, prompt, true, 'prompt');
   if (isTokenIds(prompt)) return prompt;
   if (Array.isArray(prompt) && prompt.length === 1) return completionPromptIds(ctx, prompt[0]);
   if (prompt === undefined || prompt === null) throw new ApiError(400, "'prompt' is required", 'prompt');
@@ -139,7 +140,7 @@ async function chatPromptIds(ctx: SimContext, messages: TemplateMessage[], tools
     // A template that cannot render this conversation still has a length: count the plain contents.
     rendered = messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? ''))).join('\n');
   }
-  return ctx.tokenizer.encode(rendered, false);
+  return boundedPromptIds(ctx, rendered, false, 'messages');
 }
 
 /** Handles `POST /v1/chat/completions`. */

@@ -4,21 +4,19 @@
  * (stream) or collects them (one JSON body), and a client that leaves early frees its slot at once.
  */
 import type { ServerResponse } from 'node:http';
-import type { Tokenizer } from '../../tokenizer/index.js';
 import type { LaunchConfig, TokenEmission } from '../types.js';
 import type { OutputPlan } from '../text/output-plan.js';
 import type { TokenPool } from '../text/token-pool.js';
 import type { TruthRecorder } from '../truth/truth-recorder.js';
 import type { EngineDriver } from './engine-driver.js';
 import { EventStream, sendJson } from './http-io.js';
+import type { PromptLimits } from './prompt-tokens.js';
 import type { SimMetrics } from './sim-metrics.js';
 
-export interface SimContext {
+export interface SimContext extends PromptLimits {
   launch: LaunchConfig;
   /** The name clients send as `model` (`--served-model-name`, else the model path). */
   modelName: string;
-  contextLength: number;
-  tokenizer: Tokenizer;
   pool: TokenPool;
   driver: EngineDriver;
   metrics: SimMetrics;

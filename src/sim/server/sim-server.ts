@@ -21,6 +21,7 @@ import { EngineClock } from './engine-clock.js';
 import { EngineDriver } from './engine-driver.js';
 import { sendError } from './http-io.js';
 import { currentThreadId, makeCurrentThreadRealtime } from '../../core/thread-scheduling.js';
+import { promptBytesPerToken } from './prompt-tokens.js';
 import { handleAdmin } from './route-admin.js';
 import { handleGenerate } from './route-native.js';
 import { handleChatCompletions, handleCompletions } from './route-openai.js';
@@ -147,7 +148,19 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
     recorder?.record(emission, dueMs, actualMs);
   });
   let requestIndex = 0;
-  const ctx: SimContext = { launch, modelName, contextLength, tokenizer, pool, driver, metrics, truth: recorder, nextRequestIndex: () => requestIndex++ };
+  const ctx: SimContext = {
+    launch,
+    modelName,
+    contextLength,
+    tokenizer,
+    // Read now: a local vocabulary is scanned for it (0.2–0.4 s), which must not stall a request.
+    promptBytesPerToken: promptBytesPerToken(tokenizer),
+    pool,
+    driver,
+    metrics,
+    truth: recorder,
+    nextRequestIndex: () => requestIndex++,
+  };
 
   const server = createServer((req, res) => void route(ctx, req, res));
   server.requestTimeout = 0;
