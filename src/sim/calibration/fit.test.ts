@@ -61,7 +61,7 @@ describe('fitFactors', () => {
     assert.ok(before.tpotMs > 0.2 && before.ttftMs > 0.2, JSON.stringify(before));
     const fit = await fitFactors({ cases, indices: cases.map((_, i) => i), simulator: sim, factors, start, acceptRates: {}, maxIterations: 30, refreshJacobian: true });
     const errors = medianAbsoluteErrors(cases, fit.predictions.map((f, index) => ({ index, figures: f })));
-    assert.ok(errors.tpotMs < 0.03 && errors.outputTps < 0.03 && errors.ttftMs < 0.03, JSON.stringify(errors));
+    assert.ok(errors.tpotMs < 0.05 && errors.outputTps < 0.05 && errors.ttftMs < 0.05, JSON.stringify(errors));
     for (const name of factors) assert.ok(Math.abs(fit.factors[name]! / TRUE[name as keyof typeof TRUE] - 1) < 0.15, `${name} ${fit.factors[name]}`);
     assert.equal(fit.jacobian.size, cases.length);
   });
