@@ -2,8 +2,9 @@
  * `servebench bench` (the built CLI) against small misbehaving loopback servers written on
  * node:net, so every byte and every close is the test's choice: credentials in the URL and in
  * `--header` (sent on every request, never shown or stored), a server that drops keep-alive
- * connections silently or announces `Connection: close`, empty 200s, 429s and 500s, and a stream
- * that stops after three tokens. Each test checks what the server saw against what the run reports.
+ * connections silently or announces `Connection: close`, empty 200s, 429s and 500s, a stream
+ * that stops after three tokens, a server slow to accept, and one that refuses every connection.
+ * Each test checks what the server saw against what the run reports.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -56,11 +57,14 @@ const GENERATE_PATH = '/generate';
  * every `POST /generate` to `generate`; the auxiliary endpoints get a plain keep-alive 200 unless
  * `generate` is asked to answer everything (`allRequests`).
  */
-async function startFaultServer(generate: Responder, options: { allRequests?: boolean } = {}): Promise<FaultServer> {
+async function startFaultServer(generate: Responder, options: { allRequests?: boolean; acceptDelayMs?: number } = {}): Promise<FaultServer> {
   const requests: ReceivedRequest[] = [];
   const sockets = new Set<Socket>();
   let generations = 0;
-  const server = createServer((socket) => {
+  // A slow accept: the kernel completes the handshake, the server reads nothing for a while.
+  const acceptDelayMs = options.acceptDelayMs ?? 0;
+  const server = createServer({ pauseOnConnect: acceptDelayMs > 0 }, (socket) => {
+    if (acceptDelayMs > 0) setTimeout(() => socket.resume(), acceptDelayMs);
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
@@ -146,6 +150,7 @@ function benchArgs(url: string, file: string, numPrompts: number, extra: readonl
 
 interface ResultRecord {
   completed: number;
+  ttfts: number[];
   total_output_tokens: number;
   errors: string[];
   servebench: { failures_by_cause: Record<string, number>; resent_requests?: number };
@@ -364,4 +369,40 @@ describe('stalls', () => {
       }
     });
   }
+});
+
+describe('connections', () => {
+  test('a server that reads each new connection 400 ms late: every request completes, and the wait is in its TTFT', async () => {
+    const ACCEPT_DELAY_MS = 400;
+    const REQUESTS = 3;
+    const server = await startFaultServer((_request, socket) => socket.write(httpResponse(200, nativeStream(OUTPUT_TOKENS))), {
+      acceptDelayMs: ACCEPT_DELAY_MS,
+    });
+    try {
+      const file = outputFile();
+      // All three at once: the warmup's connection serves one, the other two open connections of their own.
+      const result = await runCli(benchArgs(server.url, file, REQUESTS, ['--model', MODEL, '--no-catalog']));
+      assert.equal(result.code, 0, result.stderr);
+      const record = readRecord(file);
+      assert.equal(record.completed, REQUESTS);
+      assert.deepEqual(record.servebench.failures_by_cause, {});
+      const waited = record.ttfts.filter((ttft) => ttft >= ACCEPT_DELAY_MS / 1000);
+      assert.ok(waited.length >= REQUESTS - 1, `TTFTs ${record.ttfts.join(', ')} s`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a server that refuses every connection: one line naming the cause, exit 1, no stack trace', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    for (const extra of [['--model', MODEL], []]) {
+      const result = await runCli(benchArgs(`http://127.0.0.1:${port}`, outputFile(), 2, ['--no-catalog', ...extra]));
+      assert.equal(result.code, 1, output(result));
+      assert.match(output(result), /ECONNREFUSED/);
+      assert.doesNotMatch(output(result), /^\s+at /m);
+    }
+  });
 });
