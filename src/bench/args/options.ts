@@ -126,5 +126,5 @@ export const BENCH_OPTIONS: readonly OptionSpec[] = [
   { flag: '--mooncake-num-rounds', dest: 'mooncake_num_rounds', kind: 'int', range: AT_LEAST_ONE, defaultValue: 1, help: 'Rounds per session.' },
   { flag: '--mooncake-workload', dest: 'mooncake_workload', kind: 'str', choices: ['mooncake', 'conversation', 'synthetic', 'toolagent'], defaultValue: 'conversation', help: 'Mooncake trace to replay.' },
   { flag: '--tag', dest: 'tag', kind: 'str', defaultValue: null, help: 'Tag copied into the JSONL record.' },
-  { flag: '--header', dest: 'header', kind: 'str', nargs: '+', defaultValue: null, help: 'Extra request headers as Key=Value.' },
+  { flag: '--header', dest: 'header', kind: 'str', nargs: '+', defaultValue: null, help: "Extra request headers, each as 'Key: Value' or Key=Value, sent on every request of the run." },
 ];

@@ -35,6 +35,12 @@ describe('validateBenchArgs', () => {
     assert.equal(args.apply_chat_template, true);
     assert.match(validationError(['--dataset-name', 'mmmu', '--tokenize-prompt']).message, /cannot be used with --dataset-name mmmu/);
   });
+  test('a --header entry with no separator is refused without echoing it; both forms and empty values pass', () => {
+    const error = validationError(['--header', 'X-Ok: 1', 'sk-SECRET-no-separator']);
+    assert.match(error.message, /--header entry without ':' or '='.*'Key: Value' or Key=Value/);
+    assert.doesNotMatch(error.message, /SECRET/);
+    validateBenchArgs(parseBenchArgs(['--header', 'X-A: 1', 'X-B=2', 'X-Empty=']));
+  });
   test('distinct and skewed LoRA distributions need two adapters', () => {
     assert.match(validationError(['--lora-request-distribution', 'skewed', '--lora-name', 'a']).message, /needs at least two adapters/);
     validateBenchArgs(parseBenchArgs(['--lora-request-distribution', 'distinct', '--lora-name', 'a', 'b']));

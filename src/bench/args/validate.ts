@@ -5,6 +5,7 @@
  * is checked as it is parsed (options.ts).
  */
 import { UserError } from '../../core/errors.js';
+import { splitHeaderEntry } from '../../core/header-entry.js';
 import type { BenchArgs } from './types.js';
 
 /** The message bench_serving prints when `trt` runs without `--model` (kept verbatim). */
@@ -28,6 +29,12 @@ export function validateBenchArgs(args: BenchArgs): void {
     if (args.tokenize_prompt) {
       throw new UserError(`--tokenize-prompt cannot be used with --dataset-name ${args.dataset_name}; drop the flag`);
     }
+  }
+  // bench_serving drops an entry with an empty key or value, but an entry with no separator at all
+  // is a typo the user would never see (the header would silently not be sent).
+  const malformed = (args.header ?? []).find((entry) => splitHeaderEntry(entry) === null);
+  if (malformed !== undefined) {
+    throw new UserError(`--header entry without ':' or '=' (${malformed.length} characters, not shown: it may hold a secret); write it as 'Key: Value' or Key=Value`);
   }
   const distribution = args.lora_request_distribution;
   if ((distribution === 'distinct' || distribution === 'skewed') && (args.lora_name ?? []).length < 2) {
