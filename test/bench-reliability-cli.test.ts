@@ -1,8 +1,8 @@
 /**
  * Nothing measured is lost, and nothing is measured that could not be kept: `servebench bench` as
  * a process, stopped by SIGTERM and SIGHUP mid-run (summary, JSONL line, catalog run, exit status
- * 128 + signal), refusing an output file it cannot write before it sends anything, and capping
- * `--workers` at the cores and the requests.
+ * 128 + signal), a sweep stopped the same way, refusing an output file it cannot write before it
+ * sends anything, and capping `--workers` at the cores and the requests.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -53,6 +53,20 @@ describe('a stop signal mid-run keeps what completed, as the first Ctrl-C does',
       assert.equal(runs[0]!.metrics.completed, completed);
     });
   }
+});
+
+test('a sweep stopped by SIGTERM after its first point: one line naming the signal, exit 143, the finished point in the catalog', async () => {
+  const db = join(workDir, 'sweep-stopped.db');
+  const result = await runCli(
+    ['sweep', ...SIM, '--concurrency', '1,2,4', '--prompts-per-load', '4', '--db', db, '--', ...WORKLOAD],
+    { whenStdout: { pattern: /^concurrency 1: /m, delayMs: 300, act: (child) => child.kill('SIGTERM') } },
+  );
+  assert.equal(result.code, 143, result.stderr);
+  assert.match(result.stderr, /the sweep was stopped by SIGTERM; points finished so far are in the catalog/);
+  assert.doesNotMatch(result.stdout, /^concurrency 4: /m);
+  const runs = await catalogRuns(db);
+  assert.ok(runs.length >= 1, `${runs.length} runs`);
+  assert.equal(runs.filter((run) => run.metrics.completed === 4).length >= 1, true, JSON.stringify(runs.map((run) => run.metrics.completed)));
 });
 
 test('the catalog run is recorded even when the JSONL line cannot be appended', async () => {
