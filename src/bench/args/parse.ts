@@ -6,7 +6,7 @@
  */
 import { splitLabelPair } from '../../core/label-pair.js';
 import { ArgumentParser, ArgumentTypeError, type ArgumentGroup } from 'argparse';
-import { UsageError } from '../../core/errors.js';
+import { ServebenchError, UsageError } from '../../core/errors.js';
 import { AT_LEAST_ONE, MAX_TIMER_SECONDS, boundedArgType } from '../../core/flag-range.js';
 import { pyFloatRepr } from '../../core/pyformat.js';
 import { pyRepr, type PyValue } from '../../core/pyrepr.js';
@@ -14,9 +14,9 @@ import { BENCH_OPTIONS, type OptionSpec } from './options.js';
 import type { BenchArgs, BenchExtensions } from './types.js';
 
 /** Thrown for `-h`/`--help`: the caller prints `text` to stdout and exits with `exitCode` (0). */
-export class HelpRequested extends Error {
+export class HelpRequested extends ServebenchError {
+  readonly code = 'E_HELP_REQUESTED';
   readonly exitCode = 0;
-  override name = 'HelpRequested';
   constructor(readonly text: string) {
     super('help requested');
   }
