@@ -1,22 +1,46 @@
 /**
- * Help as a user reaches it, through the built CLI: `servebench help CMD` prints the same text as
- * `servebench CMD --help`, and `bench --help` states each option's default the way Python's
- * argparse does (`(default: X)`), leaving out defaults that mean "not set".
+ * Help as a user reaches it, through the built CLI: every command's help is argparse's (SGLang's
+ * look) with defaults shown, `servebench help CMD` prints the same text as `servebench CMD --help`,
+ * `bench --help` states each option's default the way Python's argparse does (`(default: X)`),
+ * leaving out defaults that mean "not set", and `predict --help` lists the launch flags the
+ * launch parser reads.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { COMMAND_NAMES } from '../src/cli/main.js';
+import { SGLANG_FLAGS, SIM_MODEL_FLAGS } from '../src/sim/flags/effective-flags.js';
 import { runCli } from './helpers/cli.js';
 
 describe('servebench help', () => {
-  for (const command of ['bench', 'sim', 'sweep', 'runs']) {
-    test(`help ${command} prints ${command}'s own help, exit 0`, async () => {
+  for (const command of COMMAND_NAMES) {
+    test(`help ${command} and ${command} --help print the same argparse help, exit 0`, async () => {
       const [viaHelp, viaFlag] = await Promise.all([runCli(['help', command]), runCli([command, '--help'])]);
       assert.equal(viaHelp.code, 0);
-      assert.match(viaHelp.stdout, new RegExp(`^usage: servebench ${command}`));
+      assert.equal(viaFlag.code, 0);
+      assert.match(viaHelp.stdout, new RegExp(`^usage: servebench ${command} `));
+      assert.match(viaHelp.stdout, /\n\noptional arguments:\n  -h, --help +show this help/);
+      assert.match(viaHelp.stdout, /\(default: /);
       assert.equal(viaHelp.stdout, viaFlag.stdout);
       assert.equal(viaHelp.stderr, '');
     });
   }
+
+  test('predict --help lists every launch flag the launch parser reads, with its aliases and defaults', async () => {
+    const { stdout } = await runCli(['predict', '--help']);
+    for (const spec of [...SGLANG_FLAGS, ...SIM_MODEL_FLAGS]) {
+      const names = spec.names.map((name) => `--${name}${spec.metavar === undefined ? '' : ` ${spec.metavar}`}`).join(', ');
+      assert.ok(stdout.includes(`  ${names}`), names);
+    }
+    const entry = (start: string): string => {
+      const found = stdout.split(/\n(?=  -)/).find((text) => text.startsWith(`  ${start}`));
+      assert.ok(found, `${start} is listed`);
+      return found.replace(/\s+/g, ' ').trim();
+    };
+    assert.match(entry('--tp-size N, --tp N, --tensor-parallel-size N'), /tensor-parallel size: .*\(default: 1\)$/);
+    assert.match(entry('--dp-size N, --dp N, --data-parallel-size N'), /\(default: 1\)$/);
+    assert.equal(entry('--chunked-prefill-size N'), '--chunked-prefill-size N prefill chunk in tokens; -1 disables chunking');
+    assert.match(entry('--hardware NAME'), /device profile: a100, .*\(default: h100\)$/);
+  });
 
   test('help alone lists the commands, exit 0', async () => {
     const result = await runCli(['help']);

@@ -13,7 +13,7 @@ export interface Command {
 }
 
 /** Subcommands, in the order `--help` lists them; each lives in `./commands/<name>.ts`. */
-const COMMAND_NAMES = [
+export const COMMAND_NAMES = [
   'bench',
   'sim',
   'predict',

@@ -1,16 +1,45 @@
 /**
- * Errors that end a command with one clear line instead of a stack trace.
+ * servebench's one error family. Every error servebench raises on purpose extends
+ * `ServebenchError` and carries a stable `code`, so callers tell errors apart by class or code,
+ * never by message or `name` text.
+ *
  * `UsageError` is a bad command line (exit 2, like argparse); `UserError` is bad input or a
  * failed precondition (exit 1). Messages name the problem and the fix.
  */
-export class UsageError extends Error {
-  readonly exitCode = 2;
-  override name = 'UsageError';
+
+/** Every code an error of the family carries; one per class. */
+export type ErrorCode =
+  | 'E_USAGE'
+  | 'E_USER'
+  | 'E_HELP_REQUESTED'
+  | 'E_HTTP'
+  | 'E_REPR'
+  | 'E_STALLED'
+  | 'E_ABORTED'
+  | 'E_MALFORMED_RESPONSE'
+  | 'E_CONNECTION_CLOSED'
+  | 'E_BAD_STATUS'
+  | 'E_EMPTY_RESPONSE'
+  | 'E_MALFORMED_CHUNK';
+
+export abstract class ServebenchError extends Error {
+  abstract readonly code: ErrorCode;
+
+  constructor(message: string) {
+    super(message);
+    // The subclass's own name, so a stack trace or `String(error)` names the actual class.
+    this.name = new.target.name;
+  }
 }
 
-export class UserError extends Error {
+export class UsageError extends ServebenchError {
+  readonly code = 'E_USAGE';
+  readonly exitCode = 2;
+}
+
+export class UserError extends ServebenchError {
+  readonly code = 'E_USER';
   readonly exitCode: number;
-  override name = 'UserError';
   constructor(message: string, exitCode = 1) {
     super(message);
     this.exitCode = exitCode;

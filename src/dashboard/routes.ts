@@ -6,6 +6,7 @@ import { DEFAULT_CLASSES, compareMetrics, groupByLatencyClass, noiseChecks, pars
 import type { Catalog, ClassGroup, LatencyClass, RunRecord } from '../catalog/index.js';
 import { encodeJson } from '../catalog/store/json-codec.js';
 import { UsageError, UserError } from '../core/errors.js';
+import { HttpError } from '../core/http-error.js';
 import { RUN_PLOT_KINDS, runChartOption, throughputPoints, type RunPlotKind } from '../plots/charts.js';
 import { encodeChart } from '../plots/export.js';
 import { perSecondTimeline } from '../bench/metrics/per-second.js';
@@ -27,13 +28,6 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 const htmlReply = (body: string, status = 200): Reply => ({ status, contentType: HTML, body });
 const jsonReply = (value: unknown, status = 200): Reply => ({ status, contentType: JSON_TYPE, body: `${encodeJson(value)}\n` });
-
-/** A request the dashboard refuses, with the status and one line saying why. */
-class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
-    super(message);
-  }
-}
 
 function decodePathPart(part: string): string {
   try {

@@ -17,7 +17,7 @@ import { searchConfigurations, type CandidateOutcome } from './config-search.js'
 import { formatExpectedErrorNote } from './expected-error.js';
 import { writeJsonFile } from './json-file.js';
 import { formatSlo } from './slo.js';
-import type { ConfigSearchPlan } from './sweep-options.js';
+import type { ConfigSearchPlan } from './sweep-plan.js';
 
 type Print = (line: string) => void;
 

@@ -16,7 +16,7 @@ import { deploymentCards, describeDeployment, parsePredictDeployment, type Predi
 import { formatSlo, type Slo } from './slo.js';
 import { runSeries, runSloSearch, type SweepPoint } from './sweep.js';
 import { sweepJson } from './sweep-json.js';
-import type { LoadSweepPlan, OutputSpec } from './sweep-options.js';
+import type { LoadSweepPlan, OutputSpec } from './sweep-plan.js';
 import { sweepChartOption } from './sweep-plot.js';
 import { formatSweepSummary, formatSweepTable } from './sweep-table.js';
 import { liveTarget, measureAtFor, predictionTarget, type SweepTarget } from './sweep-target.js';

@@ -6,17 +6,16 @@
  */
 import { splitLabelPair } from '../../core/label-pair.js';
 import { ArgumentParser, ArgumentTypeError, type ArgumentGroup } from 'argparse';
-import { UsageError } from '../../core/errors.js';
+import { ServebenchError, UsageError } from '../../core/errors.js';
 import { AT_LEAST_ONE, MAX_TIMER_SECONDS, boundedArgType } from '../../core/flag-range.js';
-import { pyFloatRepr } from '../../core/pyformat.js';
-import { pyRepr, type PyValue } from '../../core/pyrepr.js';
+import { helpWithDefault } from '../../cli/command-parser.js';
 import { BENCH_OPTIONS, type OptionSpec } from './options.js';
 import type { BenchArgs, BenchExtensions } from './types.js';
 
 /** Thrown for `-h`/`--help`: the caller prints `text` to stdout and exits with `exitCode` (0). */
-export class HelpRequested extends Error {
+export class HelpRequested extends ServebenchError {
+  readonly code = 'E_HELP_REQUESTED';
   readonly exitCode = 0;
-  override name = 'HelpRequested';
   constructor(readonly text: string) {
     super('help requested');
   }
@@ -33,24 +32,6 @@ const labelPair = named('label', (text: string): [string, string] => {
   if (pair === null) throw new ArgumentTypeError(`expected KEY=VALUE, got '${text}'`);
   return pair;
 });
-
-/**
- * `--help` text with the default appended as Python's ArgumentDefaultsHelpFormatter writes it
- * (`%(default)s`: `inf`, `0.0`, `['CPU', 'GPU']`, a string unquoted). A default that means "not
- * set" (None, a flag's False, the empty string) says nothing and is left out.
- */
-function helpWithDefault(help: string, defaultValue: OptionSpec['defaultValue'], kind: OptionSpec['kind']): string {
-  if (defaultValue === null || defaultValue === false || defaultValue === '') return help;
-  // argparse expands help with %-formatting, so a literal % must be doubled.
-  return `${help} (default: ${pythonStr(defaultValue, kind).replaceAll('%', '%%')})`;
-}
-
-/** Python's `str()` of a default: floats as Python writes them (`inf`, `1.0`), strings unquoted. */
-function pythonStr(value: string | number | boolean | readonly string[], kind: OptionSpec['kind']): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number') return kind === 'float' ? pyFloatRepr(value) : String(value);
-  return pyRepr(value as PyValue);
-}
 
 function addReferenceOption(target: ArgumentGroup, option: OptionSpec): void {
   const help = helpWithDefault(option.help, option.defaultValue, option.kind);

@@ -2,6 +2,7 @@
  * Token-arrival bookkeeping shared by the stream parsers: the first arrival sets TTFT, each later
  * one appends its gap to ITL (and, where the reference does, its text to `textChunks`).
  */
+import { ServebenchError } from '../../core/errors.js';
 
 export class TokenTimeline {
   ttft = 0;
@@ -67,6 +68,6 @@ export function usageCompletionTokens(chunk: unknown): number | undefined {
 }
 
 /** Thrown by a parser for a chunk whose shape the backend cannot read; the request fails as `malformed_chunk`. */
-export class MalformedChunkError extends Error {
-  override name = 'MalformedChunkError';
+export class MalformedChunkError extends ServebenchError {
+  readonly code = 'E_MALFORMED_CHUNK';
 }

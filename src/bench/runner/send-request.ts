@@ -10,6 +10,7 @@ import { nowSeconds } from '../transport/clock.js';
 import { exchange } from '../transport/exchange.js';
 import type { HttpPool } from '../transport/http-pool.js';
 import type { RequestInput, RequestOutput } from '../types.js';
+import { failureOf, type Failure } from './failure-cause.js';
 import { requestEndLine, requestStartLine } from './print-requests.js';
 
 export interface SendContext {
@@ -54,11 +55,11 @@ async function send(context: SendContext, input: RequestInput, queueTime: number
   const parsed = parser.result();
   // A 200 whose stream or body held no token would otherwise pass as a success with TTFT 0 and
   // the requested length credited (bench_serving's count).
-  const failure = !outcome.ok
-    ? outcome
+  const failure: Failure | null = !outcome.ok
+    ? failureOf(outcome.error)
     : parsed.receivedToken
       ? null
-      : { cause: 'empty_response' as const, error: 'empty response: HTTP 200 without a token' };
+      : { cause: 'empty_response', message: 'empty response: HTTP 200 without a token' };
   const output: RequestOutput = {
     generatedText: failure === null ? parsed.generatedText : '',
     success: failure === null,
@@ -67,7 +68,7 @@ async function send(context: SendContext, input: RequestInput, queueTime: number
     itl: parsed.itl,
     textChunks: parsed.textChunks,
     promptLen: input.promptLen,
-    error: failure === null ? '' : failure.error,
+    error: failure === null ? '' : failure.message,
     outputLen: failure === null ? parsed.outputLen : 0,
     startTime: st,
     queueTime,

@@ -1,55 +1,44 @@
 /**
- * Why a transfer ended early, as `FailureCause` plus one readable line. The abort reasons
- * servebench raises itself carry their cause; socket errors are classified by their code.
+ * Why a transfer ended early, as typed errors the transport hands back (socket errors pass through
+ * as Node raised them). What each means for the run, its failure cause, is the runner's to say.
  */
-import type { FailureCause } from '../types.js';
+import { ServebenchError } from '../../core/errors.js';
 
 /** Raised into a request that received no byte for the idle timeout. */
-export class StalledError extends Error {
-  override name = 'StalledError';
+export class StalledError extends ServebenchError {
+  readonly code = 'E_STALLED';
 }
 
 /** Raised into in-flight requests when the run is interrupted. */
-export class AbortedError extends Error {
-  override name = 'AbortedError';
+export class AbortedError extends ServebenchError {
+  readonly code = 'E_ABORTED';
 }
 
 /** A response whose HTTP framing cannot be read (status line, headers, chunk sizes). */
-export class MalformedResponseError extends Error {
-  override name = 'MalformedResponseError';
+export class MalformedResponseError extends ServebenchError {
+  readonly code = 'E_MALFORMED_RESPONSE';
   constructor(detail: string) {
     super(`malformed HTTP response: ${detail}`);
   }
 }
 
 /** The server closed the connection before the response was complete. */
-export class ConnectionClosedError extends Error {
-  override name = 'ConnectionClosedError';
-  readonly code = 'ECONNRESET';
+export class ConnectionClosedError extends ServebenchError {
+  readonly code = 'E_CONNECTION_CLOSED';
 }
 
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE']);
-
-function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-/**
- * Classifies a transport error; `MalformedChunkError` from a backend parser and
- * `MalformedResponseError` from the HTTP parser map to `malformed_chunk`.
- */
-export function classifyTransportError(error: unknown): { cause: FailureCause; message: string } {
-  const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof StalledError) return { cause: 'stalled', message };
-  if (error instanceof AbortedError) return { cause: 'aborted', message };
-  if (error instanceof MalformedResponseError) return { cause: 'malformed_chunk', message };
-  if (error instanceof Error && error.name === 'MalformedChunkError') return { cause: 'malformed_chunk', message };
-  const code = errorCode(error) ?? errorCode((error as { cause?: unknown } | null)?.cause);
-  if (code === 'ECONNREFUSED') return { cause: 'connection', message: `connection refused: ${message}` };
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH') {
-    return { cause: 'connection', message: `cannot connect: ${message}` };
+/** A complete response with a status other than 200; the message is the reference's `<reason>: <body>`. */
+export class BadStatusError extends ServebenchError {
+  readonly code = 'E_BAD_STATUS';
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
   }
-  if (code !== undefined && RESET_CODES.has(code)) return { cause: 'reset', message: `connection reset: ${message}` };
-  return { cause: 'other', message };
+}
+
+/** A 200 response without a body byte. */
+export class EmptyResponseError extends ServebenchError {
+  readonly code = 'E_EMPTY_RESPONSE';
 }

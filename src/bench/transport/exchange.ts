@@ -5,9 +5,8 @@
  * arrival time. A non-stream body is collected and handed over whole. A line callback that throws
  * (a malformed chunk) fails the transfer with that error.
  */
-import type { FailureCause } from '../types.js';
 import { BodyBuffer } from './body-buffer.js';
-import { classifyTransportError } from './errors.js';
+import { BadStatusError, EmptyResponseError } from './errors.js';
 import type { HttpPool } from './http-pool.js';
 import { LineSplitter } from './line-splitter.js';
 import { roundTrip } from './round-trip.js';
@@ -23,28 +22,20 @@ export interface ExchangeRequest {
   onBody?: (body: string, now: number) => void;
 }
 
-type Failure = { ok: false; cause: FailureCause; error: string };
-
-export type ExchangeOutcome = ({ ok: true } | Failure) & {
+/** `error` says why the request failed: one of ./errors.js, a line callback's error, or a socket error. */
+export type ExchangeOutcome = ({ ok: true } | { ok: false; error: Error }) & {
   /** The request went out twice: the server closed a reused connection without answering. */
   resent: boolean;
 };
 
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
-/** The failure cause of a non-200 status: 429 (load shed) apart from other 4xx and from 5xx. */
-function statusFailureCause(status: number): FailureCause {
-  if (status === 429) return 'http_429';
-  if (status >= 400 && status < 500) return 'http_4xx';
-  if (status >= 500 && status < 600) return 'http_5xx';
-  return 'http_other';
-}
-
 /** Sends one POST and resolves when the response has been consumed or the transfer failed. */
 export async function exchange(pool: HttpPool, request: ExchangeRequest, st: number): Promise<ExchangeOutcome> {
   const { onLine, onBody } = request;
   // Set by the response callbacks; the cast keeps TypeScript from narrowing it to null below.
-  let failure = null as Failure | null;
+  let failure = null as Error | null;
+  let refused = null as { status: number; reason: string } | null;
   let bodyBytes = 0;
   let body: BodyBuffer | null = null;
   let splitter: LineSplitter | null = null;
@@ -56,8 +47,7 @@ export async function exchange(pool: HttpPool, request: ExchangeRequest, st: num
     onHead(status, reason) {
       if (status !== 200) {
         body = new BodyBuffer(MAX_ERROR_BODY_BYTES);
-        // The reference's error text: "<reason phrase>: <response body>".
-        failure = { ok: false, cause: statusFailureCause(status), error: reason };
+        refused = { status, reason };
       } else if (onLine) splitter = new LineSplitter();
       else body = new BodyBuffer();
     },
@@ -69,8 +59,9 @@ export async function exchange(pool: HttpPool, request: ExchangeRequest, st: num
       } else body!.push(bytes, start, end);
     },
     onComplete(now) {
-      if (failure !== null) failure.error = `${failure.error}: ${body!.text()}`;
-      else if (bodyBytes === 0) failure = { ok: false, cause: 'empty_response', error: 'empty response: HTTP 200 with no body' };
+      // The reference's error text: "<reason phrase>: <response body>".
+      if (refused !== null) failure = new BadStatusError(refused.status, `${refused.reason}: ${body!.text()}`);
+      else if (bodyBytes === 0) failure = new EmptyResponseError('empty response: HTTP 200 with no body');
       // An unterminated last line arrived with the last read, at `readTime`.
       else if (splitter) splitter.flush(emitLine);
       else onBody?.(body!.text(), now);
@@ -79,9 +70,6 @@ export async function exchange(pool: HttpPool, request: ExchangeRequest, st: num
 
   const post: HttpRequest = { method: 'POST', url: request.url, headers: request.headers, body: request.body };
   const { error, resent } = await roundTrip(pool, post, handler, { sentAt: st, supervised: true });
-  if (error !== null) {
-    const { cause, message } = classifyTransportError(error);
-    return { ok: false, cause, error: message, resent };
-  }
-  return failure === null ? { ok: true, resent } : { ...failure, resent };
+  const failed = error ?? failure;
+  return failed === null ? { ok: true, resent } : { ok: false, error: failed, resent };
 }

@@ -3,9 +3,10 @@
  * strings in either quote style with escapes, ints, floats (`inf`, `nan`, `1e-05`), None, True,
  * False, lists, tuples and dicts. Pure; throws `ReprError` on text it cannot read.
  */
+import { ServebenchError } from '../../core/errors.js';
 
-export class ReprError extends Error {
-  override name = 'ReprError';
+export class ReprError extends ServebenchError {
+  readonly code = 'E_REPR';
 }
 
 class Reader {

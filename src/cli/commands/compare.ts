@@ -1,7 +1,7 @@
 /** `servebench compare A B [C ...]`: metrics side by side, change against A, and noise verdicts. */
 import type { Command } from '../main.js';
 import { UsageError } from '../../core/errors.js';
-import { catalogCommand, withCatalog, type CatalogArgs } from '../../catalog/cli/options.js';
+import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
 import { compareMetrics, noiseChecks } from '../../catalog/report/compare.js';
 import { formatComparison } from '../../catalog/report/run-views.js';
 

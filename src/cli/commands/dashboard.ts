@@ -1,7 +1,8 @@
 /** `servebench dashboard`: serves the catalog as a local web app until interrupted. */
 import type { Command } from '../main.js';
 import { LISTEN_PORT, boundedArgType } from '../../core/flag-range.js';
-import { catalogCommand, withCatalog, type CatalogArgs } from '../../catalog/cli/options.js';
+import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
+import { addOption } from '../command-parser.js';
 import { isLoopbackHost, startDashboard } from '../../dashboard/server.js';
 
 interface DashboardArgs extends CatalogArgs {
@@ -14,8 +15,8 @@ export const command: Command = catalogCommand<DashboardArgs>({
   summary: 'serve a local web dashboard of the catalog: runs, run details with plots, comparison, best-practice table',
   description: 'Serve the run catalog as a local web app (read-only).',
   addArguments(parser) {
-    parser.add_argument('--host', { default: '127.0.0.1', help: 'address to listen on (default 127.0.0.1: this machine only)' });
-    parser.add_argument('--port', { type: boundedArgType('int', LISTEN_PORT), default: 8040, help: 'port to listen on (default 8040; 0 picks a free one)' });
+    addOption(parser, ['--host'], { default: '127.0.0.1', help: 'address to listen on; the default serves this machine only' });
+    addOption(parser, ['--port'], { type: boundedArgType('int', LISTEN_PORT), default: 8040, help: 'port to listen on; 0 picks a free one' }, 'int');
   },
   async run(args) {
     await withCatalog(args.db, async (catalog) => {

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from '../main.js';
 import { UserError } from '../../core/errors.js';
-import { catalogCommand, parseLabels, withCatalog, type CatalogArgs } from '../../catalog/cli/options.js';
+import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
+import { parseLabels } from '../run-filter-args.js';
 import { readRunsFromText } from '../../catalog/ingest/read-runs.js';
 import type { RunInput } from '../../catalog/types.js';
 

@@ -6,7 +6,8 @@
 import type { Command } from '../main.js';
 import { UsageError } from '../../core/errors.js';
 import { boundedArgType } from '../../core/flag-range.js';
-import { catalogCommand, withCatalog, type CatalogArgs } from '../../catalog/cli/options.js';
+import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
+import { addOption } from '../command-parser.js';
 import { PLOT_KINDS, comparisonChartOption, runChartOption, type PlotKind } from '../../plots/charts.js';
 import { imageFormatOf, writeChart } from '../../plots/export.js';
 import { DEFAULT_SIZE } from '../../plots/render.js';
@@ -37,8 +38,8 @@ export const command: Command = catalogCommand<PlotArgs>({
     });
     parser.add_argument('--out', { metavar: 'FILE', required: true, help: 'output file, .svg or .png' });
     parser.add_argument('--per-card', { action: 'store_true', help: 'tput-vs-tpot: output tok/s per card instead of in total' });
-    parser.add_argument('--width', { type: boundedArgType('int', WIDTH_RANGE), default: DEFAULT_SIZE.width, help: `chart width in pixels (default ${DEFAULT_SIZE.width})` });
-    parser.add_argument('--height', { type: boundedArgType('int', HEIGHT_RANGE), default: DEFAULT_SIZE.height, help: `chart height in pixels (default ${DEFAULT_SIZE.height})` });
+    addOption(parser, ['--width'], { type: boundedArgType('int', WIDTH_RANGE), default: DEFAULT_SIZE.width, help: 'chart width in pixels' }, 'int');
+    addOption(parser, ['--height'], { type: boundedArgType('int', HEIGHT_RANGE), default: DEFAULT_SIZE.height, help: 'chart height in pixels' }, 'int');
   },
   async run(args) {
     imageFormatOf(args.out);

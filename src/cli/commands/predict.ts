@@ -8,39 +8,66 @@ import { formatResultBlock } from '../../bench/output/block.js';
 import { formatExtendedBlock } from '../../bench/output/extras-block.js';
 import { appendJsonl, checkOutputFile } from '../../bench/output/jsonl-file.js';
 import { buildResultRecord } from '../../bench/output/record.js';
-import { hardwareNames } from '../../sim/model/catalog.js';
 import { storedCrossValidation } from '../../sim/model/efficiency.js';
 import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../../sweep/bench-setup.js';
-import { extractOptions, splitAtDoubleDash } from '../../sweep/cli-options.js';
 import { formatExpectedErrorSection } from '../../sweep/expected-error.js';
 import { describeDeployment, parsePredictDeployment } from '../../sweep/predict-deployment.js';
 import { predictBench } from '../../sweep/prediction.js';
+import { addHelpGroups, commandParser, wantsHelp } from '../command-parser.js';
+import { extractOptions, helpGroups, optionsOf, splitAtDoubleDash, type OptionGroup } from '../exact-options.js';
+import { SGLANG_FLAGS_HELP, SIM_MODEL_FLAGS_HELP } from '../launch-flags-help.js';
 import type { Command } from '../main.js';
 
-const HELP = `usage: servebench predict [SGLang launch flags] -- [bench flags]
-       servebench predict [shared flags] --prefill "<flags>" [--prefill "<flags>" ...] --decode "<flags>" -- [bench flags]
-
-Predicts what 'servebench bench [bench flags]' would print against 'servebench sim [launch flags]':
-the same dataset, seed and arrival process, run through the sim's performance model and scheduler
-in virtual time. The result block is bench_serving's; servebench's extras after it end with the
-headline figures and their expected error (±, the model's cross-validated error on published runs),
-and a last line marks it all as a prediction.
-
-launch flags:     any SGLang server flag, plus --hardware (${hardwareNames().join(', ')}),
-                  --hardware-spec FILE.json (a device that is not listed: see 'servebench sim --help'), --sim-model, --sim-seed
-PD separation:    --prefill "<flags>" once per prefill instance, --decode "<flags>" for the decode instance;
-                  flags outside them (e.g. --model-path, --hardware) are shared, an instance's own flags win
---explain         after the result block, what a typical decode and prefill step of the run is made of
-                  (weight and KV bytes, GEMM and attention math, collectives, kernel latency, launch floor, host)
-bench flags:      as 'servebench bench' (--dataset-name, --random-input-len, --num-prompts, --max-concurrency,
-                  --request-rate, --seed, ...); --output-file appends the JSONL record; host and port are unused
-`;
-
-const OPTIONS = [
-  { name: 'prefill', takesValue: true, repeatable: true },
-  { name: 'decode', takesValue: true, repeatable: true },
-  { name: 'explain', takesValue: false, repeatable: false },
+const PREDICT_OPTIONS: readonly OptionGroup[] = [
+  {
+    title: 'predict options',
+    options: [
+      {
+        name: 'prefill',
+        takesValue: true,
+        repeatable: true,
+        metavar: '"FLAGS"',
+        help: "PD separation: one prefill instance's launch flags; flags outside --prefill and --decode (e.g. --model-path, --hardware) are shared, an instance's own win",
+      },
+      { name: 'decode', takesValue: true, repeatable: true, metavar: '"FLAGS"', help: "PD separation: the decode instance's launch flags" },
+      {
+        name: 'explain',
+        takesValue: false,
+        help: 'after the result block, what a typical decode and prefill step of the run is made of (weight and KV bytes, GEMM and attention math, collectives, kernel latency, launch floor, host)',
+      },
+    ],
+  },
 ];
+
+const OPTIONS = optionsOf(PREDICT_OPTIONS);
+
+function help(): string {
+  const parser = commandParser({
+    name: 'predict',
+    usage:
+      '%(prog)s [SGLang launch flags] -- [bench flags]\n' +
+      '       %(prog)s [shared flags] --prefill "FLAGS" ... --decode "FLAGS" -- [bench flags]',
+    description:
+      "Predicts what 'servebench bench [bench flags]' would print against 'servebench sim [launch flags]': " +
+      "the same dataset, seed and arrival process, run through the sim's performance model and scheduler " +
+      "in virtual time. The result block is bench_serving's; servebench's extras after it end with the " +
+      "headline figures and their expected error (±, the model's cross-validated error on published runs), " +
+      'and a last line marks it all as a prediction.',
+  });
+  addHelpGroups(parser, [
+    ...helpGroups(PREDICT_OPTIONS),
+    SGLANG_FLAGS_HELP,
+    SIM_MODEL_FLAGS_HELP,
+    {
+      title: 'bench flags (after --)',
+      description:
+        "As 'servebench bench' (--dataset-name, --random-input-len, --num-prompts, --max-concurrency, " +
+        '--request-rate, --seed, ...); --output-file appends the JSONL record; host and port are unused.',
+      entries: [],
+    },
+  ]);
+  return parser.format_help();
+}
 
 const print = (line: string): void => {
   process.stdout.write(`${line}\n`);
@@ -48,8 +75,8 @@ const print = (line: string): void => {
 
 async function run(argv: string[]): Promise<number> {
   const { before, after } = splitAtDoubleDash(argv);
-  if (before.includes('--help') || before.includes('-h') || argv.length === 0) {
-    process.stdout.write(HELP);
+  if (wantsHelp(before) || argv.length === 0) {
+    process.stdout.write(help());
     return argv.length === 0 ? 2 : 0;
   }
   const options = extractOptions(before, OPTIONS, 'predict', true);

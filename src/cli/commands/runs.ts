@@ -1,7 +1,9 @@
 /** `servebench runs`: lists catalog runs, newest first, with filters. */
 import type { Command } from '../main.js';
 import { AT_LEAST_ONE, boundedArgType } from '../../core/flag-range.js';
-import { catalogCommand, runFilterOf, withCatalog, type CatalogArgs, type RunFilterArgs } from '../../catalog/cli/options.js';
+import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
+import { addOption } from '../command-parser.js';
+import { runFilterOf, type RunFilterArgs } from '../run-filter-args.js';
 import { formatRunList } from '../../catalog/report/run-views.js';
 import { encodeJson } from '../../catalog/store/json-codec.js';
 
@@ -19,7 +21,7 @@ export const command: Command = catalogCommand<RunsArgs>({
     parser.add_argument('--hardware', { help: "the 'hardware' label contains this text (case-insensitive)" });
     parser.add_argument('--label', { action: 'append', metavar: 'KEY=VALUE', help: 'label equals value (repeatable)' });
     parser.add_argument('--since', { help: 'recorded or started at/after: a date (2026-01-31) or look-back (7d, 12h)' });
-    parser.add_argument('--limit', { type: boundedArgType('int', AT_LEAST_ONE), default: 50, help: 'show at most N runs (default 50)' });
+    addOption(parser, ['--limit'], { type: boundedArgType('int', AT_LEAST_ONE), default: 50, help: 'show at most N runs' }, 'int');
     parser.add_argument('--json', { action: 'store_true', help: 'print the runs as JSON (Infinity as {"$nonFinite":"Infinity"})' });
   },
   async run(args) {

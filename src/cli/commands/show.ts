@@ -1,6 +1,6 @@
 /** `servebench show RUN`: everything stored about one run. */
 import type { Command } from '../main.js';
-import { catalogCommand, withCatalog, type CatalogArgs } from '../../catalog/cli/options.js';
+import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
 import { formatRunDetails } from '../../catalog/report/run-views.js';
 import { encodeJson } from '../../catalog/store/json-codec.js';
 

@@ -2,7 +2,9 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from '../main.js';
 import { UserError } from '../../core/errors.js';
-import { catalogCommand, runFilterOf, withCatalog, type CatalogArgs, type RunFilterArgs } from '../../catalog/cli/options.js';
+import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
+import { addOption } from '../command-parser.js';
+import { runFilterOf, type RunFilterArgs } from '../run-filter-args.js';
 import { DEFAULT_CLASSES, groupByLatencyClass, parseClasses } from '../../catalog/report/best-practice.js';
 import { renderBestPractice, type TableFormat } from '../../catalog/report/best-practice-render.js';
 
@@ -17,8 +19,8 @@ export const command: Command = catalogCommand<TableArgs>({
   summary: 'best-practice table (model, hardware, cards, TPOT, tok/s per card) as md, csv or html',
   description: 'Best-practice table of catalog runs, grouped into latency classes by mean TPOT.',
   addArguments(parser) {
-    parser.add_argument('--format', { choices: ['md', 'csv', 'html'], default: 'md', help: 'output format (default md)' });
-    parser.add_argument('--classes', { default: DEFAULT_CLASSES, help: `latency classes by mean TPOT ms (default "${DEFAULT_CLASSES}")` });
+    addOption(parser, ['--format'], { choices: ['md', 'csv', 'html'], default: 'md', help: 'output format' });
+    addOption(parser, ['--classes'], { default: DEFAULT_CLASSES, help: 'latency classes by mean TPOT ms' });
     parser.add_argument('--model', { help: 'only runs whose model contains this text' });
     parser.add_argument('--hardware', { help: "only runs whose 'hardware' label contains this text" });
     parser.add_argument('--label', { action: 'append', metavar: 'KEY=VALUE', help: 'only runs with this label (repeatable)' });

@@ -6,11 +6,9 @@
  * `python -m sglang.launch_server` command.
  */
 import { UsageError } from '../../core/errors.js';
-import { AT_LEAST_ONE, LISTEN_PORT, MAX_TIMER_SECONDS, SEED, parseFlagNumber, type FlagRange, type NumberKind } from '../../core/flag-range.js';
 import { redactArgv } from '../../core/redact.js';
-import { findHardware, hardwareNames } from '../model/catalog.js';
 import type { LaunchConfig } from '../types.js';
-import { readHardwareSpec } from './hardware-spec-file.js';
+import { SGLANG_FLAGS, SIM_MODEL_FLAGS, SIM_SERVER_FLAGS, TRUTH_DEFAULTS, TRUTH_FLAGS, type FlagSpec } from './effective-flags.js';
 import { SGLANG_SERVER_FLAGS, type FlagArity } from './sglang-flags.js';
 
 /** Truth mode: every request's chunks at exactly scheduled times (spec: sim lateness ground truth). */
@@ -32,123 +30,27 @@ export interface ParsedLaunch {
   truth: TruthOptions | null;
 }
 
-const DISAGGREGATION_CHOICES = ['null', 'prefill', 'decode'] as const;
-
 /** Words a pasted launch command may start with; dropped before parsing. */
 const LEADING_WORDS = new Set(['python', 'python3', '-m', 'sglang.launch_server', 'sglang', 'serve', 'launch_server']);
 
-type Setter = (config: LaunchConfig, value: string, flag: string) => void;
-type TruthSetter = (truth: Partial<TruthOptions>, value: string, flag: string) => void;
-
-/** A launch flag's number, read and range-checked as every command's numeric flags are. */
-function number(flag: string, value: string, kind: NumberKind, range: FlagRange): number {
-  return parseFlagNumber(`--${flag}`, value, kind, range);
+/** Each name and alias of a table's flags, to its entry. */
+function byName<T>(tables: readonly (readonly FlagSpec<T>[])[]): Map<string, FlagSpec<T>> {
+  return new Map(tables.flat().flatMap((spec) => spec.names.map((name): [string, FlagSpec<T>] => [name, spec])));
 }
 
-function count(flag: string, value: string): number {
-  return number(flag, value, 'int', AT_LEAST_ONE);
-}
+const EFFECTIVE = byName([SGLANG_FLAGS, SIM_MODEL_FLAGS, SIM_SERVER_FLAGS]);
+const TRUTH = byName([TRUTH_FLAGS]);
 
-/** SGLang disables chunked prefill with -1 (any value ≤ 0 does in the deployment model). */
-const CHUNKED_PREFILL_RANGE: FlagRange = { min: -1, meaning: '-1: no chunking' };
-/** A share of device memory. */
-const MEM_FRACTION_RANGE: FlagRange = { above: 0, max: 1 };
-/** Truth-mode delays are timers, so no longer than Node's longest one. */
-const TRUTH_DELAY_MS_RANGE: FlagRange = { min: 0, max: MAX_TIMER_SECONDS * 1000 };
-
-function choice<T extends string>(flag: string, value: string, choices: readonly T[]): T {
-  if (!(choices as readonly string[]).includes(value)) {
-    const list = choices.map((c) => `'${c}'`).join(', ');
-    throw new UsageError(`argument --${flag}: invalid choice: '${value}' (choose from ${list})`);
-  }
-  return value as T;
-}
-
-/** A catalogued device by key or alias (case-insensitive), stored as its key. */
-function hardwareKey(flag: string, value: string): string {
-  const profile = findHardware(value);
-  if (profile === undefined) {
-    const list = hardwareNames().map((name) => `'${name}'`).join(', ');
-    throw new UsageError(`argument --${flag}: invalid choice: '${value}' (choose from ${list}, or describe the device with --hardware-spec FILE.json)`);
-  }
-  return profile.key;
-}
-
-/** Flags that shape the simulation, by their SGLang name (aliases share a setter). */
-const EFFECTIVE: Record<string, Setter> = {
-  'model-path': (c, v) => (c.modelPath = v),
-  model: (c, v) => (c.modelPath = v),
-  'served-model-name': (c, v) => (c.servedModelName = v),
-  host: (c, v) => (c.host = v),
-  port: (c, v, f) => (c.port = number(f, v, 'int', LISTEN_PORT)),
-  tp: (c, v, f) => (c.tpSize = count(f, v)),
-  'tp-size': (c, v, f) => (c.tpSize = count(f, v)),
-  'tensor-parallel-size': (c, v, f) => (c.tpSize = count(f, v)),
-  dp: (c, v, f) => (c.dpSize = count(f, v)),
-  'dp-size': (c, v, f) => (c.dpSize = count(f, v)),
-  'data-parallel-size': (c, v, f) => (c.dpSize = count(f, v)),
-  ep: (c, v, f) => (c.epSize = count(f, v)),
-  'ep-size': (c, v, f) => (c.epSize = count(f, v)),
-  'expert-parallel-size': (c, v, f) => (c.epSize = count(f, v)),
-  'enable-dp-attention': (c) => (c.enableDpAttention = true),
-  'enable-dp-lm-head': (c) => (c.enableDpLmHead = true),
-  'moe-dense-tp-size': (c, v, f) => (c.moeDenseTpSize = count(f, v)),
-  'max-running-requests': (c, v, f) => (c.maxRunningRequests = count(f, v)),
-  'max-total-tokens': (c, v, f) => (c.maxTotalTokens = count(f, v)),
-  'chunked-prefill-size': (c, v, f) => (c.chunkedPrefillSize = number(f, v, 'int', CHUNKED_PREFILL_RANGE)),
-  'max-prefill-tokens': (c, v, f) => (c.maxPrefillTokens = count(f, v)),
-  'context-length': (c, v, f) => (c.contextLength = count(f, v)),
-  'mem-fraction-static': (c, v, f) => (c.memFractionStatic = number(f, v, 'float', MEM_FRACTION_RANGE)),
-  'kv-cache-dtype': (c, v) => (c.kvCacheDtype = v),
-  quantization: (c, v) => (c.quantization = v),
-  dtype: (c, v) => (c.dtype = v),
-  'page-size': (c, v, f) => (c.pageSize = count(f, v)),
-  'disable-radix-cache': (c) => (c.disableRadixCache = true),
-  'enable-mixed-chunk': (c) => (c.enableMixedChunk = true),
-  'disable-cuda-graph': (c) => (c.disableCudaGraph = true),
-  'cuda-graph-max-bs': (c, v, f) => (c.cudaGraphMaxBs = count(f, v)),
-  'speculative-algorithm': (c, v) => (c.speculativeAlgorithm = v),
-  'speculative-num-steps': (c, v, f) => (c.speculativeNumSteps = count(f, v)),
-  'speculative-eagle-topk': (c, v, f) => (c.speculativeEagleTopk = count(f, v)),
-  'speculative-num-draft-tokens': (c, v, f) => (c.speculativeNumDraftTokens = count(f, v)),
-  'disaggregation-mode': (c, v, f) => (c.disaggregationMode = choice(f, v, DISAGGREGATION_CHOICES)),
-  nnodes: (c, v, f) => (c.nnodes = count(f, v)),
-  'reasoning-parser': (c, v) => (c.reasoningParser = v),
-  'tool-call-parser': (c, v) => (c.toolCallParser = v),
-  'enable-metrics': (c) => (c.enableMetrics = true),
-  // Sim-only flags.
-  hardware: (c, v, f) => (c.hardware = hardwareKey(f, v)),
-  'hardware-spec': (c, v) => (c.hardwareProfile = readHardwareSpec(v)),
-  'sim-model': (c, v) => (c.simModel = v),
-  'sim-seed': (c, v, f) => (c.simSeed = number(f, v, 'int', SEED)),
-  'sim-realtime': (c) => (c.simRealtime = true),
-};
-
-/** Sim-only flags of truth mode. */
-const TRUTH: Record<string, TruthSetter> = {
-  'truth-ttft-ms': (t, v, f) => (t.ttftMs = number(f, v, 'float', TRUTH_DELAY_MS_RANGE)),
-  'truth-itl-ms': (t, v, f) => (t.itlMs = number(f, v, 'float', TRUTH_DELAY_MS_RANGE)),
-  'truth-tokens-per-chunk': (t, v, f) => (t.tokensPerChunk = count(f, v)),
-  'truth-shared-steps': (t) => (t.sharedSteps = true),
-};
-
-const SIM_ONLY_ARITY: Record<string, FlagArity> = {
-  hardware: 'one',
-  'hardware-spec': 'one',
-  'sim-model': 'one',
-  'sim-seed': 'one',
-  'sim-realtime': 'none',
-  'truth-ttft-ms': 'one',
-  'truth-itl-ms': 'one',
-  'truth-tokens-per-chunk': 'one',
-  'truth-shared-steps': 'none',
-};
+/** The sim's own flags, which SGLang does not know, with their arity. */
+const SIM_ONLY_ARITY = new Map<string, FlagArity>(
+  [...SIM_MODEL_FLAGS, ...SIM_SERVER_FLAGS, ...TRUTH_FLAGS].flatMap((spec) => spec.names.map((name): [string, FlagArity] => [name, spec.metavar === undefined ? 'none' : 'one'])),
+);
 
 function arityOf(name: string): FlagArity | undefined {
-  return SIM_ONLY_ARITY[name] ?? SGLANG_SERVER_FLAGS.get(name);
+  return SIM_ONLY_ARITY.get(name) ?? SGLANG_SERVER_FLAGS.get(name);
 }
 
-const ALL_NAMES: string[] = [...new Set([...SGLANG_SERVER_FLAGS.keys(), ...Object.keys(SIM_ONLY_ARITY)])];
+const ALL_NAMES: string[] = [...new Set([...SGLANG_SERVER_FLAGS.keys(), ...SIM_ONLY_ARITY.keys()])];
 
 /** Every flag name a written one may abbreviate (argparse accepts any unique prefix). */
 function flagsStartingWith(written: string): string[] {
@@ -256,10 +158,10 @@ export function parseLaunchArgs(argv: readonly string[]): ParsedLaunch {
       while (i + 1 < args.length && !args[i + 1]!.startsWith('--')) values.push(args[++i]!);
     }
     const value = values[0] ?? '';
-    const setter = EFFECTIVE[name];
-    const truthSetter = TRUTH[name];
-    if (setter) setter(config, value, name);
-    else if (truthSetter) truthSetter(truth, value, name);
+    const effective = EFFECTIVE.get(name);
+    const truthFlag = TRUTH.get(name);
+    if (effective) effective.set(config, value, name);
+    else if (truthFlag) truthFlag.set(truth, value, name);
     else config.ignoredFlags.push(`--${name}`);
   }
   if (config.modelPath === '') {
@@ -275,11 +177,11 @@ function completeTruth(truth: Partial<TruthOptions>): TruthOptions | null {
   if (truth.ttftMs === undefined || truth.itlMs === undefined) {
     throw new UsageError('truth mode needs both --truth-ttft-ms and --truth-itl-ms (e.g. --truth-ttft-ms 50 --truth-itl-ms 20)');
   }
-  const sharedSteps = truth.sharedSteps ?? false;
+  const sharedSteps = truth.sharedSteps ?? TRUTH_DEFAULTS.sharedSteps;
   if (sharedSteps && truth.itlMs === 0) {
     throw new UsageError('--truth-shared-steps needs a step: give --truth-itl-ms above 0 (e.g. --truth-itl-ms 20)');
   }
-  return { ttftMs: truth.ttftMs, itlMs: truth.itlMs, tokensPerChunk: truth.tokensPerChunk ?? 1, sharedSteps };
+  return { ttftMs: truth.ttftMs, itlMs: truth.itlMs, tokensPerChunk: truth.tokensPerChunk ?? TRUTH_DEFAULTS.tokensPerChunk, sharedSteps };
 }
 
 /**

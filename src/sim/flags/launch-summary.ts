@@ -24,9 +24,8 @@ export function describeLaunch(launch: LaunchConfig, deployment: Deployment | nu
   }
   if (deployment !== null) {
     const d = deployment;
-    const devices = d.tp * d.replicas;
     lines.push(
-      `simulated: ${d.model.name} ${d.quant.name} on ${devices} × ${d.hardware.name} (${d.hardware.key}); ` +
+      `simulated: ${d.model.name} ${d.quant.name} on ${d.devices} × ${d.hardware.name} (${d.hardware.key}); ` +
         `TP ${d.tp}${d.attentionDp > 1 ? `, DP-attention ${d.attentionDp}` : ''}${d.replicas > 1 ? `, ${d.replicas} DP replicas` : ''}` +
         `${d.ep > 1 ? `, EP ${d.ep}` : ''}${d.nnodes > 1 ? `, ${d.nnodes} nodes` : ''}`,
     );

@@ -5,6 +5,7 @@
 import { UsageError, UserError } from '../../core/errors.js';
 import type { LaunchConfig } from '../types.js';
 import { getHardware, type HardwareProfile, type ModelSpec } from './catalog.js';
+import { instanceDeviceCount } from './device-count.js';
 import { efficiencyFor, type Calibration, type EfficiencyProfile } from './efficiency.js';
 import { resolveModel } from './model-source.js';
 import {
@@ -53,6 +54,8 @@ export interface Deployment {
   tp: number;
   /** Independent replicas (`--dp` without DP attention); each has `tp` devices. */
   replicas: number;
+  /** Devices of the whole instance, replicas included. */
+  devices: number;
   /** Attention data-parallel ranks inside one instance (`--dp` with `--enable-dp-attention`), else 1. */
   attentionDp: number;
   /** Tensor-parallel size of attention: tp / attentionDp. */
@@ -221,7 +224,8 @@ export function resolveDeployment(launch: LaunchConfig, calibration: Calibration
   const ep = expertAllToAll ? tp : positiveOr(launch.epSize, 1, '--ep-size');
   if (tp % ep !== 0) throw new UsageError(`--tp-size ${tp} must be a multiple of --ep-size ${ep}`);
   const nnodes = positiveOr(launch.nnodes, 1, '--nnodes');
-  const nodesNeeded = Math.ceil((tp * (launch.enableDpAttention ? 1 : dp)) / hardware.devicesPerNode);
+  const devices = instanceDeviceCount({ tp, dp, enableDpAttention: launch.enableDpAttention });
+  const nodesNeeded = Math.ceil(devices / hardware.devicesPerNode);
   if (nodesNeeded > nnodes) {
     throw new UsageError(
       `--tp-size ${tp} needs ${nodesNeeded} nodes of ${hardware.devicesPerNode} ${hardware.key} devices: add --nnodes ${nodesNeeded}`,
@@ -289,6 +293,7 @@ export function resolveDeployment(launch: LaunchConfig, calibration: Calibration
     kvElementBytes: kvBytes,
     tp,
     replicas: launch.enableDpAttention ? 1 : dp,
+    devices,
     attentionDp,
     attentionTp,
     ep,

@@ -4,7 +4,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { ApiError, errorBody, type ErrorShape } from './api-error.js';
+import { HttpError } from '../../core/http-error.js';
+import { errorBody, type ErrorShape } from './error-body.js';
 
 /** Largest request body the sim reads (images as data URIs fit; anything bigger is refused with 413). */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -38,8 +39,8 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
   });
 }
 
-function tooLarge(limit: number): ApiError {
-  return new ApiError(413, `request body exceeds the sim's limit of ${limit} bytes`);
+function tooLarge(limit: number): HttpError {
+  return new HttpError(413, `request body exceeds the sim's limit of ${limit} bytes`);
 }
 
 /** Reads and parses a JSON object body; 400 for malformed JSON or a non-object, 413 when too large. */
@@ -49,10 +50,10 @@ export async function readJsonObject(req: IncomingMessage): Promise<Record<strin
   try {
     parsed = JSON.parse(body.toString('utf8'));
   } catch (error) {
-    throw new ApiError(400, `malformed JSON body: ${(error as Error).message}`);
+    throw new HttpError(400, `malformed JSON body: ${(error as Error).message}`);
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new ApiError(400, 'the request body must be a JSON object');
+    throw new HttpError(400, 'the request body must be a JSON object');
   }
   return parsed as Record<string, unknown>;
 }
@@ -70,15 +71,15 @@ export function sendText(res: ServerResponse, status: number, text: string, cont
   res.end(text);
 }
 
-/** Answers a failed request in the route's error shape; anything that is not an ApiError is a 500. */
+/** Answers a failed request in the route's error shape; anything that is not an HttpError is a 500. */
 export function sendError(res: ServerResponse, error: unknown, shape: ErrorShape): void {
-  const apiError =
-    error instanceof ApiError ? error : new ApiError(500, `internal sim error: ${(error as Error)?.message ?? String(error)}`);
+  const httpError =
+    error instanceof HttpError ? error : new HttpError(500, `internal sim error: ${(error as Error)?.message ?? String(error)}`);
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  sendJson(res, apiError.status, errorBody(apiError, shape));
+  sendJson(res, httpError.status, errorBody(httpError, shape));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTokenizer, type Tokenizer } from '../../tokenizer/index.js';
-import { ApiError } from './api-error.js';
+import { HttpError } from '../../core/http-error.js';
 import { boundedPromptIds, promptBytesPerToken, type PromptLimits } from './prompt-tokens.js';
 
 let qwen: Tokenizer;
@@ -24,7 +24,7 @@ function limits(contextLength: number): PromptLimits {
 }
 
 function refusal(message: RegExp): (error: unknown) => boolean {
-  return (error) => error instanceof ApiError && error.status === 400 && error.code === 'context_length_exceeded' && message.test(error.message);
+  return (error) => error instanceof HttpError && error.status === 400 && error.openAi.apiCode === 'context_length_exceeded' && message.test(error.message);
 }
 
 test('a bundled vocabulary: one token stands for at most 512 prompt bytes, normalization included', () => {

@@ -62,7 +62,7 @@ function* slices(text: string): Generator<string> {
 }
 
 /**
- * The prompt's token ids, or an ApiError (400, `context_length_exceeded`) for a prompt that cannot
+ * The prompt's token ids, or an HttpError (400, `context_length_exceeded`) for a prompt that cannot
  * fit the context length, found without tokenizing it whole (see the module comment).
  */
 export async function boundedPromptIds(limits: PromptLimits, text: string, addSpecialTokens: boolean, param: string): Promise<number[]> {

@@ -1,8 +1,9 @@
 /**
- * Field checks of request bodies (pure): each returns the typed value or throws an ApiError (400)
+ * Field checks of request bodies (pure): each returns the typed value or throws an HttpError (400)
  * naming the parameter, as OpenAI-compatible servers do.
  */
-import { ApiError, wrongType } from './api-error.js';
+import { HttpError } from '../../core/http-error.js';
+import { wrongType } from './error-body.js';
 
 type Body = Record<string, unknown>;
 
@@ -11,7 +12,7 @@ export function optionalInt(body: Body, key: string, fallback: number | null, mi
   const value = body[key];
   if (value === undefined || value === null) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value)) throw wrongType(key, 'an integer');
-  if (value < min) throw new ApiError(400, `'${key}' must be at least ${min}, got ${value}`, key);
+  if (value < min) throw new HttpError(400, `'${key}' must be at least ${min}, got ${value}`, { param: key });
   return value;
 }
 
@@ -50,7 +51,7 @@ export function stopStrings(body: Body, key = 'stop'): string[] {
 /** `n` must be 1 (or absent): the sim answers one choice per request. */
 export function checkSingleChoice(body: Body): void {
   const n = optionalInt(body, 'n', 1, 1);
-  if (n !== 1) throw new ApiError(400, `'n' = ${n} is not supported by the sim; send n = 1`, 'n');
+  if (n !== 1) throw new HttpError(400, `'n' = ${n} is not supported by the sim; send n = 1`, { param: 'n' });
 }
 
 /** A list of token ids, as `input_ids` or a tokenized prompt. */
@@ -59,27 +60,23 @@ export function isTokenIds(value: unknown): value is number[] {
 }
 
 /** SGLang's refusal of an input longer than the context length; `size` says how long: `5000 tokens`. */
-export function contextLengthExceeded(size: string, contextLength: number, param: string): ApiError {
-  return new ApiError(
+export function contextLengthExceeded(size: string, contextLength: number, param: string): HttpError {
+  return new HttpError(
     400,
     `The input (${size}) is longer than the model's context length (${contextLength} tokens).`,
-    param,
-    'BadRequestError',
-    'context_length_exceeded',
+    { param, apiCode: 'context_length_exceeded' },
   );
 }
 
 /** Rejects an empty prompt, and one whose tokens (plus the tokens asked for) exceed the context length (SGLang's messages). */
 export function checkContextLength(promptTokens: number, maxNewTokens: number, contextLength: number, param: string): void {
-  if (promptTokens === 0) throw new ApiError(400, 'The prompt is empty: send at least one token of input.', param);
+  if (promptTokens === 0) throw new HttpError(400, 'The prompt is empty: send at least one token of input.', { param });
   if (promptTokens >= contextLength) throw contextLengthExceeded(`${promptTokens} tokens`, contextLength, param);
   if (promptTokens + maxNewTokens > contextLength) {
-    throw new ApiError(
+    throw new HttpError(
       400,
       `Requested token count exceeds the model's maximum context length of ${contextLength} tokens. You requested a total of ${promptTokens + maxNewTokens} tokens: ${promptTokens} tokens from the input messages and ${maxNewTokens} tokens for the completion. Please reduce the number of tokens in the input messages or the completion to fit within the limit.`,
-      param,
-      'BadRequestError',
-      'context_length_exceeded',
+      { param, apiCode: 'context_length_exceeded' },
     );
   }
 }

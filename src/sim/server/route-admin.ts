@@ -4,8 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpError } from '../../core/http-error.js';
 import type { TokenEmission } from '../types.js';
-import { ApiError } from './api-error.js';
 import { readBody, sendJson, sendText } from './http-io.js';
 import type { SimContext } from './sim-context.js';
 
@@ -111,11 +111,11 @@ export async function handleAdmin(ctx: SimContext, path: string, req: IncomingMe
       sendText(res, 200, 'Stop profiling. This will take some time.\n');
       return true;
     case '/metrics':
-      if (!ctx.launch.enableMetrics) throw new ApiError(404, 'metrics are off: start the sim with --enable-metrics');
+      if (!ctx.launch.enableMetrics) throw new HttpError(404, 'metrics are off: start the sim with --enable-metrics');
       sendText(res, 200, ctx.metrics.render(ctx.driver.engine.stats(), ctx.driver.clock.now()), 'text/plain; version=0.0.4; charset=utf-8');
       return true;
     case '/sim/truth':
-      if (ctx.truth === null || !ctx.truth.keepRequests) throw new ApiError(404, 'truth records exist only in truth mode: start the sim with --truth-ttft-ms and --truth-itl-ms');
+      if (ctx.truth === null || !ctx.truth.keepRequests) throw new HttpError(404, 'truth records exist only in truth mode: start the sim with --truth-ttft-ms and --truth-itl-ms');
       if (req.method === 'DELETE') {
         ctx.truth.clear();
         sendText(res, 200, '');

@@ -4,8 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpError } from '../../core/http-error.js';
 import { planOutput } from '../text/output-plan.js';
-import { ApiError, wrongType } from './api-error.js';
+import { wrongType } from './error-body.js';
 import { readJsonObject } from './http-io.js';
 import { boundedPromptIds } from './prompt-tokens.js';
 import { checkContextLength, checkOptionalNumber, isTokenIds, optionalBool, optionalInt, optionalObject, stopStrings } from './request-fields.js';
@@ -21,7 +22,7 @@ async function promptIds(ctx: SimContext, body: Record<string, unknown>): Promis
     if (!isTokenIds(inputIds)) throw wrongType('input_ids', 'a non-empty list of token ids (batches are not supported by the sim)');
     return inputIds;
   }
-  if (text === undefined || text === null) throw new ApiError(400, 'Either text or input_ids should be provided.', 'text');
+  if (text === undefined || text === null) throw new HttpError(400, 'Either text or input_ids should be provided.', { param: 'text' });
   if (typeof text !== 'string') throw wrongType('text', 'a string (batches are not supported by the sim)');
   return boundedPromptIds(ctx, text, true, 'text');
 }
@@ -43,7 +44,7 @@ export async function handleGenerate(ctx: SimContext, req: IncomingMessage, res:
   const requestIndex = ctx.nextRequestIndex();
   const plan = planOutput(ctx.pool, ctx.launch.simSeed, { maxNewTokens, ignoreEos, stop, requestIndex });
   const id = typeof rid === 'string' && rid !== '' ? rid : randomUUID().replace(/-/g, '');
-  if (ctx.driver.isActive(id)) throw new ApiError(400, `a request with rid '${id}' is already running; send a unique rid`, 'rid');
+  if (ctx.driver.isActive(id)) throw new HttpError(400, `a request with rid '${id}' is already running; send a unique rid`, { param: 'rid' });
   const formatter = new NativeFormatter({ id, model: ctx.modelName, created: Math.floor(Date.now() / 1000), promptTokens: ids.length, plan });
   runGeneration(ctx, res, { id, arrival, promptIds: ids, plan }, formatter, stream);
 }

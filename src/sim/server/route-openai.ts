@@ -5,9 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpError } from '../../core/http-error.js';
 import type { TemplateMessage } from '../../tokenizer/index.js';
 import { planOutput, type OutputPlan } from '../text/output-plan.js';
-import { ApiError, wrongType } from './api-error.js';
+import { wrongType } from './error-body.js';
 import { planChatAnswer, reasoningEnabled, type OfferedTool } from './chat-answer.js';
 import { readJsonObject } from './http-io.js';
 import { boundedPromptIds } from './prompt-tokens.js';
@@ -41,7 +42,7 @@ function checkModel(ctx: SimContext, body: Record<string, unknown>): void {
   if (model === undefined || model === null) return;
   if (typeof model !== 'string') throw wrongType('model', 'a string');
   if (model !== ctx.modelName && model !== ctx.launch.modelPath) {
-    throw new ApiError(404, `The model '${model}' does not exist (this server serves '${ctx.modelName}').`, 'model', 'NotFoundError', 'model_not_found');
+    throw new HttpError(404, `The model '${model}' does not exist (this server serves '${ctx.modelName}').`, { param: 'model', type: 'NotFoundError', apiCode: 'model_not_found' });
   }
 }
 
@@ -64,7 +65,7 @@ async function completionPromptIds(ctx: SimContext, prompt: unknown): Promise<nu
   if (typeof prompt === 'string') return boundedPromptIds(ctx, prompt, true, 'prompt');
   if (isTokenIds(prompt)) return prompt;
   if (Array.isArray(prompt) && prompt.length === 1) return completionPromptIds(ctx, prompt[0]);
-  if (prompt === undefined || prompt === null) throw new ApiError(400, "'prompt' is required", 'prompt');
+  if (prompt === undefined || prompt === null) throw new HttpError(400, "'prompt' is required", { param: 'prompt' });
   throw wrongType('prompt', 'a string or a list of token ids (batches of prompts are not supported by the sim)');
 }
 
@@ -126,7 +127,7 @@ function chooseTool(ctx: SimContext, body: Record<string, unknown>, tools: Offer
   if (choice !== null && typeof choice === 'object') {
     const name = ((choice as Record<string, unknown>)['function'] as Record<string, unknown> | undefined)?.['name'];
     const named = tools.find((t) => t.name === name);
-    if (named === undefined) throw new ApiError(400, `tool_choice names a function that is not in 'tools': ${String(name)}`, 'tool_choice');
+    if (named === undefined) throw new HttpError(400, `tool_choice names a function that is not in 'tools': ${String(name)}`, { param: 'tool_choice' });
     return named;
   }
   return tools[requestIndex % tools.length]!;

@@ -5,8 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpError } from '../../core/http-error.js';
 import { planOutput } from '../text/output-plan.js';
-import { ApiError, wrongType } from './api-error.js';
+import { wrongType } from './error-body.js';
 import { readJsonObject } from './http-io.js';
 import { checkContextLength, checkOptionalNumber, optionalBool, optionalInt, stopStrings } from './request-fields.js';
 import { handleCompletions } from './route-openai.js';
@@ -21,7 +22,7 @@ export const TRUSS_PREDICT_PATH = '/v1/models/model:predict';
 /** `text_input`, required: the ensemble has no default prompt. */
 function textInput(body: Record<string, unknown>): string {
   const text = body['text_input'];
-  if (text === undefined || text === null) throw new ApiError(400, "'text_input' is required", 'text_input');
+  if (text === undefined || text === null) throw new HttpError(400, "'text_input' is required", { param: 'text_input' });
   if (typeof text !== 'string') throw wrongType('text_input', 'a string (batches are not supported by the sim)');
   return text;
 }
@@ -43,7 +44,7 @@ export async function handleTrtGenerateStream(ctx: SimContext, req: IncomingMess
   const body = await readJsonObject(req);
   const text = textInput(body);
   const maxTokens = optionalInt(body, 'max_tokens', null, 1);
-  if (maxTokens === null) throw new ApiError(400, "'max_tokens' is required", 'max_tokens');
+  if (maxTokens === null) throw new HttpError(400, "'max_tokens' is required", { param: 'max_tokens' });
   const ignoreEos = ignoresEos(ctx, body, maxTokens);
   for (const key of ['temperature', 'top_p', 'top_k', 'frequency_penalty', 'presence_penalty']) checkOptionalNumber(body, key);
   // Type-checked only: the sim writes each step's own text whatever it says (see TrtFormatter).

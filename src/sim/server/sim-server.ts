@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UserError } from '../../core/errors.js';
+import { HttpError } from '../../core/http-error.js';
 import { loadTokenizer, type Tokenizer } from '../../tokenizer/index.js';
 import { createEngine } from '../engine/index.js';
 import { describeLaunch } from '../flags/launch-summary.js';
@@ -16,7 +17,6 @@ import { createTruthEngine } from '../truth/truth-engine.js';
 import { NO_LATENESS, type LatenessSummary } from '../truth/lateness-verdict.js';
 import { TruthRecorder } from '../truth/truth-recorder.js';
 import type { Engine, LaunchConfig } from '../types.js';
-import { ApiError } from './api-error.js';
 import { EngineClock } from './engine-clock.js';
 import { EngineDriver } from './engine-driver.js';
 import { sendError } from './http-io.js';
@@ -114,12 +114,12 @@ async function route(ctx: SimContext, req: IncomingMessage, res: ServerResponse)
     const generation =
       path === '/generate' ? handleGenerate : path === '/v1/completions' ? handleCompletions : path === '/v1/chat/completions' ? handleChatCompletions : benchOnlyGeneration(path);
     if (generation !== null) {
-      if (req.method !== 'POST') throw new ApiError(405, `${path} accepts POST only`);
+      if (req.method !== 'POST') throw new HttpError(405, `${path} accepts POST only`);
       await generation(ctx, req, res);
       return;
     }
     if (await handleAdmin(ctx, path, req, res)) return;
-    throw new ApiError(404, `no such route: ${req.method} ${path}`);
+    throw new HttpError(404, `no such route: ${req.method} ${path}`);
   } catch (error) {
     sendError(res, error, shape);
   }

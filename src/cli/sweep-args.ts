@@ -2,114 +2,123 @@
  * The `servebench sweep` command line (everything before `--`; bench flags follow it), checked
  * and turned into one of three plans: a load sweep, an SLO search, or a configuration search.
  */
-import { parseLabels } from '../catalog/cli/options.js';
 import { UsageError } from '../core/errors.js';
 import { AT_LEAST_ONE, type FlagRange } from '../core/flag-range.js';
-import { extractOptions, numberOption, optionValue, splitAtDoubleDash, type OptionDef } from './cli-options.js';
-import { parseLoadSeries, type LoadKind, type LoadSeries } from './load-series.js';
-import { parseSlo, type Slo } from './slo.js';
+import { hardwareNames } from '../sim/model/catalog.js';
+import { parseLoadSeries, type LoadKind } from '../sweep/load-series.js';
+import { parseSlo } from '../sweep/slo.js';
+import type { HardwareChoice, OutputSpec, SearchSpec, SweepPlan, TargetSpec } from '../sweep/sweep-plan.js';
+import { extractOptions, numberOption, optionsOf, optionValue, splitAtDoubleDash, type OptionGroup } from './exact-options.js';
+import { parseLabels } from './run-filter-args.js';
 
 const COMMAND = 'sweep';
 
-const OPTIONS: OptionDef[] = [
-  { name: 'concurrency', takesValue: true },
-  { name: 'request-rate', takesValue: true },
-  { name: 'slo', takesValue: true },
-  { name: 'search', takesValue: true },
-  { name: 'search-start', takesValue: true },
-  { name: 'max-load', takesValue: true },
-  { name: 'tolerance', takesValue: true },
-  { name: 'prompts-per-load', takesValue: true },
-  { name: 'predict', takesValue: true },
-  { name: 'prefill', takesValue: true, repeatable: true },
-  { name: 'decode', takesValue: true, repeatable: true },
-  { name: 'sim', takesValue: true },
-  { name: 'cards', takesValue: true },
-  { name: 'plot', takesValue: true },
-  { name: 'json', takesValue: true },
-  { name: 'db', takesValue: true },
-  { name: 'no-catalog', takesValue: false },
-  { name: 'label', takesValue: true, repeatable: true },
-  { name: 'search-configs', takesValue: false },
-  { name: 'model-path', takesValue: true },
-  { name: 'hardware', takesValue: true },
-  { name: 'hardware-spec', takesValue: true },
-  { name: 'devices', takesValue: true },
-  { name: 'top', takesValue: true },
-  { name: 'no-pd', takesValue: false },
+/** Default ceilings of an SLO search. */
+const SEARCH_LIMIT: Record<LoadKind, number> = { concurrency: 1024, rate: 1000 };
+const DEFAULT_TOLERANCE = 0.05;
+const DEFAULT_SEARCH_START = 1;
+const DEFAULT_TOP = 3;
+/**
+ * A configuration search predicts many loads of many configurations: two waves of requests per
+ * concurrency slot keep each prediction short while still measuring a steady state.
+ */
+const CONFIG_PROMPTS_PER_LOAD = 2;
+
+export const SWEEP_OPTION_GROUPS: readonly OptionGroup[] = [
+  {
+    title: 'loads (one of)',
+    options: [
+      { name: 'concurrency', takesValue: true, metavar: 'SERIES', help: '1,2,4 | 1:64:x2 (geometric) | 1:64:+8 (arithmetic) | auto[:LIMIT]' },
+      {
+        name: 'request-rate',
+        takesValue: true,
+        metavar: 'SERIES',
+        help: 'the same in req/s; a list may end in inf. auto doubles until output throughput grows less than 5%',
+      },
+    ],
+  },
+  {
+    title: 'target',
+    description: "Default: the server named by the bench flags' --host/--port/--base-url.",
+    options: [
+      { name: 'predict', takesValue: true, metavar: '"FLAGS"', help: 'predictions in virtual time for these SGLang launch flags (add --hardware NAME or --hardware-spec FILE.json inside them)' },
+      { name: 'prefill', takesValue: true, repeatable: true, metavar: '"FLAGS"', help: 'PD-separated prediction: one prefill instance' },
+      { name: 'decode', takesValue: true, repeatable: true, metavar: '"FLAGS"', help: 'PD-separated prediction: one decode instance' },
+      { name: 'sim', takesValue: true, metavar: '"FLAGS"', help: 'an in-process simulated server with these launch flags, benchmarked in real time' },
+      { name: 'cards', takesValue: true, metavar: 'N', help: 'cards of the server under test, for per-card figures (real servers)' },
+    ],
+  },
+  {
+    title: 'SLO',
+    options: [
+      {
+        name: 'slo',
+        takesValue: true,
+        metavar: 'SPEC',
+        help: 'e.g. tpot=20ms,ttft=2s,p99-ttft=3s (metrics ttft, tpot, itl, e2e; mean by default, median or pNN prefixes; units ms or s); a run with failed requests misses it',
+      },
+      { name: 'search', takesValue: true, metavar: '{concurrency,rate}', help: 'without LOADS, search the highest load meeting the SLO: doubling, then bisection' },
+      { name: 'search-start', takesValue: true, metavar: 'X', default: DEFAULT_SEARCH_START, help: 'lowest load of the search' },
+      {
+        name: 'max-load',
+        takesValue: true,
+        metavar: 'X',
+        help: `highest load of the search (default: ${SEARCH_LIMIT.concurrency} concurrency, ${SEARCH_LIMIT.rate} req/s)`,
+      },
+      { name: 'tolerance', takesValue: true, metavar: 'F', default: DEFAULT_TOLERANCE, kind: 'float', help: 'stop bisecting when the bracket is within F of the load' },
+    ],
+  },
+  {
+    title: 'configuration search (prediction mode)',
+    options: [
+      {
+        name: 'search-configs',
+        takesValue: false,
+        help: "enumerate TP/DP/EP, DP attention, chunked prefill, speculative decoding and PD splits; rank by output tok/s per card, marking those within the model's expected throughput error (±) of the best",
+      },
+      { name: 'model-path', takesValue: true, metavar: 'M', help: 'the model' },
+      { name: 'hardware', takesValue: true, metavar: 'NAME', help: `one of ${hardwareNames().join(', ')}` },
+      {
+        name: 'hardware-spec',
+        takesValue: true,
+        metavar: 'FILE.json',
+        help: "a device that is not listed, as a JSON object with the fields of a hardware.json entry (see 'servebench sim --help'); wins over --hardware",
+      },
+      { name: 'devices', takesValue: true, metavar: 'N', help: 'devices to deploy on (an Ascend 910C die is one)' },
+      { name: 'top', takesValue: true, metavar: 'K', default: DEFAULT_TOP, help: 'print the launch commands of the best K' },
+      { name: 'no-pd', takesValue: false, help: 'PD-mixed configurations only' },
+    ],
+  },
+  {
+    title: 'output',
+    options: [
+      {
+        name: 'prompts-per-load',
+        takesValue: true,
+        metavar: 'K',
+        help: `--num-prompts = K x concurrency at each point (default: --num-prompts as given; ${CONFIG_PROMPTS_PER_LOAD} for --search-configs)`,
+      },
+      { name: 'plot', takesValue: true, metavar: 'FILE.svg|FILE.png', help: 'output tok/s per card against mean TPOT and mean TTFT' },
+      { name: 'json', takesValue: true, metavar: 'FILE', help: 'machine-readable summary' },
+      { name: 'db', takesValue: true, metavar: 'PATH', help: 'catalog database of the runs (default: the standard location)' },
+      { name: 'no-catalog', takesValue: false, help: 'record no run in the catalog' },
+      { name: 'label', takesValue: true, repeatable: true, metavar: 'KEY=VALUE', help: 'label stored with every run' },
+    ],
+  },
 ];
+
+const OPTIONS = optionsOf(SWEEP_OPTION_GROUPS);
 
 /** Options of `--search-configs` that make no sense elsewhere, and the other way round. */
 const CONFIG_ONLY = ['model-path', 'hardware', 'hardware-spec', 'devices', 'top', 'no-pd'];
 const SWEEP_ONLY = ['concurrency', 'request-rate', 'search', 'search-start', 'predict', 'prefill', 'decode', 'sim', 'cards', 'plot'];
 
-/** Default ceilings of an SLO search. */
-export const SEARCH_LIMIT: Record<LoadKind, number> = { concurrency: 1024, rate: 1000 };
-export const DEFAULT_TOLERANCE = 0.05;
 /** Loads an SLO search may start from and stop at: whole concurrencies, or any positive rate. */
 const SEARCH_LOAD_RANGE: Record<LoadKind, FlagRange> = { concurrency: AT_LEAST_ONE, rate: { above: 0 } };
 /** A bracket within this share of the load ends the bisection; a rate search needs a positive one to end. */
 const TOLERANCE_RANGE: Record<LoadKind, FlagRange> = { concurrency: { min: 0, max: 1 }, rate: { above: 0, max: 1 } };
 /** Prompts per unit of load: fractional shares are fine, none is not. */
 const PROMPTS_PER_LOAD_RANGE: FlagRange = { above: 0 };
-/**
- * A configuration search predicts many loads of many configurations: two waves of requests per
- * concurrency slot keep each prediction short while still measuring a steady state.
- */
-export const CONFIG_PROMPTS_PER_LOAD = 2;
-
-export type TargetSpec =
-  | { mode: 'predict'; shared: string | null; prefills: string[]; decodes: string[] }
-  | { mode: 'sim'; flags: string }
-  | { mode: 'server' };
-
-export interface SearchSpec {
-  start: number;
-  limit: number;
-  tolerance: number;
-}
-
-export interface OutputSpec {
-  plot: string | null;
-  json: string | null;
-  db: string | null;
-  noCatalog: boolean;
-  labels: Record<string, string>;
-}
-
-export interface LoadSweepPlan {
-  kind: 'sweep';
-  loadKind: LoadKind;
-  /** The loads to visit, or null for an SLO search. */
-  series: LoadSeries | null;
-  slo: Slo | null;
-  search: SearchSpec;
-  target: TargetSpec;
-  cards: number | null;
-  promptsPerLoad: number | null;
-  output: OutputSpec;
-  benchArgv: string[];
-}
-
-/** The device of a configuration search: a catalogued profile, or a spec file describing one (it wins). */
-export type HardwareChoice = { kind: 'name'; name: string } | { kind: 'spec'; file: string };
-
-export interface ConfigSearchPlan {
-  kind: 'configs';
-  modelPath: string;
-  hardware: HardwareChoice;
-  devices: number;
-  includePd: boolean;
-  top: number;
-  slo: Slo | null;
-  search: SearchSpec;
-  /** Prompts per unit of concurrency at every prediction (default {@link CONFIG_PROMPTS_PER_LOAD}). */
-  promptsPerLoad: number;
-  output: OutputSpec;
-  benchArgv: string[];
-}
-
-export type SweepPlan = LoadSweepPlan | ConfigSearchPlan;
 
 function required(name: string, value: string | undefined): string {
   if (value === undefined) throw new UsageError(`${COMMAND} --search-configs needs --${name} (e.g. --model-path Qwen/Qwen3-32B --hardware ascend-910c --devices 8)`);
@@ -131,7 +140,7 @@ function searchSpec(values: ReturnType<typeof extractOptions>, kind: LoadKind): 
   const numberKind = kind === 'concurrency' ? 'int' : 'float';
   const read = (name: string, text: string): number => numberOption(name, text, numberKind, SEARCH_LOAD_RANGE[kind]);
   const spec = {
-    start: startText === undefined ? 1 : read('search-start', startText),
+    start: startText === undefined ? DEFAULT_SEARCH_START : read('search-start', startText),
     limit: limitText === undefined ? SEARCH_LIMIT[kind] : read('max-load', limitText),
     tolerance: toleranceText === undefined ? DEFAULT_TOLERANCE : numberOption('tolerance', toleranceText, 'float', TOLERANCE_RANGE[kind]),
   };
@@ -180,7 +189,7 @@ export function parseSweepCommand(argv: readonly string[]): SweepPlan {
       hardware: hardwareChoice(values),
       devices: numberOption('devices', required('devices', optionValue(values, 'devices')), 'int', AT_LEAST_ONE),
       includePd: !has('no-pd'),
-      top: topText === undefined ? 3 : numberOption('top', topText, 'int', AT_LEAST_ONE),
+      top: topText === undefined ? DEFAULT_TOP : numberOption('top', topText, 'int', AT_LEAST_ONE),
       slo,
       search: searchSpec(values, 'concurrency'),
       promptsPerLoad: promptsPerLoad ?? CONFIG_PROMPTS_PER_LOAD,

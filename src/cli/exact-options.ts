@@ -1,10 +1,12 @@
 /**
  * Command lines of `predict` and `sweep`: servebench's own options, then `--`, then bench flags.
  * Options match by exact name only (no abbreviations), so they never capture an SGLang launch flag
- * that shares a prefix, such as `--prefill-round-robin-balance`.
+ * that shares a prefix, such as `--prefill-round-robin-balance`. One table defines the options
+ * and their help.
  */
 import { UsageError } from '../core/errors.js';
 import { parseFlagNumber, type FlagRange, type NumberKind } from '../core/flag-range.js';
+import type { DefaultKind, HelpEntry, HelpGroup } from './command-parser.js';
 
 export interface OptionDef {
   name: string;
@@ -12,6 +14,38 @@ export interface OptionDef {
   takesValue: boolean;
   /** A repeatable option collects every value; otherwise giving it twice is an error. */
   repeatable?: boolean;
+}
+
+/** An option and what its help says. */
+export interface DocumentedOption extends OptionDef {
+  /** The value's placeholder (options that take a value). */
+  metavar?: string;
+  help: string;
+  /** The value when the option is absent, where one value is. */
+  default?: unknown;
+  kind?: DefaultKind;
+}
+
+export interface OptionGroup {
+  title: string;
+  description?: string;
+  options: readonly DocumentedOption[];
+}
+
+/** The options of the groups, for parsing. */
+export function optionsOf(groups: readonly OptionGroup[]): DocumentedOption[] {
+  return groups.flatMap((group) => group.options);
+}
+
+function helpEntry(option: DocumentedOption): HelpEntry {
+  const help = option.repeatable ? `${option.help} (repeatable)` : option.help;
+  const metavar = option.takesValue ? (option.metavar ?? option.name.toUpperCase()) : undefined;
+  return { names: [`--${option.name}`], metavar, help, default: option.default, kind: option.kind };
+}
+
+/** The groups as help lists them. */
+export function helpGroups(groups: readonly OptionGroup[]): HelpGroup[] {
+  return groups.map(({ title, description, options }) => ({ title, description, entries: options.map(helpEntry) }));
 }
 
 export interface ParsedOptions {

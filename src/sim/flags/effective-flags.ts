@@ -1,0 +1,159 @@
+/**
+ * The flags that have an effect on the simulation — SGLang's that the model and the server read,
+ * and the sim's own — one entry per flag: its names (SGLang's spelling first, then the aliases
+ * SGLang accepts), the field it sets, how its value is read and checked, and its help line. The
+ * launch parser applies these entries; `sim --help` and `predict --help` list them. Every other
+ * SGLang flag is accepted and reported as ignored.
+ */
+import { AT_LEAST_ONE, LISTEN_PORT, MAX_TIMER_SECONDS, SEED, parseFlagNumber, type FlagRange, type NumberKind } from '../../core/flag-range.js';
+import { UsageError } from '../../core/errors.js';
+import { findHardware, hardwareNames } from '../model/catalog.js';
+import { FAMILY_REFERENCE } from '../model/hardware-spec.js';
+import type { LaunchConfig } from '../types.js';
+import { readHardwareSpec } from './hardware-spec-file.js';
+import type { TruthOptions } from './launch-flags.js';
+
+export interface FlagSpec<T> {
+  names: readonly [string, ...string[]];
+  /** The field the flag sets; a bare launch's value of it is the default help shows. */
+  field: keyof T;
+  /** The value's placeholder in help; absent for a switch. */
+  metavar?: string;
+  help: string;
+  /** Stores the flag's value (a switch gets ''); `flag` is the name used, for messages. */
+  set(target: T, value: string, flag: string): void;
+}
+
+type SwitchField<T> = { [K in keyof T]-?: T[K] extends boolean | undefined ? K : never }[keyof T];
+
+/** Entry builders for flags setting fields of `T`. */
+function flagsOf<T>() {
+  return {
+    value<K extends keyof T>(names: FlagSpec<T>['names'], field: K, metavar: string, read: (value: string, flag: string) => T[K], help: string): FlagSpec<T> {
+      return { names, field, metavar, help, set: (target, value, flag) => void (target[field] = read(value, flag)) };
+    },
+    toggle(names: FlagSpec<T>['names'], field: SwitchField<T>, help: string): FlagSpec<T> {
+      return { names, field, help, set: (target) => void (target[field] = true as T[SwitchField<T>]) };
+    },
+  };
+}
+
+const text = (value: string): string => value;
+
+/** A launch flag's number, read and range-checked as every command's numeric flags are. */
+function number(kind: NumberKind, range: FlagRange): (value: string, flag: string) => number {
+  return (value, flag) => parseFlagNumber(`--${flag}`, value, kind, range);
+}
+
+const count = number('int', AT_LEAST_ONE);
+/** SGLang disables chunked prefill with -1 (any value ≤ 0 does in the deployment model). */
+const CHUNKED_PREFILL_RANGE: FlagRange = { min: -1, meaning: '-1: no chunking' };
+/** A share of device memory. */
+const MEM_FRACTION_RANGE: FlagRange = { above: 0, max: 1 };
+/** Truth-mode delays are timers, so no longer than Node's longest one. */
+const TRUTH_DELAY_MS_RANGE: FlagRange = { min: 0, max: MAX_TIMER_SECONDS * 1000 };
+
+const DISAGGREGATION_CHOICES = ['null', 'prefill', 'decode'] as const;
+
+function disaggregationMode(value: string, flag: string): LaunchConfig['disaggregationMode'] {
+  if (!(DISAGGREGATION_CHOICES as readonly string[]).includes(value)) {
+    const list = DISAGGREGATION_CHOICES.map((c) => `'${c}'`).join(', ');
+    throw new UsageError(`argument --${flag}: invalid choice: '${value}' (choose from ${list})`);
+  }
+  return value as LaunchConfig['disaggregationMode'];
+}
+
+/** A catalogued device by key or alias (case-insensitive), stored as its key. */
+function hardwareKey(value: string, flag: string): string {
+  const profile = findHardware(value);
+  if (profile === undefined) {
+    const list = hardwareNames().map((name) => `'${name}'`).join(', ');
+    throw new UsageError(`argument --${flag}: invalid choice: '${value}' (choose from ${list}, or describe the device with --hardware-spec FILE.json)`);
+  }
+  return profile.key;
+}
+
+const launch = flagsOf<LaunchConfig>();
+
+/** SGLang's flags that shape the simulation or its server. Absent, a value SGLang derives takes their place. */
+export const SGLANG_FLAGS: readonly FlagSpec<LaunchConfig>[] = [
+  launch.value(['model-path', 'model'], 'modelPath', 'PATH', text, 'the model: a Hugging Face id or a local folder (its config.json); required'),
+  launch.value(['served-model-name'], 'servedModelName', 'NAME', text, 'the model name the APIs answer to, instead of the path'),
+  launch.value(['host'], 'host', 'HOST', text, 'address the server listens on'),
+  launch.value(['port'], 'port', 'PORT', number('int', LISTEN_PORT), 'port the server listens on'),
+  launch.value(['tp-size', 'tp', 'tensor-parallel-size'], 'tpSize', 'N', count, 'tensor-parallel size: devices of one instance (of one replica without DP attention)'),
+  launch.value(['dp-size', 'dp', 'data-parallel-size'], 'dpSize', 'N', count, 'data-parallel size: replicas, or attention ranks with --enable-dp-attention'),
+  launch.value(['ep-size', 'ep', 'expert-parallel-size'], 'epSize', 'N', count, 'expert-parallel size of the MoE layers'),
+  launch.toggle(['enable-dp-attention'], 'enableDpAttention', 'split attention over --dp-size data-parallel ranks inside the tensor-parallel group'),
+  launch.toggle(['enable-dp-lm-head'], 'enableDpLmHead', 'with DP attention, split the LM head within each attention group'),
+  launch.value(['moe-dense-tp-size'], 'moeDenseTpSize', 'N', count, 'tensor-parallel size of the dense MLP layers of a MoE model'),
+  launch.value(['max-running-requests'], 'maxRunningRequests', 'N', count, 'requests decoding at once, over all DP ranks'),
+  launch.value(['max-total-tokens'], 'maxTotalTokens', 'N', count, 'cap on the KV pool, in tokens'),
+  launch.value(['chunked-prefill-size'], 'chunkedPrefillSize', 'N', number('int', CHUNKED_PREFILL_RANGE), 'prefill chunk in tokens; -1 disables chunking'),
+  launch.value(['max-prefill-tokens'], 'maxPrefillTokens', 'N', count, 'tokens of one prefill batch'),
+  launch.value(['context-length'], 'contextLength', 'N', count, "context length; the model's own when absent"),
+  launch.value(['mem-fraction-static'], 'memFractionStatic', 'F', number('float', MEM_FRACTION_RANGE), 'share of device memory for weights and the KV pool'),
+  launch.value(['kv-cache-dtype'], 'kvCacheDtype', 'DTYPE', text, 'KV cache element type: auto, bf16, fp8_e4m3, fp8_e5m2 or int8'),
+  launch.value(['quantization'], 'quantization', 'METHOD', text, "weight format (fp8, w8a8_int8, ...); wins over the checkpoint's"),
+  launch.value(['dtype'], 'dtype', 'DTYPE', text, "recorded; the weights' format comes from the checkpoint and --quantization"),
+  launch.value(['page-size'], 'pageSize', 'N', count, 'tokens per KV page'),
+  launch.toggle(['disable-radix-cache'], 'disableRadixCache', 'no prefix cache: every prompt is prefilled whole'),
+  launch.toggle(['enable-mixed-chunk'], 'enableMixedChunk', 'run prefill chunks in the same batch as decodes'),
+  launch.toggle(['disable-cuda-graph'], 'disableCudaGraph', 'decode without CUDA graphs: every kernel pays its launch'),
+  launch.value(['cuda-graph-max-bs'], 'cudaGraphMaxBs', 'N', count, 'largest decode batch run as a CUDA graph'),
+  launch.value(['speculative-algorithm'], 'speculativeAlgorithm', 'NAME', text, 'speculative decoding: EAGLE, EAGLE3, NEXTN, ...'),
+  launch.value(['speculative-num-steps'], 'speculativeNumSteps', 'N', count, 'draft steps per verification'),
+  launch.value(['speculative-eagle-topk'], 'speculativeEagleTopk', 'K', count, 'draft branches per step'),
+  launch.value(['speculative-num-draft-tokens'], 'speculativeNumDraftTokens', 'N', count, 'draft tokens verified at once'),
+  launch.value(['disaggregation-mode'], 'disaggregationMode', `{${DISAGGREGATION_CHOICES.join(',')}}`, disaggregationMode, 'PD separation: this instance prefills or decodes only'),
+  launch.value(['nnodes'], 'nnodes', 'N', count, 'nodes one instance spans'),
+  launch.value(['reasoning-parser'], 'reasoningParser', 'NAME', text, "answer with reasoning text apart, in this parser's format"),
+  launch.value(['tool-call-parser'], 'toolCallParser', 'NAME', text, "answer tool calls in this parser's format"),
+  launch.toggle(['enable-metrics'], 'enableMetrics', 'serve Prometheus metrics at /metrics'),
+];
+
+/** The sim's own flags that choose the device, the model and the draws. */
+export const SIM_MODEL_FLAGS: readonly FlagSpec<LaunchConfig>[] = [
+  launch.value(['hardware'], 'hardware', 'NAME', hardwareKey, `device profile: ${hardwareNames().join(', ')}`),
+  launch.value(
+    ['hardware-spec'],
+    'hardwareProfile',
+    'FILE.json',
+    readHardwareSpec,
+    'a device that is not listed, described by a JSON object with the fields of a hardware.json entry; wins over --hardware. ' +
+      'Required: name, family (nvidia, amd, ascend), bf16Tflops, hbmGB, hbmTBs, scaleUpGBs (GB/s per device, one direction). ' +
+      'Optional: fp8Tflops (0), int8Tops (2 x bf16Tflops), fp4Tflops (0), devicesPerNode (8), devicesPerCard (1), interNodeGBs (50), ' +
+      `arch, allReduceUs, allToAllUs, kernelFloorUs (those four: the family's reference device, one of ${Object.values(FAMILY_REFERENCE).join(', ')}), ` +
+      'aliases, source. Peaks are dense TFLOPS/TOPS.',
+  ),
+  launch.value(['sim-model'], 'simModel', 'NAME', text, 'model catalog key, when --model-path does not name a known model'),
+  launch.value(['sim-seed'], 'simSeed', 'N', number('int', SEED), 'seed of every draw the sim makes'),
+];
+
+/** The sim's own flag for its serving thread. */
+export const SIM_SERVER_FLAGS: readonly FlagSpec<LaunchConfig>[] = [
+  launch.toggle(
+    ['sim-realtime'],
+    'simRealtime',
+    "run the sim's event loop under the real-time scheduler (SCHED_FIFO via chrt; needs root or CAP_SYS_NICE): " +
+      'on a small machine shared with the load generator, a thread woken for a due chunk then gets a core at once',
+  ),
+];
+
+const truth = flagsOf<Partial<TruthOptions>>();
+
+/** Truth mode's values when its flags leave them out. */
+export const TRUTH_DEFAULTS = { tokensPerChunk: 1, sharedSteps: false } as const satisfies Partial<TruthOptions>;
+
+/** The sim's truth mode: chunks at exactly scheduled times instead of the model's. */
+export const TRUTH_FLAGS: readonly FlagSpec<Partial<TruthOptions>>[] = [
+  truth.value(['truth-ttft-ms'], 'ttftMs', 'X', number('float', TRUTH_DELAY_MS_RANGE), 'first chunk exactly X ms after arrival ...'),
+  truth.value(['truth-itl-ms'], 'itlMs', 'Y', number('float', TRUTH_DELAY_MS_RANGE), '... then one chunk every Y ms; actual write times at GET /sim/truth'),
+  truth.value(['truth-tokens-per-chunk'], 'tokensPerChunk', 'K', count, 'tokens per truth-mode chunk'),
+  truth.toggle(
+    ['truth-shared-steps'],
+    'sharedSteps',
+    'one step clock: every chunk of every request on a multiple of Y ms, the first at the first step X ms after arrival, ' +
+      'so each step is written to all running streams at once, as a continuous-batching engine does',
+  ),
+];
