@@ -157,6 +157,7 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
   let requestIndex = 0;
   const ctx: SimContext = {
     launch,
+    deployment,
     modelName,
     contextLength,
     tokenizer,
