@@ -20,6 +20,7 @@ import type { Engine, LaunchConfig } from '../types.js';
 import { EngineClock } from './engine-clock.js';
 import { EngineDriver } from './engine-driver.js';
 import { sendError } from './http-io.js';
+import { IMAGE_PAD_TOKEN } from './image-input.js';
 import { currentThreadId, makeCurrentThreadRealtime } from '../../core/thread-scheduling.js';
 import { promptBytesPerToken } from './prompt-tokens.js';
 import { handleAdmin } from './route-admin.js';
@@ -155,9 +156,12 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
     recorder?.record(emission, dueMs, actualMs);
   });
   let requestIndex = 0;
+  const visionConfig = deployment?.model.vision;
+  const imagePadId = tokenizer.tokenToId(IMAGE_PAD_TOKEN);
   const ctx: SimContext = {
     launch,
     deployment,
+    vision: visionConfig !== undefined && imagePadId !== null ? { config: visionConfig, padId: imagePadId } : null,
     modelName,
     contextLength,
     tokenizer,
