@@ -42,8 +42,8 @@ function formatArg(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** Everything stored about a run (`servebench show`). */
-export function formatRunDetails(run: RunRecord): string {
+/** Everything stored about a run (`servebench show`), then `linked`: the runs of the same server configuration (`linkedRunLines`). */
+export function formatRunDetails(run: RunRecord, linked: readonly string[] = []): string {
   const cards = deriveCards(run);
   const quantization = deriveQuantization(run);
   const lines = [
@@ -82,6 +82,7 @@ export function formatRunDetails(run: RunRecord): string {
     ...section('recipe', recipeLines),
     ...section('environment', envLines),
     ...section('warnings', run.warnings),
+    ...section('same server configuration', [...linked]),
   ].join('\n');
   return sanitizeTerminal(text);
 }
