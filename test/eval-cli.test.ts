@@ -10,6 +10,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { openCatalog } from '../src/catalog/index.js';
+import { route } from '../src/dashboard/routes.js';
 import { startAnswerKeyServer, SGLANG_SERVER_INFO } from './helpers/answer-key-server.js';
 import { runCli } from './helpers/cli.js';
 import { spawnSim } from './helpers/sim-process.js';
@@ -109,7 +111,7 @@ describe('eval gsm8k over SGLang /generate', () => {
       assert.match(show.stdout, /^ {2}failed +1$/m);
       assert.match(show.stdout, new RegExp(`same server configuration:\n  run ${benchId}: 16-4, concurrency not set, mean TPOT \\d+\\.\\d\\d ms`));
       const benchShow = await runCli(['show', benchId, '--db', db]);
-      assert.match(benchShow.stdout, new RegExp(`same server configuration:\n  gsm8k accuracy 0\\.500 \\(run ${evalId}, 8 questions\\)`));
+      assert.match(benchShow.stdout, new RegExp(`same server configuration:\n  run ${evalId}: gsm8k accuracy 0\\.500 over 8 questions`));
 
       const table = await runCli(['table', '--db', db, '--format', 'csv']);
       assert.equal(table.code, 0, table.stderr);
@@ -117,6 +119,18 @@ describe('eval gsm8k over SGLang /generate', () => {
       assert.match(header!, /,output_tok_s_per_card,gsm8k_accuracy,recipe,/);
       assert.match(row!, new RegExp(`,0\\.500,\\d+-bench\\.jsonl,.*,${benchId},`));
       assert.deepEqual(rest, [], 'the eval run is no row of its own');
+
+      const catalog = openCatalog(db, { mustExist: true });
+      try {
+        const page = (path: string): string => String(route(catalog, new URL(`http://127.0.0.1${path}`)).body);
+        assert.match(page('/runs'), new RegExp(`href="/runs/${evalId}"[^]*gsm8k 2-shot: accuracy 0\\.500 over 8 questions`));
+        const evalPage = page(`/runs/${evalId}`);
+        assert.match(evalPage, /data-metric="accuracy"><div class="v">0\.500<\/div><div class="k">Accuracy \(gsm8k\)/);
+        assert.match(evalPage, new RegExp(`<h2>Same server configuration</h2>\n<ul id="linked"><li><a href="/runs/${benchId}">`));
+        assert.match(page(`/runs/${benchId}`), new RegExp(`<a href="/runs/${evalId}"><code>${evalId}</code></a> gsm8k accuracy 0\\.500 over 8 questions`));
+      } finally {
+        catalog.close();
+      }
 
       const stored = await runCli(['show', evalId, '--db', db, '--json']);
       for (const text of [result.stdout, result.stderr, readFileSync(answers, 'utf8'), stored.stdout, show.stdout]) {

@@ -45,23 +45,27 @@ export function linkedPerformanceRuns(run: RunRecord, runs: readonly RunRecord[]
   return runs.filter((other) => !isEvalRun(other) && sameServerConfiguration(run, other));
 }
 
-/**
- * One line per run served like `run`: for a performance run the accuracy of each task, for an
- * eval run the performance runs (dataset, concurrency, mean TPOT, output tok/s).
- */
-export function linkedRunLines(run: RunRecord, runs: readonly RunRecord[]): string[] {
+/** A run served like another, and what it measured in one phrase. */
+export interface LinkedRun {
+  id: string;
+  /** `gsm8k accuracy 0.875 over 200 questions`, or `16-4, concurrency 64, mean TPOT 12.50 ms, 900.00 output tok/s`. */
+  summary: string;
+}
+
+/** The runs served like `run`: for a performance run the eval run of each task, for an eval run the performance runs. */
+export function linkedRuns(run: RunRecord, runs: readonly RunRecord[]): LinkedRun[] {
   if (!isEvalRun(run)) {
-    return [...linkedEvalRuns(run, runs).entries()].map(
-      ([task, other]) => `${task} accuracy ${accuracyText(other)} (run ${other.id}, ${formatNumber(other.metrics.questions, 0)} questions)`,
-    );
+    return [...linkedEvalRuns(run, runs).entries()].map(([task, other]) => ({
+      id: other.id,
+      summary: `${task} accuracy ${accuracyText(other)} over ${formatNumber(other.metrics.questions, 0)} questions`,
+    }));
   }
-  return linkedPerformanceRuns(run, runs).map((other) => {
-    const concurrency = formatMetric(other.metrics.max_concurrency ?? other.args?.max_concurrency);
-    return (
-      `run ${other.id}: ${deriveDatasetLabel(other) ?? 'dataset -'}, concurrency ${concurrency}, ` +
-      `mean TPOT ${formatNumber(other.metrics.mean_tpot_ms)} ms, ${formatNumber(other.metrics.output_throughput)} output tok/s`
-    );
-  });
+  return linkedPerformanceRuns(run, runs).map((other) => ({
+    id: other.id,
+    summary:
+      `${deriveDatasetLabel(other) ?? 'dataset -'}, concurrency ${formatMetric(other.metrics.max_concurrency ?? other.args?.max_concurrency)}, ` +
+      `mean TPOT ${formatNumber(other.metrics.mean_tpot_ms)} ms, ${formatNumber(other.metrics.output_throughput)} output tok/s`,
+  }));
 }
 
 /** One accuracy column of the best-practice table: a task, and its accuracy per performance run id. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { DeploymentInstance, RunRecord } from '../types.js';
-import { accuracyColumns, linkedEvalRuns, linkedPerformanceRuns, linkedRunLines } from './eval-runs.js';
+import { accuracyColumns, linkedEvalRuns, linkedPerformanceRuns, linkedRuns } from './eval-runs.js';
 import { sameServerConfiguration } from './server-config.js';
 
 function run(id: string, fields: Partial<RunRecord> = {}): RunRecord {
@@ -72,8 +72,8 @@ test('a performance run gets the newest eval run of each task of its configurati
   ];
   assert.deepEqual([...linkedEvalRuns(perf, runs)].map(([task, r]) => [task, r.id]), [['gsm8k', 'gsm-new']]);
   assert.deepEqual(linkedPerformanceRuns(runs[0]!, runs).map((r) => r.id), ['perf']);
-  assert.deepEqual(linkedRunLines(perf, runs), ['gsm8k accuracy 0.900 (run gsm-new, 200 questions)']);
-  assert.deepEqual(linkedRunLines(runs[0]!, runs), ['run perf: dataset -, concurrency 64, mean TPOT 12.50 ms, 900.00 output tok/s']);
+  assert.deepEqual(linkedRuns(perf, runs), [{ id: 'gsm-new', summary: 'gsm8k accuracy 0.900 over 200 questions' }]);
+  assert.deepEqual(linkedRuns(runs[0]!, runs), [{ id: 'perf', summary: 'dataset -, concurrency 64, mean TPOT 12.50 ms, 900.00 output tok/s' }]);
   const columns = accuracyColumns([perf, otherPerf], runs);
   assert.deepEqual(columns.map((c) => [c.task, [...c.byRun]]), [
     ['gsm8k', [['perf', '0.900']]],
@@ -84,5 +84,5 @@ test('a performance run gets the newest eval run of each task of its configurati
 test('accuracy from the sim reads n/a', () => {
   const perf = run('perf', { labels: { deploy: 'simulated' } });
   const runs = [evalRun('e', 'gsm8k', null, { serverInfo: { version: 'servebench-sim 0.1.0' } }), perf];
-  assert.deepEqual(linkedRunLines(perf, runs), ['gsm8k accuracy n/a (sim) (run e, 200 questions)']);
+  assert.deepEqual(linkedRuns(perf, runs), [{ id: 'e', summary: 'gsm8k accuracy n/a (sim) over 200 questions' }]);
 });

@@ -1,7 +1,7 @@
 /** `servebench show RUN`: everything stored about one run. */
 import type { Command } from '../main.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../../catalog/cli/options.js';
-import { linkedRunLines } from '../../catalog/report/eval-runs.js';
+import { linkedRuns } from '../../catalog/report/eval-runs.js';
 import { formatRunDetails } from '../../catalog/report/run-views.js';
 import { encodeJson } from '../../catalog/store/json-codec.js';
 
@@ -27,7 +27,7 @@ export const command: Command = catalogCommand<ShowArgs>({
         const body = args.requests ? { ...run, requests: catalog.getRequests(run.id) } : run;
         process.stdout.write(`${encodeJson(body)}\n`);
       } else {
-        process.stdout.write(`${formatRunDetails(run, linkedRunLines(run, catalog.listRuns()))}\n`);
+        process.stdout.write(`${formatRunDetails(run, linkedRuns(run, catalog.listRuns()))}\n`);
       }
     });
     return 0;
