@@ -91,7 +91,7 @@ describe('eval gsm8k over SGLang /generate', () => {
       const records = lines(answers);
       assert.deepEqual(
         records.map((r) => [r.question, r.correct, r.extracted === null ? 'invalid' : 'read']),
-        GSM8K_KEY.map((k) => [k.question, k.verdict === 'correct', k.verdict === 'invalid' ? 'invalid' : 'read']),
+        GSM8K_KEY.map((k) => [`Question: ${k.question}\nAnswer:`, k.verdict === 'correct', k.verdict === 'invalid' ? 'invalid' : 'read']),
       );
       assert.equal(records[4]!.reply, ' 10 / 2 = 5\n\n');
       assert.equal(records[7]!.output_tokens, 1);

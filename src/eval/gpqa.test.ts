@@ -28,7 +28,7 @@ test("answer orders are Python's random.Random(seed).sample(range(4), 4), questi
 test('--num-questions draws the questions first from the same generator, as simple-evals does', () => {
   const questions = gpqaQuestions(parseGpqaCsv(CSV, 'gpqa.csv'), { numQuestions: 3, numShots: 0, seed: 0 });
   // r = random.Random(0); r.sample(rows, 3) → rows 3, 4, 0; then the three orders.
-  assert.deepEqual(questions.map((q) => q.question), ['q3?', 'q4?', 'q0?']);
+  assert.deepEqual(questions.map((q) => q.question.split('\n')[0]), ['q3?', 'q4?', 'q0?']);
   assert.deepEqual(orders(questions.map((q) => q.prompt)), [[2, 3, 1, 0], [2, 1, 3, 0], [1, 3, 0, 2]]);
   const seeded = gpqaQuestions(parseGpqaCsv(CSV, 'gpqa.csv'), { numQuestions: null, numShots: 0, seed: 7 });
   assert.deepEqual(orders(seeded.slice(0, 3).map((q) => q.prompt)), [[2, 0, 1, 3], [0, 2, 3, 1], [0, 2, 3, 1]]);
@@ -41,6 +41,7 @@ test("the prompt is simple-evals' multiple-choice query", () => {
     "Answer the following multiple choice question. The last line of your response should be of the following format: 'Answer: $LETTER' (without quotes) where LETTER is one of ABCD. Think step by step before answering.\n\n" +
       'q0?\n\nA) wrong 0c\nB) wrong 0a\nC) right 0\nD) wrong 0b',
   );
+  assert.equal(first!.question, 'q0?\n\nA) wrong 0c\nB) wrong 0a\nC) right 0\nD) wrong 0b');
 });
 
 test("the answer is the letter after the reply's first 'Answer:'", () => {

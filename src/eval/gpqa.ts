@@ -61,13 +61,13 @@ export function parseGpqaCsv(text: string, source: string): GpqaItem[] {
   });
 }
 
-/** simple-evals' multiple-choice query: the model is asked to reason, then end with `Answer: X`. */
-export function gpqaPrompt(question: string, choices: readonly string[]): string {
-  const listed = choices.map((choice, i) => `${CHOICE_LETTERS[i]}) ${choice}`).join('\n');
-  return (
-    "Answer the following multiple choice question. The last line of your response should be of the following format: 'Answer: $LETTER' (without quotes) where LETTER is one of ABCD. Think step by step before answering.\n\n" +
-    `${question}\n\n${listed}`
-  );
+/** simple-evals' multiple-choice instruction: the model is asked to reason, then end with `Answer: X`. */
+const INSTRUCTION =
+  "Answer the following multiple choice question. The last line of your response should be of the following format: 'Answer: $LETTER' (without quotes) where LETTER is one of ABCD. Think step by step before answering.";
+
+/** The question and its choices as `A) ...` lines, the part of the prompt after the instruction. */
+export function gpqaQuestionText(question: string, choices: readonly string[]): string {
+  return `${question}\n\n${choices.map((choice, i) => `${CHOICE_LETTERS[i]}) ${choice}`).join('\n')}`;
 }
 
 /**
@@ -100,10 +100,11 @@ export function gpqaQuestions(items: readonly GpqaItem[], selection: GpqaSelecti
   return asked.map((item) => {
     const original = [item.correct, ...item.incorrect];
     const choices = rng.sample([0, 1, 2, 3], 4).map((i) => original[i]!);
+    const question = gpqaQuestionText(item.question, choices);
     return {
       subject: item.domain,
-      question: item.question,
-      prompt: gpqaPrompt(item.question, choices),
+      question,
+      prompt: `${INSTRUCTION}\n\n${question}`,
       reference: CHOICE_LETTERS[choices.indexOf(item.correct)]!,
     };
   });

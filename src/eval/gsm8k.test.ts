@@ -26,9 +26,9 @@ test("the prompt is SGLang's few_shot_gsm8k text: k examples 'Question: ...\\nAn
   assert.deepEqual(
     questions.map((q) => [q.reference, q.subject, q.question]),
     [
-      ['5', null, 'Ann has 2 pens and buys 3 more. How many pens does she have?'],
-      ['48', null, 'A crate holds 12 eggs. How many eggs are in 4 crates?'],
-      ['1234', null, 'What is 1,200 plus 34?'],
+      ['5', null, 'Question: Ann has 2 pens and buys 3 more. How many pens does she have?\nAnswer:'],
+      ['48', null, 'Question: A crate holds 12 eggs. How many eggs are in 4 crates?\nAnswer:'],
+      ['1234', null, 'Question: What is 1,200 plus 34?\nAnswer:'],
     ],
   );
 });

@@ -89,11 +89,14 @@ export function gsm8kQuestions(items: readonly Gsm8kItem[], selection: Gsm8kSele
     throw new UsageError(`--num-shots ${selection.numShots} needs that many records for examples; the data has ${items.length}`);
   }
   const prefix = gsm8kFewShotPrefix(items.slice(0, selection.numShots));
-  return items.slice(0, selection.numQuestions).map((item) => ({
-    subject: null,
-    question: item.question,
-    prompt: prefix + gsm8kExample(item, false),
-    // Never null: parseGsm8k refused answers whose last number SGLang could not read.
-    reference: lastInteger(item.answer)!,
-  }));
+  return items.slice(0, selection.numQuestions).map((item) => {
+    const asked = gsm8kExample(item, false);
+    return {
+      subject: null,
+      question: asked,
+      prompt: prefix + asked,
+      // Never null: parseGsm8k refused answers whose last number SGLang could not read.
+      reference: lastInteger(item.answer)!,
+    };
+  });
 }

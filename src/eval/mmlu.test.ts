@@ -20,6 +20,7 @@ test("the prompt is SGLang's (and lm-eval's) MMLU text: subject line, k dev exam
       'How many elements does S_3 have?\nA. 3\nB. 6\nC. 9\nD. 12\nAnswer:',
   );
   assert.equal(first!.reference, 'B');
+  assert.equal(first!.question, 'How many elements does S_3 have?\nA. 3\nB. 6\nC. 9\nD. 12\nAnswer:');
   assert.equal(first!.subject, 'abstract_algebra');
 });
 

@@ -100,6 +100,9 @@ export function mmluQuestions(subjects: readonly MmluSubject[], selection: MmluS
     }
     const prefix = mmluPromptPrefix(subject.name, subject.dev.slice(0, selection.numShots));
     const asked = selection.numQuestionsPerSubject === null ? subject.test : subject.test.slice(0, selection.numQuestionsPerSubject);
-    return asked.map((item) => ({ subject: subject.name, question: item.question, prompt: prefix + mmluExample(item, false), reference: item.answer }));
+    return asked.map((item) => {
+      const question = mmluExample(item, false);
+      return { subject: subject.name, question, prompt: prefix + question, reference: item.answer };
+    });
   });
 }

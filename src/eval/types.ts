@@ -10,7 +10,7 @@ export type EvalTaskName = (typeof EVAL_TASKS)[number];
 export interface EvalQuestion {
   /** MMLU subject or GPQA domain; null where the task has none (GSM8K). */
   subject: string | null;
-  /** The question alone, as the answers file shows it (without the few-shot examples). */
+  /** The prompt's own part, after the examples or instructions every question shares (its choices included): what the answers file shows. */
   question: string;
   /** The full text sent to the model. */
   prompt: string;
