@@ -297,13 +297,14 @@ describe('eval against the sim', () => {
 
 describe('eval with bad input', () => {
   /** One stderr line naming the problem, the exit status, nothing on stdout, no stack trace. */
-  async function assertOneLine(args: string[], code: number, message: RegExp): Promise<void> {
+  async function assertOneLine(args: string[], code: number, message: RegExp): Promise<string> {
     const result = await runCli(['eval', ...args, '--no-catalog', '--output-file', freshPath('unused.jsonl'), '--port', '9']);
     assert.equal(result.code, code, result.stderr);
     assert.equal(result.stdout, '');
     assert.equal(result.stderr.trimEnd().split('\n').length, 1, result.stderr);
     assert.doesNotMatch(result.stderr, /\n\s+at /);
     assert.match(result.stderr, message);
+    return result.stderr;
   }
 
   test('a missing file says what --data-path must be', async () => {
@@ -324,8 +325,10 @@ describe('eval with bad input', () => {
     await assertOneLine(['mmlu', '--data-path', empty], 1, /empty-mmlu: no test\/ folder/);
   });
 
-  test('a backend without stop strings, or no --data-path, is a usage error (exit 2)', async () => {
+  test('a backend without stop strings, no --data-path, or a header without separator is a usage error (exit 2)', async () => {
     await assertOneLine(['gsm8k', '--data-path', gsm8kFile(), '--backend', 'trt'], 2, /eval cannot score answers over --backend trt/);
     await assertOneLine(['gsm8k'], 2, /the following arguments are required: --data-path/);
+    const typo = await assertOneLine(['gsm8k', '--data-path', gsm8kFile(), '--header', 'Authorization Bearer sk-typo'], 2, /argument --header: entry without ':' or '='/);
+    assert.doesNotMatch(typo, /sk-typo/);
   });
 });

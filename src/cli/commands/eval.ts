@@ -3,8 +3,10 @@
  * GSM8K / MMLU and simple-evals GPQA do, through bench's backends and transport. Orchestration
  * only: the task logic lives in src/eval.
  */
+import { ArgumentTypeError } from 'argparse';
 import { describeError, UsageError, UserError } from '../../core/errors.js';
 import { AT_LEAST_ONE, CONNECT_PORT, NON_NEGATIVE, SEED, boundedArgType } from '../../core/flag-range.js';
+import { splitHeaderEntry } from '../../core/header-entry.js';
 import { redactText } from '../../core/redact.js';
 import { TOOL_VERSION, isSimServerVersion } from '../../core/version.js';
 import { BACKEND_CHOICES } from '../../bench/args/options.js';
@@ -46,6 +48,17 @@ interface EvalArgs extends CatalogArgs {
   output_file: string | undefined;
   label: string[] | undefined;
   no_catalog: boolean;
+}
+
+/**
+ * `--header` values: an entry with neither separator is a typo whose header would silently not be
+ * sent (bench refuses it too), so it is refused, without echoing it: it may hold a secret.
+ */
+function headerEntryArgType(entry: string): string {
+  if (splitHeaderEntry(entry) === null) {
+    throw new ArgumentTypeError(`entry without ':' or '=' (${entry.length} characters, not shown: it may hold a secret); write it as 'Key: Value' or Key=Value`);
+  }
+  return entry;
 }
 
 /** bench's default: a stream silent this long has stalled, however slow the model. */
@@ -211,7 +224,7 @@ export const command = catalogCommand<EvalArgs>({
     parser.add_argument('--host', { default: '127.0.0.1', help: 'server host when --base-url is not set (default 127.0.0.1)' });
     parser.add_argument('--port', { type: boundedArgType('int', CONNECT_PORT), help: "server port (default: the backend's, as bench)" });
     parser.add_argument('--base-url', { metavar: 'URL', help: 'URL prefix used instead of http://HOST:PORT' });
-    parser.add_argument('--header', { nargs: '+', metavar: 'HEADER', help: "extra request headers, each 'Key: Value' or Key=Value (never printed or stored)" });
+    parser.add_argument('--header', { nargs: '+', type: headerEntryArgType, metavar: 'HEADER', help: "extra request headers, each 'Key: Value' or Key=Value (never printed or stored)" });
     parser.add_argument('--model', { help: 'model id sent in requests (default: the first of /v1/models)' });
     parser.add_argument('--output-file', { metavar: 'FILE', help: 'answers JSONL, one line per question (default eval-<task>-<date>-<time>.jsonl)' });
     parser.add_argument('--label', { action: 'append', metavar: 'KEY=VALUE', help: 'label stored with the run in the catalog (repeatable)' });
