@@ -26,9 +26,9 @@ import { askQuestions } from '../../eval/ask.js';
 import { evalRunInput } from '../../eval/catalog-run.js';
 import { DATA_EXPECTED, loadQuestions } from '../../eval/data-files.js';
 import { evalBackendAdapter, samplingBody } from '../../eval/request-body.js';
-import { formatFailureNotice, formatResultLines, formatSubjectTable, type EvalSummary } from '../../eval/report.js';
-import { scoreAnswers } from '../../eval/scoring.js';
-import { evalTask, gradeReply } from '../../eval/tasks.js';
+import { formatFailureNotice, formatResultLines, formatSubjectTable } from '../../eval/report.js';
+import { gradeRun } from '../../eval/results.js';
+import { evalTask } from '../../eval/tasks.js';
 import { EVAL_TASKS, type EvalTaskName } from '../../eval/types.js';
 
 interface EvalArgs extends CatalogArgs {
@@ -80,6 +80,22 @@ function targetUrls(args: EvalArgs): { apiUrl: string; modelUrl: string; baseUrl
     throw new UsageError(`cannot send requests to '${redactText(urls.apiUrl)}': pass --base-url as a full URL like http://127.0.0.1:30000`);
   }
   return urls;
+}
+
+/** The options as the catalog keeps them, defaults resolved (the store redacts the header values). */
+function storedOptions(args: EvalArgs, resolved: { num_shots: number; num_questions: number | null; max_new_tokens: number; model: string }): Record<string, unknown> {
+  return {
+    task: args.task,
+    data_path: args.data_path,
+    ...resolved,
+    parallel: args.parallel,
+    seed: args.seed,
+    backend: args.backend,
+    base_url: args.base_url ?? null,
+    host: args.host,
+    port: args.port ?? null,
+    header: args.header ?? null,
+  };
 }
 
 /** Keeps the run in the catalog; a catalog that cannot be written costs a warning, not the answers (they are in the answers file). */
@@ -143,13 +159,7 @@ async function run(args: EvalArgs): Promise<number> {
     );
     progress?.close();
 
-    const graded = questions.map((question, i) => gradeReply(task, question, outputs[i]!.generatedText));
-    const summary: EvalSummary = {
-      score: scoreAnswers(graded, questions.map((question) => question.subject)),
-      latency,
-      outputTokens: outputs.reduce((sum, output) => sum + (output.success ? output.outputLen : 0), 0),
-      synthetic,
-    };
+    const { graded, summary } = gradeRun(task, questions, outputs, latency, synthetic);
     formatResultLines(summary).forEach(print);
     const table = formatSubjectTable(summary);
     if (table !== null) print(`\n${table}`);
@@ -159,27 +169,12 @@ async function run(args: EvalArgs): Promise<number> {
     writeAnswersFile(answersFile, questions.map((question, i) => answerRecord(i, question, outputs[i]!, graded[i]!, synthetic)));
     notice(`Answers written to ${answersFile}`);
     if (!args.no_catalog) {
-      const storedArgs = {
-        task: task.name,
-        data_path: args.data_path,
-        num_shots: numShots,
-        num_questions: numQuestions,
-        max_new_tokens: maxNewTokens,
-        parallel: args.parallel,
-        seed: args.seed,
-        backend: args.backend,
-        base_url: args.base_url ?? null,
-        host: args.host,
-        port: args.port ?? null,
-        model,
-        header: args.header ?? null,
-      };
       const input = evalRunInput({
         task: task.name,
         numShots,
         summary,
         outputs,
-        args: storedArgs,
+        args: storedOptions(args, { num_shots: numShots, num_questions: numQuestions, max_new_tokens: maxNewTokens, model }),
         model,
         serverInfo,
         startedAt,
