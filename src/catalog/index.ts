@@ -10,6 +10,7 @@ export type { BenchRunParts } from './from-bench.js';
 export type {
   DeploymentFlags,
   DeploymentInstance,
+  EvalRunMetrics,
   MetricValue,
   RecipeConfig,
   RecordOutcome,

@@ -20,7 +20,8 @@ export type ErrorCode =
   | 'E_CONNECTION_CLOSED'
   | 'E_BAD_STATUS'
   | 'E_EMPTY_RESPONSE'
-  | 'E_MALFORMED_CHUNK';
+  | 'E_MALFORMED_CHUNK'
+  | 'E_CSV_SYNTAX';
 
 export abstract class ServebenchError extends Error {
   abstract readonly code: ErrorCode;

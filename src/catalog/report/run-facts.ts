@@ -49,9 +49,10 @@ export function formatLength(tokens: number): string {
 
 const RANDOM_DATASETS = new Set(['random', 'random-ids', 'image']);
 
-/** Workload label: the `dataset` label (a recipe heading's), else `in-out` from random lengths, else the dataset name. */
+/** Workload label: the `dataset` label (a recipe heading's), an eval run's task (`gsm8k 5-shot`), else `in-out` from random lengths, else the dataset name. */
 export function deriveDatasetLabel(run: RunRecord): string | null {
   if (run.labels.dataset) return run.labels.dataset;
+  if (run.source.kind === 'eval') return `${String(run.metrics.task)} ${String(run.metrics.num_shots)}-shot`;
   const args = run.args ?? {};
   const name = typeof args.dataset_name === 'string' ? args.dataset_name : null;
   const input = args.random_input_len;

@@ -1,6 +1,7 @@
 /** `servebench show RUN`: everything stored about one run. */
 import type { Command } from '../main.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
+import { linkedRuns } from '../../catalog/report/eval-runs.js';
 import { formatRunDetails } from '../../catalog/report/run-views.js';
 import { encodeJson } from '../../catalog/store/json-codec.js';
 
@@ -26,7 +27,7 @@ export const command: Command = catalogCommand<ShowArgs>({
         const body = args.requests ? { ...run, requests: catalog.getRequests(run.id) } : run;
         process.stdout.write(`${encodeJson(body)}\n`);
       } else {
-        process.stdout.write(`${formatRunDetails(run)}\n`);
+        process.stdout.write(`${formatRunDetails(run, linkedRuns(run, catalog.listRuns()))}\n`);
       }
     });
     return 0;

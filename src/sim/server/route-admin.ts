@@ -9,7 +9,7 @@ import type { TokenEmission } from '../types.js';
 import { readBody, sendJson, sendText } from './http-io.js';
 import type { SimContext } from './sim-context.js';
 
-import { TOOL_VERSION as VERSION } from '../../core/version.js';
+import { SIM_SERVER_NAME, TOOL_VERSION as VERSION } from '../../core/version.js';
 
 function snakeCase(key: string): string {
   return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -33,7 +33,7 @@ export function serverInfo(ctx: SimContext): Record<string, unknown> {
         token_usage: stats.kvUsage,
       },
     ],
-    version: `servebench-sim ${VERSION}`,
+    version: `${SIM_SERVER_NAME} ${VERSION}`,
   };
 }
 

@@ -1,0 +1,230 @@
+/**
+ * `servebench eval gsm8k|mmlu|gpqa`: the served model's accuracy, measured as SGLang's few-shot
+ * GSM8K / MMLU and simple-evals GPQA do, through bench's backends and transport. Orchestration
+ * only: the task logic lives in src/eval.
+ */
+import { ArgumentTypeError } from 'argparse';
+import { describeError, UsageError, UserError } from '../../core/errors.js';
+import { AT_LEAST_ONE, CONNECT_PORT, NON_NEGATIVE, SEED, boundedArgType } from '../../core/flag-range.js';
+import { splitHeaderEntry } from '../../core/header-entry.js';
+import { redactText } from '../../core/redact.js';
+import { TOOL_VERSION, isSimServerVersion } from '../../core/version.js';
+import { BACKEND_CHOICES } from '../../bench/args/options.js';
+import type { BackendName } from '../../bench/args/types.js';
+import { resolvePort, resolveUrls } from '../../bench/args/urls.js';
+import { runHeaders } from '../../bench/backends/index.js';
+import { checkOutputFile } from '../../bench/output/jsonl-file.js';
+import { createProgressBar } from '../../bench/output/progress.js';
+import { discoverModel } from '../../bench/runner/discovery.js';
+import { fetchServerInfo } from '../../bench/transport/auxiliary.js';
+import { HttpPool } from '../../bench/transport/http-pool.js';
+import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
+import { parseLabels } from '../run-filter-args.js';
+import type { RunInput } from '../../catalog/types.js';
+import { answerRecord } from '../../eval/answer-records.js';
+import { defaultAnswersFileName, writeAnswersFile } from '../../eval/answers-file.js';
+import { askQuestions } from '../../eval/ask.js';
+import { evalRunInput } from '../../eval/catalog-run.js';
+import { DATA_EXPECTED, loadQuestions } from '../../eval/data-files.js';
+import { evalBackendAdapter, samplingBody } from '../../eval/request-body.js';
+import { formatFailureNotice, formatResultLines, formatSubjectTable } from '../../eval/report.js';
+import { gradeRun } from '../../eval/results.js';
+import { evalTask } from '../../eval/tasks.js';
+import { EVAL_TASKS, type EvalTaskName } from '../../eval/types.js';
+
+interface EvalArgs extends CatalogArgs {
+  task: EvalTaskName;
+  data_path: string;
+  num_shots: number | undefined;
+  num_questions: number | undefined;
+  max_new_tokens: number | undefined;
+  parallel: number;
+  seed: number;
+  backend: BackendName;
+  host: string;
+  port: number | undefined;
+  base_url: string | undefined;
+  header: string[] | undefined;
+  model: string | undefined;
+  output_file: string | undefined;
+  label: string[] | undefined;
+  no_catalog: boolean;
+}
+
+/**
+ * `--header` values: an entry with neither separator is a typo whose header would silently not be
+ * sent (bench refuses it too), so it is refused, without echoing it: it may hold a secret.
+ */
+function headerEntryArgType(entry: string): string {
+  if (splitHeaderEntry(entry) === null) {
+    throw new ArgumentTypeError(`entry without ':' or '=' (${entry.length} characters, not shown: it may hold a secret); write it as 'Key: Value' or Key=Value`);
+  }
+  return entry;
+}
+
+/** bench's default: a stream silent this long has stalled, however slow the model. */
+const STREAM_IDLE_TIMEOUT_S = 600;
+
+const print = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+const notice = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+/** The generation and auxiliary URLs, as bench resolves them; anything but http(s) is refused before a request. */
+function targetUrls(args: EvalArgs): { apiUrl: string; modelUrl: string; baseUrl: string } {
+  const where = { backend: args.backend, base_url: args.base_url ?? null, host: args.host, port: args.port ?? null };
+  const urls = resolveUrls({ ...where, port: resolvePort(where) });
+  const protocol = URL.canParse(urls.apiUrl) ? new URL(urls.apiUrl).protocol : '';
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new UsageError(`cannot send requests to '${redactText(urls.apiUrl)}': pass --base-url as a full URL like http://127.0.0.1:30000`);
+  }
+  return urls;
+}
+
+/** The options as the catalog keeps them, defaults resolved (the store redacts the header values). */
+function storedOptions(args: EvalArgs, resolved: { num_shots: number; num_questions: number | null; max_new_tokens: number; model: string }): Record<string, unknown> {
+  return {
+    task: args.task,
+    data_path: args.data_path,
+    ...resolved,
+    parallel: args.parallel,
+    seed: args.seed,
+    backend: args.backend,
+    base_url: args.base_url ?? null,
+    host: args.host,
+    port: args.port ?? null,
+    header: args.header ?? null,
+  };
+}
+
+/** Keeps the run in the catalog; a catalog that cannot be written costs a warning, not the answers (they are in the answers file). */
+async function recordInCatalog(input: RunInput, db: string | null): Promise<void> {
+  try {
+    const { id, path } = await withCatalog(db, (catalog) => ({ id: catalog.recordRun(input), path: catalog.path }), {});
+    notice(`Run ${id} recorded in ${path}`);
+  } catch (error) {
+    notice(`warning: the run was not recorded in the catalog (${describeError(error)}); its answers are in ${input.source.file}`);
+  }
+}
+
+async function run(args: EvalArgs): Promise<number> {
+  const task = evalTask(args.task);
+  const numShots = args.num_shots ?? task.defaultNumShots;
+  const numQuestions = args.num_questions ?? task.defaultNumQuestions;
+  const maxNewTokens = args.max_new_tokens ?? task.defaultMaxNewTokens;
+  const labels = parseLabels(args.label);
+  const adapter = evalBackendAdapter(args.backend);
+  const urls = targetUrls(args);
+  const questions = loadQuestions(task.name, args.data_path, { numShots, numQuestions, seed: args.seed });
+  const startedAt = new Date();
+  const answersFile = args.output_file ?? defaultAnswersFileName(task.name, startedAt);
+  checkOutputFile(answersFile);
+
+  const pool = new HttpPool({ streamIdleTimeout: STREAM_IDLE_TIMEOUT_S });
+  try {
+    const headers = runHeaders(process.env, args.header ?? null);
+    let model = args.model;
+    if (model === undefined) {
+      const found = await discoverModel(pool, args.backend, urls.modelUrl, headers.withAuth);
+      if (!found.ok) {
+        found.lines.forEach(print);
+        return 1;
+      }
+      model = found.model;
+    }
+    const serverInfo = await fetchServerInfo(pool, urls.baseUrl, headers.withAuth);
+    const synthetic = isSimServerVersion((serverInfo as { version?: unknown } | null)?.version);
+    if (synthetic) {
+      print('The server is servebench sim: it answers with synthetic text, so accuracy and invalid rate are meaningless here; latency and throughput are the sim\'s.');
+    }
+    notice(
+      `eval ${task.name}: ${questions.length} questions, ${numShots}-shot, at most ${maxNewTokens} new tokens, ${args.parallel} in parallel, model ${model} at ${redactText(urls.apiUrl)}`,
+    );
+
+    const progress = createProgressBar(questions.length, false, { silentTransfers: () => pool.silentTransfers() });
+    const { outputs, latency } = await askQuestions(
+      {
+        pool,
+        adapter,
+        headers,
+        apiUrl: urls.apiUrl,
+        model,
+        maxNewTokens,
+        extraRequestBody: samplingBody(adapter, { maxNewTokens, stop: task.stop }),
+        parallel: args.parallel,
+        onAnswered: () => progress?.update(1),
+      },
+      questions,
+    );
+    progress?.close();
+
+    const { graded, summary } = gradeRun(task, questions, outputs, latency, synthetic);
+    formatResultLines(summary).forEach(print);
+    const table = formatSubjectTable(summary);
+    if (table !== null) print(`\n${table}`);
+    const failures = formatFailureNotice(outputs);
+    if (failures !== null) notice(`warning: ${failures}`);
+
+    writeAnswersFile(answersFile, questions.map((question, i) => answerRecord(i, question, outputs[i]!, graded[i]!, synthetic)));
+    notice(`Answers written to ${answersFile}`);
+    if (!args.no_catalog) {
+      const input = evalRunInput({
+        task: task.name,
+        numShots,
+        summary,
+        outputs,
+        args: storedOptions(args, { num_shots: numShots, num_questions: numQuestions, max_new_tokens: maxNewTokens, model }),
+        model,
+        serverInfo,
+        startedAt,
+        toolVersion: `servebench ${TOOL_VERSION}`,
+        answersFile,
+        labels,
+      });
+      await recordInCatalog(input, args.db);
+    }
+    if (outputs.every((output) => !output.success)) {
+      throw new UserError(`all ${outputs.length} requests failed (causes above; each error is in ${answersFile}); check the server and the eval arguments`);
+    }
+    return 0;
+  } finally {
+    await pool.close();
+  }
+}
+
+export const command = catalogCommand<EvalArgs>({
+  name: 'eval',
+  summary: "the served model's accuracy (few-shot GSM8K, MMLU, GPQA) against a running server",
+  description:
+    "Ask a running server the questions of a local GSM8K, MMLU or GPQA file, as SGLang's few-shot GSM8K / MMLU benchmarks and simple-evals GPQA do, " +
+    'and print their Accuracy, Invalid, Latency and Output throughput lines (MMLU and GPQA also per subject). Every question and answer goes to a JSONL ' +
+    'file and the run into the catalog, beside the performance runs of the same server configuration. API keys come from OPENAI_API_KEY or API_KEY as in bench.',
+  addArguments(parser) {
+    parser.add_argument('task', { choices: [...EVAL_TASKS], help: 'the benchmark to ask' });
+    parser.add_argument('--data-path', {
+      required: true,
+      metavar: 'PATH',
+      help: `the task's local data: gsm8k: ${DATA_EXPECTED.gsm8k}; mmlu: ${DATA_EXPECTED.mmlu}; gpqa: ${DATA_EXPECTED.gpqa}`,
+    });
+    parser.add_argument('--num-shots', { type: boundedArgType('int', NON_NEGATIVE), help: 'worked examples before each question (default 5; gpqa is zero-shot)' });
+    parser.add_argument('--num-questions', {
+      type: boundedArgType('int', AT_LEAST_ONE),
+      help: 'gsm8k: the first N questions (default 200); mmlu: the first N of each subject (default all); gpqa: N drawn with --seed (default all)',
+    });
+    parser.add_argument('--max-new-tokens', { type: boundedArgType('int', AT_LEAST_ONE), help: 'token limit per answer (default gsm8k 512, mmlu 1, gpqa 2048)' });
+    parser.add_argument('--parallel', { type: boundedArgType('int', AT_LEAST_ONE), default: 128, help: 'questions in flight at once (default 128)' });
+    parser.add_argument('--seed', { type: boundedArgType('int', SEED), default: 0, help: "gpqa: seed of the question draw and answer order (default 0, SGLang's)" });
+    parser.add_argument('--backend', { choices: [...BACKEND_CHOICES], default: 'sglang', help: "request protocol, as bench's: sglang (/generate), completions or chat backends (default sglang)" });
+    parser.add_argument('--host', { default: '127.0.0.1', help: 'server host when --base-url is not set (default 127.0.0.1)' });
+    parser.add_argument('--port', { type: boundedArgType('int', CONNECT_PORT), help: "server port (default: the backend's, as bench)" });
+    parser.add_argument('--base-url', { metavar: 'URL', help: 'URL prefix used instead of http://HOST:PORT' });
+    parser.add_argument('--header', { nargs: '+', type: headerEntryArgType, metavar: 'HEADER', help: "extra request headers, each 'Key: Value' or Key=Value (never printed or stored)" });
+    parser.add_argument('--model', { help: 'model id sent in requests (default: the first of /v1/models)' });
+    parser.add_argument('--output-file', { metavar: 'FILE', help: 'answers JSONL, one line per question (default eval-<task>-<date>-<time>.jsonl)' });
+    parser.add_argument('--label', { action: 'append', metavar: 'KEY=VALUE', help: 'label stored with the run in the catalog (repeatable)' });
+    parser.add_argument('--no-catalog', { action: 'store_true', help: 'do not record the run in the catalog' });
+  },
+  run,
+});
