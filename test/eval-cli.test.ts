@@ -160,6 +160,33 @@ describe('eval gsm8k over SGLang /generate', () => {
       await server.close();
     }
   });
+  test('a SIGTERM mid-run keeps what was answered: graded, in the answers file and the catalog, exit 143', async () => {
+    const count = 400;
+    const records = Array.from({ length: count }, (_, i) => ({ question: `N${i}: ${i} plus ${i}?`, answer: `#### ${2 * i}` }));
+    const data = writeFile('stopped.jsonl', records.map((r) => JSON.stringify(r)).join('\n'));
+    const server = await startAnswerKeyServer({
+      answer: (prompt) => ` That makes ${2 * Number(/N(\d+):/.exec(askedGsm8k(prompt))![1])}.`,
+      delayMs: 100,
+    });
+    try {
+      const db = freshPath('stopped.db');
+      const answers = freshPath('stopped-answers.jsonl');
+      const result = await runCli(
+        ['eval', 'gsm8k', '--data-path', data, '--num-shots', '0', '--num-questions', String(count), '--parallel', '4', '--base-url', server.url, '--db', db, '--output-file', answers],
+        { whenStderr: { pattern: /^eval gsm8k: /m, delayMs: 600, act: (child) => child.kill('SIGTERM') } },
+      );
+      assert.equal(result.code, 143, result.stderr);
+      assert.match(result.stderr, /servebench eval: stopped by SIGTERM; the (\d+) of 400 questions asked are graded and saved \(exit status 143\)/);
+      const asked = Number(/the (\d+) of 400 questions/.exec(result.stderr)![1]);
+      assert.ok(asked > 0 && asked < count, `asked ${asked}`);
+      assert.equal(lines(answers).length, asked);
+      assertResultLines(result.stdout, '1.000', '0.000');
+      const runs = await runCli(['runs', '--db', db, '--json']);
+      assert.equal((JSON.parse(runs.stdout) as unknown[]).length, 1);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe('eval mmlu over OpenAI chat', () => {

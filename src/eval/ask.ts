@@ -1,15 +1,21 @@
 /**
  * Sends every question through bench's request path (backend adapter, keep-alive transport,
- * stream parsers), at most `parallel` at a time in question order, as SGLang's `run_batch` with
- * `num_threads` does. Latency is the wall time of the whole batch, as SGLang measures it.
+ * stream parsers) and bench's dispatcher, at most `parallel` at a time in question order, as
+ * SGLang's `run_batch` with `num_threads` does. Latency is the wall time of the whole batch, as
+ * SGLang measures it. A stop signal (Ctrl-C, SIGTERM, SIGHUP) ends sending as it ends a bench
+ * run: the questions answered by then are kept, the rest are left unasked.
  */
 import type { BackendAdapter, RunHeaders } from '../bench/backends/index.js';
-import { FifoSemaphore } from '../bench/runner/semaphore.js';
+import { dispatchSchedule } from '../bench/runner/dispatch.js';
+import type { InterruptWatch } from '../bench/runner/interrupt.js';
 import { sendRequest } from '../bench/runner/send-request.js';
 import { nowSeconds } from '../bench/transport/clock.js';
 import type { HttpPool } from '../bench/transport/http-pool.js';
 import type { RequestOutput } from '../bench/types.js';
 import type { EvalQuestion } from './types.js';
+
+/** Seconds in-flight questions get to finish after a stop signal, as bench gives its requests. */
+const INTERRUPT_GRACE_SECONDS = 5;
 
 export interface AskPlan {
   pool: HttpPool;
@@ -22,18 +28,23 @@ export interface AskPlan {
   /** The sampling settings in the backend's place (`samplingBody`). */
   extraRequestBody: Record<string, unknown>;
   parallel: number;
+  /** The stop signals of the run (the caller keeps it until the answers are saved). */
+  interrupts: InterruptWatch;
+  notice(line: string): void;
   /** Called as each question's reply is complete. */
   onAnswered?: () => void;
 }
 
 export interface AskResult {
-  /** One output per question, in question order. */
+  /** The questions that were asked, in question order (all of them unless a stop signal came). */
+  asked: EvalQuestion[];
+  /** One output per asked question, in the same order. */
   outputs: RequestOutput[];
   /** Seconds from the first send to the last reply. */
   latency: number;
 }
 
-/** Asks every question; never throws for a failed request (its output says why). */
+/** Asks the questions; never throws for a failed request (its output says why). */
 export async function askQuestions(plan: AskPlan, questions: readonly EvalQuestion[]): Promise<AskResult> {
   const context = {
     pool: plan.pool,
@@ -41,30 +52,41 @@ export async function askQuestions(plan: AskPlan, questions: readonly EvalQuesti
     headers: plan.headers,
     payloadOptions: { disableStream: false, disableIgnoreEos: true, returnLogprob: false, returnRoutedExperts: false },
   };
-  const slots = new FifoSemaphore(plan.parallel);
-  const started = nowSeconds();
-  const outputs = await Promise.all(
-    questions.map(async (question) => {
-      const queuedAt = nowSeconds();
-      await slots.acquire();
-      try {
-        const input = {
-          prompt: question.prompt,
+  const schedule = questions.map((question, index) => ({
+    // Unknown without the model's tokenizer; the catalog stores it as not measured.
+    row: { prompt: question.prompt, promptLen: 0, outputLen: plan.maxNewTokens, textPromptLen: 0, visionPromptLen: 0, imageData: null, extraRequestBody: {} },
+    index,
+    sendAt: 0,
+    loraName: null,
+  }));
+  const { start, sent } = await dispatchSchedule({
+    schedule,
+    maxConcurrency: plan.parallel,
+    transfers: plan.pool,
+    interrupts: plan.interrupts,
+    graceSeconds: INTERRUPT_GRACE_SECONDS,
+    onDone: () => plan.onAnswered?.(),
+    notice: plan.notice,
+    send: async (item, queueTime) => [
+      await sendRequest(
+        context,
+        {
+          prompt: item.row.prompt,
           apiUrl: plan.apiUrl,
-          // Unknown without the model's tokenizer; the catalog stores it as not measured.
           promptLen: 0,
           outputLen: plan.maxNewTokens,
           model: plan.model,
           loraName: null,
           imageData: null,
           extraRequestBody: plan.extraRequestBody,
-        };
-        return await sendRequest(context, input, nowSeconds() - queuedAt);
-      } finally {
-        slots.release();
-        plan.onAnswered?.();
-      }
-    }),
-  );
-  return { outputs, latency: nowSeconds() - started };
+        },
+        queueTime,
+      ),
+    ],
+  });
+  return {
+    asked: sent.map(({ index }) => questions[index]!),
+    outputs: sent.map(({ outputs }) => outputs[0]!),
+    latency: nowSeconds() - start,
+  };
 }

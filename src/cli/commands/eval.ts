@@ -16,6 +16,7 @@ import { runHeaders } from '../../bench/backends/index.js';
 import { checkOutputFile } from '../../bench/output/jsonl-file.js';
 import { createProgressBar } from '../../bench/output/progress.js';
 import { discoverModel } from '../../bench/runner/discovery.js';
+import { InterruptWatch, signalExitCode, signalName } from '../../bench/runner/interrupt.js';
 import { fetchServerInfo } from '../../bench/transport/auxiliary.js';
 import { HttpPool } from '../../bench/transport/http-pool.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
@@ -144,51 +145,65 @@ async function run(args: EvalArgs): Promise<number> {
     );
 
     const progress = createProgressBar(questions.length, false, { silentTransfers: () => pool.silentTransfers() });
-    const { outputs, latency } = await askQuestions(
-      {
-        pool,
-        adapter,
-        headers,
-        apiUrl: urls.apiUrl,
-        model,
-        maxNewTokens,
-        extraRequestBody: samplingBody(adapter, { maxNewTokens, stop: task.stop }),
-        parallel: args.parallel,
-        onAnswered: () => progress?.update(1),
-      },
-      questions,
-    );
-    progress?.close();
+    // From the first question until the answers are saved, a stop signal ends sending and what was
+    // answered is still graded, printed and kept.
+    const interrupts = new InterruptWatch();
+    try {
+      const { asked, outputs, latency } = await askQuestions(
+        {
+          pool,
+          adapter,
+          headers,
+          apiUrl: urls.apiUrl,
+          model,
+          maxNewTokens,
+          extraRequestBody: samplingBody(adapter, { maxNewTokens, stop: task.stop }),
+          parallel: args.parallel,
+          interrupts,
+          notice,
+          onAnswered: () => progress?.update(1),
+        },
+        questions,
+      );
+      progress?.close();
 
-    const { graded, summary } = gradeRun(task, questions, outputs, latency, synthetic);
-    formatResultLines(summary).forEach(print);
-    const table = formatSubjectTable(summary);
-    if (table !== null) print(`\n${table}`);
-    const failures = formatFailureNotice(outputs);
-    if (failures !== null) notice(`warning: ${failures}`);
+      const { graded, summary } = gradeRun(task, asked, outputs, latency, synthetic);
+      formatResultLines(summary).forEach(print);
+      const table = formatSubjectTable(summary);
+      if (table !== null) print(`\n${table}`);
+      const failures = formatFailureNotice(outputs);
+      if (failures !== null) notice(`warning: ${failures}`);
 
-    writeAnswersFile(answersFile, questions.map((question, i) => answerRecord(i, question, outputs[i]!, graded[i]!, synthetic)));
-    notice(`Answers written to ${answersFile}`);
-    if (!args.no_catalog) {
-      const input = evalRunInput({
-        task: task.name,
-        numShots,
-        summary,
-        outputs,
-        args: storedOptions(args, { num_shots: numShots, num_questions: numQuestions, max_new_tokens: maxNewTokens, model }),
-        model,
-        serverInfo,
-        startedAt,
-        toolVersion: `servebench ${TOOL_VERSION}`,
-        answersFile,
-        labels,
-      });
-      await recordInCatalog(input, args.db);
+      writeAnswersFile(answersFile, asked.map((question, i) => answerRecord(i, question, outputs[i]!, graded[i]!, synthetic)));
+      notice(`Answers written to ${answersFile}`);
+      if (!args.no_catalog) {
+        const input = evalRunInput({
+          task: task.name,
+          numShots,
+          summary,
+          outputs,
+          args: storedOptions(args, { num_shots: numShots, num_questions: numQuestions, max_new_tokens: maxNewTokens, model }),
+          model,
+          serverInfo,
+          startedAt,
+          toolVersion: `servebench ${TOOL_VERSION}`,
+          answersFile,
+          labels,
+        });
+        await recordInCatalog(input, args.db);
+      }
+      const signal = interrupts.signal;
+      if (signal !== null) {
+        notice(`servebench eval: stopped by ${signalName(signal)}; the ${asked.length} of ${questions.length} questions asked are graded and saved (exit status ${signalExitCode(signal)})`);
+        return signalExitCode(signal);
+      }
+      if (outputs.every((output) => !output.success)) {
+        throw new UserError(`all ${outputs.length} requests failed (causes above; each error is in ${answersFile}); check the server and the eval arguments`);
+      }
+      return 0;
+    } finally {
+      interrupts.dispose();
     }
-    if (outputs.every((output) => !output.success)) {
-      throw new UserError(`all ${outputs.length} requests failed (causes above; each error is in ${answersFile}); check the server and the eval arguments`);
-    }
-    return 0;
   } finally {
     await pool.close();
   }
