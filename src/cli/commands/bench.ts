@@ -4,16 +4,13 @@
  * result block, servebench's extras and the JSONL record.
  */
 import { availableParallelism } from 'node:os';
-import { UsageError, UserError, describeError } from '../../core/errors.js';
+import { UserError, describeError } from '../../core/errors.js';
 import { pythonJsonLoads } from '../../core/pyjson.js';
-import { redactText } from '../../core/redact.js';
 import { createBenchRngs } from '../../core/rng.js';
 import { formatNamespace } from '../../bench/args/namespace.js';
 import { HelpRequested, parseBenchArgs } from '../../bench/args/parse.js';
-import { parseExtraBody } from '../../bench/args/extra-body.js';
+import { resolvedNamespace } from '../../bench/args/resolved-namespace.js';
 import type { BenchArgs } from '../../bench/args/types.js';
-import { resolvePort, resolveUrls } from '../../bench/args/urls.js';
-import { validateBenchArgs } from '../../bench/args/validate.js';
 import { runHeaders } from '../../bench/backends/index.js';
 import { buildDataset } from '../../bench/datasets/index.js';
 import { ALL_REQUESTS_FAILED_WARNING } from '../../bench/metrics/calculate.js';
@@ -22,9 +19,11 @@ import { formatExtendedBlock } from '../../bench/output/extras-block.js';
 import { appendJsonl, checkOutputFile, defaultOutputFileName } from '../../bench/output/jsonl-file.js';
 import { createProgressBar, stallTimeoutNotice } from '../../bench/output/progress.js';
 import { buildResultRecord, type JsonRecord } from '../../bench/output/record.js';
+import { resolveRunConfig, type BenchRunConfig } from '../../bench/run-config.js';
+import { resolveTarget, simAddress } from '../../bench/target.js';
 import type { RequestOutput } from '../../bench/types.js';
 import { runBenchmark } from '../../bench/runner/benchmark.js';
-import { discoverModel } from '../../bench/runner/discovery.js';
+import { ModelDiscoveryError } from '../../bench/runner/discovery.js';
 import { InterruptWatch, signalExitCode, signalName } from '../../bench/runner/interrupt.js';
 import { summarizeRun } from '../../bench/runner/report.js';
 import { judgeClient } from '../../bench/selfcheck/verdict.js';
@@ -45,10 +44,6 @@ const notice = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
 
-function isHttpUrl(text: string): boolean {
-  return URL.canParse(text) && ['http:', 'https:'].includes(new URL(text).protocol);
-}
-
 /** Step 10: the model's own tokenizer decides the chat-template notice; a load failure is only reported. */
 async function checkChatTemplate(model: string): Promise<Tokenizer | null> {
   let tokenizer: Tokenizer | null = null;
@@ -66,15 +61,11 @@ async function checkChatTemplate(model: string): Promise<Tokenizer | null> {
   return tokenizer;
 }
 
-/** Starts the simulated server of `--sim` on its own thread and points host/port at it. */
-async function startSim(args: BenchArgs): Promise<SimThreadHandle | null> {
-  if (args.extensions.sim === null) return null;
+/** Starts the simulated server of `--sim` on its own thread. */
+async function startSim(flags: string | null): Promise<SimThreadHandle | null> {
+  if (flags === null) return null;
   const { startEmbeddedSim } = await import('../../sim/server/sim-thread.js');
-  const sim = await startEmbeddedSim(splitCommandLine(args.extensions.sim));
-  args.base_url = null;
-  args.host = '127.0.0.1';
-  args.port = sim.port;
-  return sim;
+  return startEmbeddedSim(splitCommandLine(flags));
 }
 
 /** `--plot-throughput`: the two per-second plots as PNG files next to the JSONL file. */
@@ -89,6 +80,7 @@ async function plotThroughput(outputFile: string, outputs: readonly RequestOutpu
  */
 async function recordInCatalog(
   args: BenchArgs,
+  config: BenchRunConfig,
   record: JsonRecord,
   outputFile: string | null,
   outputs: readonly RequestOutput[],
@@ -103,8 +95,8 @@ async function recordInCatalog(
       startedAt,
       toolVersion: `servebench ${TOOL_VERSION}`,
       outputFile,
-      dbPath: args.extensions.db,
-      simFlags: args.extensions.sim,
+      dbPath: config.catalog.db,
+      simFlags: config.sim,
     });
     notice(`Run ${id} recorded in ${path}`);
   } catch (error) {
@@ -120,6 +112,7 @@ async function recordInCatalog(
  */
 async function saveResults(
   args: BenchArgs,
+  config: BenchRunConfig,
   record: JsonRecord,
   outputFile: string,
   outputs: readonly RequestOutput[],
@@ -132,8 +125,8 @@ async function saveResults(
     appendError = error;
   }
   const appended = appendError === null;
-  if (appended && args.plot_throughput && outputs.some((output) => output.success)) await plotThroughput(outputFile, outputs);
-  if (!args.extensions.noCatalog) await recordInCatalog(args, record, appended ? outputFile : null, outputs, startedAt);
+  if (appended && config.output.plotThroughput && outputs.some((output) => output.success)) await plotThroughput(outputFile, outputs);
+  if (config.catalog.record) await recordInCatalog(args, config, record, appended ? outputFile : null, outputs, startedAt);
   if (!appended) throw appendError;
 }
 
@@ -149,67 +142,58 @@ async function run(argv: string[]): Promise<number> {
     throw error;
   }
   print(`benchmark_args=${formatNamespace(args)}`);
-  const rngs = createBenchRngs(args.seed);
-  const extraRequestBody = parseExtraBody(args.extra_request_body);
-  validateBenchArgs(args);
+  const config = resolveRunConfig(args);
+  const rngs = createBenchRngs(config.seed);
   // Results that could not be kept are not worth measuring: the file is tried before anything starts.
-  const outputFile = args.output_file ?? defaultOutputFileName(args, new Date());
+  const outputFile = config.output.file ?? defaultOutputFileName(config, new Date());
   checkOutputFile(outputFile);
-  const sim = await startSim(args);
-  const pool = new HttpPool({ streamIdleTimeout: args.extensions.streamIdleTimeout });
+  const sim = await startSim(config.sim);
+  const pool = new HttpPool({ streamIdleTimeout: config.streamIdleTimeout });
   try {
-    args.port = resolvePort(args);
-    const urls = resolveUrls(args);
-    if (!isHttpUrl(urls.apiUrl)) {
-      throw new UsageError(`cannot send requests to '${redactText(urls.apiUrl)}': pass --base-url as a full URL like http://127.0.0.1:30000`);
+    const headers = runHeaders(process.env, config.request.headers);
+    let target;
+    try {
+      target = await resolveTarget(config, sim === null ? config.server : simAddress(sim.port), pool, headers.withAuth);
+    } catch (error) {
+      if (!(error instanceof ModelDiscoveryError)) throw error;
+      error.lines.forEach(print);
+      return 1;
     }
-    const { withAuth: auth } = runHeaders(process.env, args.header);
-    if (args.model === null) {
-      const found = await discoverModel(pool, args.backend, urls.modelUrl, auth);
-      if (!found.ok) {
-        found.lines.forEach(print);
-        return 1;
-      }
-      args.model = found.model;
-    }
-    const modelTokenizer = await checkChatTemplate(args.model);
-    print(formatNamespace(args));
+    const modelTokenizer = await checkChatTemplate(target.model);
+    print(formatNamespace(resolvedNamespace(args, config, target)));
     print('');
 
-    const modelId = args.served_model_name ?? args.model;
     const tokenizer =
-      args.tokenizer === null && modelTokenizer !== null ? modelTokenizer : await loadTokenizer({ tokenizer: args.tokenizer, model: args.model });
-    const dataset = await buildDataset(args, tokenizer, print, { rngs });
-    const { workers, note: workersNote } = resolveWorkerCount(args.extensions.workers, availableParallelism(), dataset.rows.length);
+      config.tokenizer === null && modelTokenizer !== null ? modelTokenizer : await loadTokenizer({ tokenizer: config.tokenizer, model: target.model });
+    const dataset = await buildDataset(config, tokenizer, print, { rngs });
+    const { workers, note: workersNote } = resolveWorkerCount(config.workers, availableParallelism(), dataset.rows.length);
     if (workersNote !== null) notice(workersNote);
 
     // On stderr, as the progress line: stdout stays bench_serving's.
-    notice(stallTimeoutNotice(args.extensions.streamIdleTimeout));
+    notice(stallTimeoutNotice(config.streamIdleTimeout));
     const startedAt = new Date();
     // From the first request until the results are saved, a stop signal ends sending and the
     // results of what completed are still printed and kept; before that there is nothing to keep.
     const interrupts = new InterruptWatch();
     try {
       const runResult = await runBenchmark({
-        args,
+        config,
+        target,
         dataset,
-        modelId,
-        apiUrl: urls.apiUrl,
-        baseUrl: urls.baseUrl,
-        extraRequestBody,
         pool,
         rngs,
+        headers,
         env: process.env,
         print,
         notice,
-        createProgress: (total, silentTransfers) => createProgressBar(total, args.disable_tqdm, { silentTransfers }),
+        createProgress: (total, silentTransfers) => createProgressBar(total, config.output.disableProgress, { silentTransfers }),
         interrupts,
         workers,
       });
 
-      const { metrics, extras } = await summarizeRun(runResult, args, tokenizer);
+      const { metrics, extras } = await summarizeRun(runResult, config, tokenizer);
       if (metrics.completed === 0) notice(`UserWarning: ${ALL_REQUESTS_FAILED_WARNING}`);
-      process.stdout.write(formatResultBlock(metrics, args));
+      process.stdout.write(formatResultBlock(metrics, config));
       process.stdout.write(formatExtendedBlock(extras));
       // The loops that stamped the events judge the run.
       print(judgeClient(runResult.loopHealth).line);
@@ -218,9 +202,10 @@ async function run(argv: string[]): Promise<number> {
         print(judgeSimWrites(await sim.writeLateness()).line);
       }
 
-      const serverInfo = await fetchServerInfo(pool, urls.baseUrl, auth, pythonJsonLoads);
-      const record = buildResultRecord({ args, metrics, serverInfo, outputs: runResult.outputs, extras });
-      await saveResults(args, record, outputFile, runResult.outputs, startedAt);
+      const serverInfo = await fetchServerInfo(pool, target.urls.baseUrl, headers.withAuth, pythonJsonLoads);
+      const resolvedArgs = resolvedNamespace(args, config, target);
+      const record = buildResultRecord({ args: resolvedArgs, metrics, serverInfo, outputs: runResult.outputs, extras });
+      await saveResults(resolvedArgs, config, record, outputFile, runResult.outputs, startedAt);
 
       const signal = interrupts.signal;
       if (signal !== null) {
@@ -228,7 +213,7 @@ async function run(argv: string[]): Promise<number> {
         return signalExitCode(signal);
       }
       if (metrics.completed === 0) {
-        const where = args.output_details ? `each request's error is in ${outputFile}` : 'add --output-details to record each error';
+        const where = config.output.details ? `each request's error is in ${outputFile}` : 'add --output-details to record each error';
         throw new UserError(`all ${runResult.outputs.length} requests failed (causes above; ${where}); check the server and the benchmark arguments`);
       }
       return 0;
