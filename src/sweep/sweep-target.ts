@@ -4,18 +4,17 @@
  * `MeasureAt`, recording every point as a catalog run labelled with its sweep and load.
  */
 import { resolvedNamespace } from '../bench/args/resolved-namespace.js';
-import type { BenchRunConfig } from '../bench/run-config.js';
-import type { BenchTarget } from '../bench/target.js';
+import { openBench, RunInterrupted, signalName, type BenchIo, type BenchRunConfig, type BenchSession, type BenchTarget } from '../bench/index.js';
 import type { BenchmarkMetrics, ServebenchExtras } from '../bench/metrics/types.js';
 import type { RequestOutput } from '../bench/types.js';
 import type { RunInput } from '../catalog/types.js';
 import { deepFreeze } from '../core/deep-freeze.js';
+import { UserError } from '../core/errors.js';
 import type { PyValue } from '../core/pyrepr.js';
 import { redactText } from '../core/redact.js';
 import { storedCrossValidation, type CrossValidationSummary } from '../sim/model/efficiency.js';
 import type { WorkloadFlags } from './bench-setup.js';
 import { configAtLoad } from './load-config.js';
-import { openLiveTarget, runLive } from './live-bench.js';
 import { formatLoad, type LoadKind } from './load-series.js';
 import { pointRunInput } from './point-record.js';
 import { describeDeployment, type PredictDeployment } from './predict-deployment.js';
@@ -63,10 +62,27 @@ export function predictionTarget(deployment: PredictDeployment, flags: WorkloadF
   };
 }
 
+/** A sweep's points print one line each; the bench's own lines stay quiet, its notices (a stop signal) do not. */
+const POINT_IO: BenchIo = {
+  print: () => {},
+  notice: (line) => process.stderr.write(`${line}\n`),
+  env: process.env,
+};
+
+/** One point through the bench pipeline; a stop signal ends the sweep. */
+async function measurePoint(session: BenchSession, config: BenchRunConfig): Promise<BenchOutcome> {
+  try {
+    return (await session.measure(config, { onStop: 'abandon' })).result;
+  } catch (error) {
+    if (!(error instanceof RunInterrupted)) throw error;
+    throw new UserError(`the sweep was stopped by ${signalName(error.signal)}; points finished so far are in the catalog`, error.exitCode);
+  }
+}
+
 /** A real-time target: the sim of `simFlags` started in-process, or the server the bench flags name. */
 export async function liveTarget(flags: WorkloadFlags, simFlags: string | null, deployment: PredictDeployment | null): Promise<SweepTarget> {
-  const live = await openLiveTarget(flags.config, simFlags);
-  const server = live.target;
+  const session = await openBench(flags.config, POINT_IO, { sim: simFlags, console: null, workerThreads: false });
+  const server = session.target;
   return {
     mode: simFlags === null ? 'server' : 'sim',
     description: deployment ? describeDeployment(deployment) : `server ${redactText(server.baseUrl ?? `${server.host}:${server.port}`)}`,
@@ -76,8 +92,8 @@ export async function liveTarget(flags: WorkloadFlags, simFlags: string | null, 
     prediction: null,
     // The sim replays the same prompts at every load: flush its prefix cache so a point does not
     // reuse the previous point's prefills (a real server's cache is the user's call: --flush-cache).
-    run: (config) => runLive(live, simFlags === null ? config : deepFreeze({ ...config, load: { ...config.load, flushCache: true } })),
-    close: () => live.close(),
+    run: (config) => measurePoint(session, simFlags === null ? config : deepFreeze({ ...config, load: { ...config.load, flushCache: true } })),
+    close: () => session.close(),
   };
 }
 
