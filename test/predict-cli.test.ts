@@ -108,10 +108,10 @@ describe('servebench predict output and errors', () => {
     const result = await runCli(['predict', ...launch, '--', ...workload]);
     assert.equal(result.code, 0, result.stderr);
     // The same prediction in-process (virtual time, same seed: the same figures), through bench_serving's block formatter.
-    const args = parseWorkloadArgs(workload, 'predict', 'Qwen/Qwen2.5-0.5B-Instruct');
-    const workloads = await predictionWorkloads(args, lengthOnlyWorkload(args), () => {});
-    const prediction = await predictBench(parsePredictDeployment(launch, [], []), args, workloads);
-    const block = formatResultBlock(prediction.metrics, args);
+    const { config } = parseWorkloadArgs(workload, 'predict', 'Qwen/Qwen2.5-0.5B-Instruct');
+    const workloads = await predictionWorkloads(config, lengthOnlyWorkload(config), () => {});
+    const prediction = await predictBench(parsePredictDeployment(launch, [], []), config, workloads);
+    const block = formatResultBlock(prediction.metrics, config);
     assert.ok(result.stdout.includes(`${block}----------------servebench extras-----------------\n`), result.stdout);
 
     const lines = result.stdout.split('\n');

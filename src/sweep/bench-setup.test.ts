@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { UserError } from '../core/errors.js';
 import { lengthOnlyWorkload, parseWorkloadArgs } from './bench-setup.js';
 
-const args = (model: string, ...flags: string[]) => parseWorkloadArgs(flags, 'predict', model);
+const args = (model: string, ...flags: string[]) => parseWorkloadArgs(flags, 'predict', model).config;
 
 describe('lengthOnlyWorkload', () => {
   test('only for random and random-ids, and only when no tokenizer is found', () => {

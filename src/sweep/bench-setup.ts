@@ -7,14 +7,20 @@
 import { UsageError } from '../core/errors.js';
 import { HelpRequested, parseBenchArgs } from '../bench/args/parse.js';
 import type { BenchArgs } from '../bench/args/types.js';
-import { validateBenchArgs } from '../bench/args/validate.js';
 import { buildDataset, buildLengthOnlyDataset, LENGTH_ONLY_DATASETS } from '../bench/datasets/index.js';
+import { resolveRunConfig, type BenchRunConfig } from '../bench/run-config.js';
 import { loadTokenizer, locateTokenizer, specialTokensOfLocalConfig } from '../tokenizer/index.js';
-import type { Tokenizer, TokenizerSpec } from '../tokenizer/types.js';
+import type { TokenizerSpec } from '../tokenizer/types.js';
 import { WorkloadCache } from './workload-cache.js';
 
-/** Parses and validates bench flags; `--help` among them is pointed at `servebench bench --help`. */
-export function parseWorkloadArgs(argv: readonly string[], command: string, defaultModel: string | null): BenchArgs {
+/** The bench flags as parsed (what the printed and stored Namespace shows, resolved) and as the run config every point starts from. */
+export interface WorkloadFlags {
+  args: BenchArgs;
+  config: BenchRunConfig;
+}
+
+/** Parses and resolves bench flags; `--help` among them is pointed at `servebench bench --help`. */
+export function parseWorkloadArgs(argv: readonly string[], command: string, defaultModel: string | null): WorkloadFlags {
   let args: BenchArgs;
   try {
     args = parseBenchArgs(argv);
@@ -22,18 +28,11 @@ export function parseWorkloadArgs(argv: readonly string[], command: string, defa
     if (error instanceof HelpRequested) throw new UsageError(`${command}: the flags after '--' are bench flags; see 'servebench bench --help'`);
     throw error;
   }
-  if (args.model === null && defaultModel !== null) args.model = defaultModel;
-  validateBenchArgs(args);
-  return args;
+  return { args, config: resolveRunConfig(args, { defaultModel }) };
 }
 
-function tokenizerSpec(args: BenchArgs): TokenizerSpec {
-  return { tokenizer: args.tokenizer, model: args.model };
-}
-
-/** The tokenizer `servebench bench` would build the dataset with. */
-export function workloadTokenizer(args: BenchArgs): Promise<Tokenizer> {
-  return loadTokenizer(tokenizerSpec(args));
+function tokenizerSpec(config: BenchRunConfig): TokenizerSpec {
+  return { tokenizer: config.tokenizer, model: config.model };
 }
 
 /** A prediction's workload built from sampled lengths alone, and what that assumes. */
@@ -44,14 +43,14 @@ export interface LengthOnlyWorkload {
   note: string;
 }
 
-function lengthOnlyNote(args: BenchArgs, specialTokens: number, configPath: string | null): string {
+function lengthOnlyNote(config: BenchRunConfig, specialTokens: number, configPath: string | null): string {
   const count = `${specialTokens} special token${specialTokens === 1 ? '' : 's'} per prompt`;
   const assumed = configPath === null ? `assuming its tokenizer adds ${count}` : `taking ${count} from ${configPath}`;
   // The id draws sit between the lengths and the Poisson intervals in bench's numpy stream.
   const arrivals =
-    args.dataset_name === 'random-ids' ? '; arrivals at a finite --request-rate are drawn without the id draws before them, whose count depends on the vocabulary' : '';
+    config.dataset.name === 'random-ids' ? '; arrivals at a finite --request-rate are drawn without the id draws before them, whose count depends on the vocabulary' : '';
   return (
-    `note: no tokenizer for ${args.model ?? ''} was found, so the ${args.dataset_name} workload was built from its sampled lengths alone, ` +
+    `note: no tokenizer for ${config.model ?? ''} was found, so the ${config.dataset.name} workload was built from its sampled lengths alone, ` +
     `${assumed}${arrivals}; pass --tokenizer PATH (a local HF folder or tokenizer.json) to build it from text`
   );
 }
@@ -62,11 +61,11 @@ function lengthOnlyNote(args: BenchArgs, specialTokens: number, configPath: stri
  * model's local tokenizer_config.json asks for, else none. Null when the tokenizer is found, or
  * when the dataset needs text (loading the tokenizer then says what to pass). Looks at files only.
  */
-export function lengthOnlyWorkload(args: BenchArgs): LengthOnlyWorkload | null {
-  if (!LENGTH_ONLY_DATASETS.has(args.dataset_name) || locateTokenizer(tokenizerSpec(args)) !== null) return null;
-  const config = args.model === null ? null : specialTokensOfLocalConfig(args.model);
-  const specialTokens = config?.count ?? 0;
-  return { specialTokens, note: lengthOnlyNote(args, specialTokens, config?.path ?? null) };
+export function lengthOnlyWorkload(config: BenchRunConfig): LengthOnlyWorkload | null {
+  if (!LENGTH_ONLY_DATASETS.has(config.dataset.name) || locateTokenizer(tokenizerSpec(config)) !== null) return null;
+  const local = config.model === null ? null : specialTokensOfLocalConfig(config.model);
+  const specialTokens = local?.count ?? 0;
+  return { specialTokens, note: lengthOnlyNote(config, specialTokens, local?.path ?? null) };
 }
 
 /**
@@ -74,10 +73,10 @@ export function lengthOnlyWorkload(args: BenchArgs): LengthOnlyWorkload | null {
  * tokenizer, or from the lengths alone when `lengthOnly` (from {@link lengthOnlyWorkload}) says so.
  * `print` receives the lines bench prints while building.
  */
-export async function predictionWorkloads(args: BenchArgs, lengthOnly: LengthOnlyWorkload | null, print: (line: string) => void): Promise<WorkloadCache> {
+export async function predictionWorkloads(config: BenchRunConfig, lengthOnly: LengthOnlyWorkload | null, print: (line: string) => void): Promise<WorkloadCache> {
   if (lengthOnly !== null) {
-    return new WorkloadCache(async (pointArgs, rngs) => buildLengthOnlyDataset(pointArgs, lengthOnly.specialTokens, rngs, print));
+    return new WorkloadCache(async (point, rngs) => buildLengthOnlyDataset(point.dataset, lengthOnly.specialTokens, rngs, print));
   }
-  const tokenizer = await workloadTokenizer(args);
-  return new WorkloadCache((pointArgs, rngs) => buildDataset(pointArgs, tokenizer, print, { rngs }));
+  const tokenizer = await loadTokenizer(tokenizerSpec(config));
+  return new WorkloadCache((point, rngs) => buildDataset(point, tokenizer, print, { rngs }));
 }

@@ -4,7 +4,7 @@
  * workload, and an evaluator that predicts each candidate in virtual time.
  */
 import { UserError } from '../core/errors.js';
-import type { BenchArgs } from '../bench/args/types.js';
+import type { BenchRunConfig } from '../bench/run-config.js';
 import { parseLaunchArgs } from '../sim/flags/launch-flags.js';
 import type { HardwareProfile, ModelSpec } from '../sim/model/catalog.js';
 import { resolveDeployment } from '../sim/model/deployment.js';
@@ -36,7 +36,6 @@ export interface SearchContext {
   model: ModelSpec;
   hardware: HardwareProfile;
   cards: number;
-  args: BenchArgs;
   /** The note of a workload built from lengths alone (no tokenizer for the model), or null. */
   workloadNote: string | null;
   candidates: ConfigCandidate[];
@@ -54,8 +53,8 @@ export function candidateDeployment(candidate: ConfigCandidate, modelPath: strin
 }
 
 /** Why a candidate cannot serve the workload (it does not fit, its KV pool cannot hold one request), or null. */
-export function infeasibility(deployment: PredictDeployment, args: BenchArgs): string | null {
-  const longest = args.random_input_len + args.random_output_len;
+export function infeasibility(deployment: PredictDeployment, config: BenchRunConfig): string | null {
+  const longest = config.dataset.random.inputLen + config.dataset.random.outputLen;
   for (const instance of deployment.instances) {
     let resolved;
     try {
@@ -64,7 +63,7 @@ export function infeasibility(deployment: PredictDeployment, args: BenchArgs): s
       if (error instanceof UserError) return error.message.split(':')[0] ?? error.message;
       throw error;
     }
-    if (args.dataset_name.startsWith('random') && resolved.kvCapacityPerRank < longest) {
+    if (config.dataset.name.startsWith('random') && resolved.kvCapacityPerRank < longest) {
       return `KV pool of ${resolved.kvCapacityPerRank} tokens per rank cannot hold one ${longest}-token request`;
     }
   }
@@ -75,23 +74,23 @@ export function infeasibility(deployment: PredictDeployment, args: BenchArgs): s
 export function createSearchContext(spec: ConfigSearchSpec): SearchContext {
   const hardware = spec.hardware;
   const { model } = resolveModel(spec.modelPath, null);
-  const args = parseWorkloadArgs(spec.benchArgv, 'sweep', spec.modelPath);
+  const flags = parseWorkloadArgs(spec.benchArgv, 'sweep', spec.modelPath);
   const candidates = enumerateConfigs({ model, devices: spec.devices, includePd: spec.includePd });
   const deployments = candidates.map((candidate) => candidateDeployment(candidate, spec.modelPath, hardware));
   const cards = cardsFor(hardware, spec.devices);
   let workloads: Promise<WorkloadCache> | undefined;
-  const lengthOnly = lengthOnlyWorkload(args);
-  const workloadCache = (): Promise<WorkloadCache> => (workloads ??= predictionWorkloads(args, lengthOnly, () => {}));
+  const lengthOnly = lengthOnlyWorkload(flags.config);
+  const workloadCache = (): Promise<WorkloadCache> => (workloads ??= predictionWorkloads(flags.config, lengthOnly, () => {}));
   const evaluator = createLocalEvaluator({
     candidates,
     cards,
     slo: spec.slo,
     maxConcurrency: spec.maxConcurrency,
-    infeasibility: (candidate) => infeasibility(deployments[candidates.indexOf(candidate)]!, args),
+    infeasibility: (candidate) => infeasibility(deployments[candidates.indexOf(candidate)]!, flags.config),
     measureFor: (candidate) => async (load) => {
-      const target = predictionTarget(deployments[candidates.indexOf(candidate)]!, args, await workloadCache());
+      const target = predictionTarget(deployments[candidates.indexOf(candidate)]!, flags, await workloadCache());
       return measureAtFor(target, { kind: 'concurrency', promptsPerLoad: spec.promptsPerLoad, labels: {}, record: () => null })(load);
     },
   });
-  return { model, hardware, cards, args, workloadNote: lengthOnly?.note ?? null, candidates, evaluator };
+  return { model, hardware, cards, workloadNote: lengthOnly?.note ?? null, candidates, evaluator };
 }

@@ -17,6 +17,7 @@ import type { PredictDeployment } from './predict-deployment.js';
 import { TOOL_VERSION as VERSION } from '../core/version.js';
 
 export interface PointRunInput {
+  /** The point's resolved Namespace: the arguments of its record and catalog run. */
   args: BenchArgs;
   metrics: BenchmarkMetrics;
   extras: ServebenchExtras;

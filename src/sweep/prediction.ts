@@ -4,9 +4,9 @@
  * then bench's own metrics. No HTTP, no sleeping.
  */
 import { UserError } from '../core/errors.js';
-import type { BenchArgs } from '../bench/args/types.js';
 import { calculateExtras } from '../bench/metrics/extras.js';
 import type { BenchmarkMetrics, ServebenchExtras } from '../bench/metrics/types.js';
+import type { BenchRunConfig } from '../bench/run-config.js';
 import type { RequestOutput } from '../bench/types.js';
 import { createDisaggregatedEngine, createEngine, type SimEngine } from '../sim/engine/index.js';
 import { predictRun, type PredictResult } from '../sim/predict/index.js';
@@ -38,21 +38,21 @@ export function engineFor(deployment: PredictDeployment, calibration: Calibratio
   return createDisaggregatedEngine(launches('prefill'), launches('decode'), { calibration });
 }
 
-/** The workload `servebench bench` would build for `args`, refused where virtual time cannot run it. */
-export async function predictableWorkload(args: BenchArgs, workloads: WorkloadCache): Promise<Workload> {
-  if (args.use_trace_timestamps) {
+/** The workload `servebench bench` would build for `config`, refused where virtual time cannot run it. */
+export async function predictableWorkload(config: BenchRunConfig, workloads: WorkloadCache): Promise<Workload> {
+  if (config.load.useTraceTimestamps) {
     throw new UserError('predict does not replay trace timestamps yet: drop --use-trace-timestamps (arrivals then follow --request-rate), or bench the sim in real time');
   }
-  const workload = await workloads.workload(args);
+  const workload = await workloads.workload(config);
   if (workload.dataset.multiTurn) {
     throw new UserError('predict does not model multi-turn conversations yet: use --gsp-num-turns 1, or bench the sim in real time (servebench bench --sim ...)');
   }
   return workload;
 }
 
-/** Predicts the run `args` describes against `deployment`, on the workload `servebench bench` would build. */
-export async function predictBench(deployment: PredictDeployment, args: BenchArgs, workloads: WorkloadCache, options: PredictOptions = {}): Promise<Prediction> {
-  return predictWorkload(deployment, args, await predictableWorkload(args, workloads), options);
+/** Predicts the run `config` describes against `deployment`, on the workload `servebench bench` would build. */
+export async function predictBench(deployment: PredictDeployment, config: BenchRunConfig, workloads: WorkloadCache, options: PredictOptions = {}): Promise<Prediction> {
+  return predictWorkload(deployment, config, await predictableWorkload(config, workloads), options);
 }
 
 export interface PredictOptions {
@@ -65,13 +65,18 @@ export interface PredictOptions {
  * Runs a built workload through the engine in virtual time. The workload's random streams are left
  * untouched (arrivals draw from a copy), so one workload can be run again, e.g. under another calibration.
  */
-export function runWorkload(deployment: PredictDeployment, args: BenchArgs, workload: Workload, calibration: Calibration = {}): { result: PredictResult; engine: SimEngine } {
+export function runWorkload(
+  deployment: PredictDeployment,
+  config: Pick<BenchRunConfig, 'load'>,
+  workload: Workload,
+  calibration: Calibration = {},
+): { result: PredictResult; engine: SimEngine } {
   const engine = engineFor(deployment, calibration);
   const result = predictRun(engine, workload.dataset.rows, {
-    requestRate: args.request_rate,
-    maxConcurrency: args.max_concurrency,
+    requestRate: config.load.requestRate,
+    maxConcurrency: config.load.maxConcurrency,
     numpy: workload.rngs.numpy.clone(),
-    warmupRequests: args.warmup_requests,
+    warmupRequests: config.load.warmupRequests,
   });
   return { result, engine };
 }
@@ -91,12 +96,12 @@ function explainRun(engine: SimEngine): string[] {
 }
 
 /** Predicts a built workload: bench's result block and extras from the virtual-time run. */
-export function predictWorkload(deployment: PredictDeployment, args: BenchArgs, workload: Workload, options: PredictOptions = {}): Prediction {
-  const { result, engine } = runWorkload(deployment, args, workload, options.calibration);
+export function predictWorkload(deployment: PredictDeployment, config: BenchRunConfig, workload: Workload, options: PredictOptions = {}): Prediction {
+  const { result, engine } = runWorkload(deployment, config, workload, options.calibration);
   const metrics = predictedMetrics(result);
-  const extras = calculateExtras({ outputs: result.outputs, requestRate: args.request_rate, maxConcurrency: args.max_concurrency });
-  const notes = SHARED_PREFIX_DATASETS.has(args.dataset_name)
-    ? [`note: prefix-cache hits between ${args.dataset_name} prompts are not modelled in virtual time; 'servebench bench --sim' models them`]
+  const extras = calculateExtras({ outputs: result.outputs, requestRate: config.load.requestRate, maxConcurrency: config.load.maxConcurrency });
+  const notes = SHARED_PREFIX_DATASETS.has(config.dataset.name)
+    ? [`note: prefix-cache hits between ${config.dataset.name} prompts are not modelled in virtual time; 'servebench bench --sim' models them`]
     : [];
   const explanation = options.explain ? explainRun(engine) : [];
   return { explanation, outputs: result.outputs, durationS: result.durationS, metrics, extras, notes };

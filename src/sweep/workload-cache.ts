@@ -5,12 +5,12 @@
  * the Poisson draws continue the dataset's numpy stream, so such points rebuild it to keep the
  * stream identical to `servebench bench`.
  */
-import type { BenchArgs } from '../bench/args/types.js';
+import type { BenchRunConfig } from '../bench/run-config.js';
 import type { Dataset } from '../bench/types.js';
 import { createBenchRngs, type BenchRngs } from '../core/rng.js';
 
-/** Builds the dataset of a run with `args`, drawing from `rngs` as `servebench bench` does. */
-export type BuildWorkloadDataset = (args: BenchArgs, rngs: BenchRngs) => Promise<Dataset>;
+/** Builds the dataset of a run of `config`, drawing from `rngs` as `servebench bench` does. */
+export type BuildWorkloadDataset = (config: BenchRunConfig, rngs: BenchRngs) => Promise<Dataset>;
 
 export interface Workload {
   dataset: Dataset;
@@ -18,8 +18,8 @@ export interface Workload {
 }
 
 /** Everything but the load decides the dataset. */
-function datasetKey(args: BenchArgs): string {
-  return JSON.stringify({ ...args, max_concurrency: null, request_rate: null });
+function datasetKey(config: BenchRunConfig): string {
+  return JSON.stringify({ ...config, load: { ...config.load, maxConcurrency: null, requestRate: null } });
 }
 
 export class WorkloadCache {
@@ -27,13 +27,13 @@ export class WorkloadCache {
 
   constructor(private readonly build: BuildWorkloadDataset) {}
 
-  /** The dataset and RNG streams of a run with `args`, as `servebench bench` would have them after building. */
-  async workload(args: BenchArgs): Promise<Workload> {
-    const rngs = createBenchRngs(args.seed);
-    const key = datasetKey(args);
+  /** The dataset and RNG streams of a run of `config`, as `servebench bench` would have them after building. */
+  async workload(config: BenchRunConfig): Promise<Workload> {
+    const rngs = createBenchRngs(config.seed);
+    const key = datasetKey(config);
     const cached = this.datasets.get(key);
-    if (cached !== undefined && args.request_rate === Number.POSITIVE_INFINITY) return { dataset: cached, rngs };
-    const dataset = await this.build(args, rngs);
+    if (cached !== undefined && config.load.requestRate === Number.POSITIVE_INFINITY) return { dataset: cached, rngs };
+    const dataset = await this.build(config, rngs);
     this.datasets.set(key, dataset);
     return { dataset, rngs };
   }
