@@ -91,7 +91,7 @@ export interface MeasureOptions {
 
 /** A run a stop signal cut short under `onStop: 'abandon'`; its exit status is the signal's. */
 export class RunInterrupted extends UserError {
-  override name = 'RunInterrupted';
+  override readonly code = 'E_RUN_INTERRUPTED';
   constructor(readonly signal: StopSignal) {
     super(`the run was stopped by ${signalName(signal)}`, signalExitCode(signal));
   }

@@ -9,7 +9,7 @@ import type { HttpPool } from '../transport/http-pool.js';
 
 /** No model was found; `servebench bench` prints the reference's `lines` and exits 1, other callers show them as one line. */
 export class ModelDiscoveryError extends UserError {
-  override name = 'ModelDiscoveryError';
+  override readonly code = 'E_MODEL_DISCOVERY';
   constructor(readonly lines: readonly string[]) {
     super(lines.join(' '));
   }

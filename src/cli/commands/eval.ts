@@ -4,21 +4,21 @@
  * only: the task logic lives in src/eval.
  */
 import { ArgumentTypeError } from 'argparse';
-import { describeError, UsageError, UserError } from '../../core/errors.js';
+import { describeError, UserError } from '../../core/errors.js';
 import { AT_LEAST_ONE, CONNECT_PORT, NON_NEGATIVE, SEED, boundedArgType } from '../../core/flag-range.js';
 import { splitHeaderEntry } from '../../core/header-entry.js';
 import { redactText } from '../../core/redact.js';
 import { TOOL_VERSION, isSimServerVersion } from '../../core/version.js';
 import { BACKEND_CHOICES } from '../../bench/args/options.js';
 import type { BackendName } from '../../bench/args/types.js';
-import { resolvePort, resolveUrls } from '../../bench/args/urls.js';
 import { runHeaders } from '../../bench/backends/index.js';
 import { checkOutputFile } from '../../bench/output/jsonl-file.js';
 import { createProgressBar } from '../../bench/output/progress.js';
-import { discoverModel } from '../../bench/runner/discovery.js';
+import { ModelDiscoveryError } from '../../bench/runner/discovery.js';
 import { InterruptWatch, signalExitCode, signalName } from '../../bench/runner/interrupt.js';
 import { fetchServerInfo } from '../../bench/transport/auxiliary.js';
 import { HttpPool } from '../../bench/transport/http-pool.js';
+import { resolveTarget, type BenchTarget } from '../../bench/target.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
 import { parseLabels } from '../run-filter-args.js';
 import type { RunInput } from '../../catalog/types.js';
@@ -73,17 +73,6 @@ const notice = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
 
-/** The generation and auxiliary URLs, as bench resolves them; anything but http(s) is refused before a request. */
-function targetUrls(args: EvalArgs): { apiUrl: string; modelUrl: string; baseUrl: string } {
-  const where = { backend: args.backend, base_url: args.base_url ?? null, host: args.host, port: args.port ?? null };
-  const urls = resolveUrls({ ...where, port: resolvePort(where) });
-  const protocol = URL.canParse(urls.apiUrl) ? new URL(urls.apiUrl).protocol : '';
-  if (protocol !== 'http:' && protocol !== 'https:') {
-    throw new UsageError(`cannot send requests to '${redactText(urls.apiUrl)}': pass --base-url as a full URL like http://127.0.0.1:30000`);
-  }
-  return urls;
-}
-
 /** The options as the catalog keeps them, defaults resolved (the store redacts the header values). */
 function storedOptions(args: EvalArgs, resolved: { num_shots: number; num_questions: number | null; max_new_tokens: number; model: string }): Record<string, unknown> {
   return {
@@ -117,7 +106,6 @@ async function run(args: EvalArgs): Promise<number> {
   const maxNewTokens = args.max_new_tokens ?? task.defaultMaxNewTokens;
   const labels = parseLabels(args.label);
   const adapter = evalBackendAdapter(args.backend);
-  const urls = targetUrls(args);
   const questions = loadQuestions(task.name, args.data_path, { numShots, numQuestions, seed: args.seed });
   const startedAt = new Date();
   const answersFile = args.output_file ?? defaultAnswersFileName(task.name, startedAt);
@@ -126,15 +114,21 @@ async function run(args: EvalArgs): Promise<number> {
   const pool = new HttpPool({ streamIdleTimeout: STREAM_IDLE_TIMEOUT_S });
   try {
     const headers = runHeaders(process.env, args.header ?? null);
-    let model = args.model;
-    if (model === undefined) {
-      const found = await discoverModel(pool, args.backend, urls.modelUrl, headers.withAuth);
-      if (!found.ok) {
-        found.lines.forEach(print);
-        return 1;
-      }
-      model = found.model;
+    // The server as bench resolves it: port, URLs (anything but http(s) refused) and, without --model, the model it lists.
+    let target: BenchTarget;
+    try {
+      target = await resolveTarget(
+        { backend: args.backend, model: args.model ?? null, servedModelName: null },
+        { baseUrl: args.base_url ?? null, host: args.host, port: args.port ?? null },
+        pool,
+        headers.withAuth,
+      );
+    } catch (error) {
+      if (!(error instanceof ModelDiscoveryError)) throw error;
+      error.lines.forEach(print);
+      return 1;
     }
+    const { model, urls } = target;
     const serverInfo = await fetchServerInfo(pool, urls.baseUrl, headers.withAuth);
     const synthetic = isSimServerVersion((serverInfo as { version?: unknown } | null)?.version);
     if (synthetic) {
