@@ -13,10 +13,10 @@ import { NumpyRandomState } from '../src/core/rng.js';
 import { storedCrossValidation } from '../src/sim/model/efficiency.js';
 import type { PredictionCase } from '../src/sim/calibration/cases.js';
 import { trainingCases } from '../src/sim/calibration/training-set.js';
-import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../src/sweep/bench-setup.js';
-import { formatErrorPercent } from '../src/sweep/expected-error.js';
-import { parsePredictDeployment } from '../src/sweep/predict-deployment.js';
-import { predictBench } from '../src/sweep/prediction.js';
+import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../src/predict/bench-setup.js';
+import { formatErrorPercent } from '../src/predict/expected-error.js';
+import { parsePredictDeployment } from '../src/predict/predict-deployment.js';
+import { predictBench } from '../src/predict/prediction.js';
 import { REPO_ROOT, runCli } from './helpers/cli.js';
 
 const workDir = mkdtempSync(join(tmpdir(), 'servebench-predict-'));

@@ -11,11 +11,11 @@ import { UserError } from '../core/errors.js';
 import { pythonJsonLoads } from '../core/pyjson.js';
 import type { PyValue } from '../core/pyrepr.js';
 import { createBenchRngs } from '../core/rng.js';
-import { splitCommandLine } from '../sim/flags/launch-flags.js';
-import type { SimThreadHandle } from '../sim/server/sim-thread.js';
-import type { LatenessSummary } from '../sim/truth/lateness-verdict.js';
+import { splitCommandLine } from '../sim/index.js';
+import type { SimThreadHandle } from '../sim/index.js';
+import type { LatenessSummary } from '../sim/index.js';
 import { loadTokenizer } from '../tokenizer/index.js';
-import type { Tokenizer } from '../tokenizer/types.js';
+import type { Tokenizer } from '../tokenizer/index.js';
 import { runHeaders, type RunHeaders } from './backends/index.js';
 import { checkChatTemplate } from './chat-template-check.js';
 import { buildDataset } from './datasets/index.js';
@@ -109,7 +109,7 @@ export interface BenchSession {
 
 async function startSim(flags: string | null): Promise<SimThreadHandle | null> {
   if (flags === null) return null;
-  const { startEmbeddedSim } = await import('../sim/server/sim-thread.js');
+  const { startEmbeddedSim } = await import('../sim/index.js');
   return startEmbeddedSim(splitCommandLine(flags));
 }
 

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { PyValue } from '../core/pyrepr.js';
-import type { RequestOutput } from '../bench/types.js';
+import type { RequestOutput } from '../bench/index.js';
 import { readJsonlRecord, toPlain } from './ingest/jsonl.js';
 import { encodeJson } from './store/json-codec.js';
 import type { RequestRecord, RunInput } from './types.js';

@@ -2,7 +2,7 @@
  * Contracts of the run catalog: what a writer hands to `recordRun` and what readers get back.
  * Metric names are bench_serving's JSONL keys (`mean_ttft_ms`, `output_throughput`, ...).
  */
-import type { LaunchConfig } from '../sim/types.js';
+import type { LaunchConfig } from '../sim/index.js';
 
 /** A metric value as bench_serving reports it: a number (Infinity for `inf`), a string (`backend`, `trace`) or null (`not set`). */
 export type MetricValue = number | string | null;

@@ -4,13 +4,13 @@
  */
 import { DEFAULT_CLASSES, compareMetrics, groupByLatencyClass, noiseChecks, parseClasses } from '../catalog/index.js';
 import type { Catalog, ClassGroup, LatencyClass, RunRecord } from '../catalog/index.js';
-import { linkedRuns } from '../catalog/report/eval-runs.js';
-import { encodeJson } from '../catalog/store/json-codec.js';
+import { linkedRuns } from '../catalog/index.js';
+import { encodeJson } from '../catalog/index.js';
 import { UsageError, UserError } from '../core/errors.js';
 import { HttpError } from '../core/http-error.js';
-import { RUN_PLOT_KINDS, runChartOption, throughputPoints, type RunPlotKind } from '../plots/charts.js';
-import { encodeChart } from '../plots/export.js';
-import { perSecondTimeline } from '../bench/metrics/per-second.js';
+import { RUN_PLOT_KINDS, runChartOption, throughputPoints, type RunPlotKind } from '../plots/index.js';
+import { encodeChart } from '../plots/index.js';
+import { perSecondTimeline } from '../bench/index.js';
 import { renderComparePage } from './pages/compare.js';
 import { renderErrorPage } from './pages/error.js';
 import { renderRunPage } from './pages/run.js';

@@ -1,5 +1,5 @@
 /** The answers file's lines: one JSON object per question, what was asked, replied and read from the reply. Pure. */
-import type { RequestOutput } from '../bench/types.js';
+import type { RequestOutput } from '../bench/index.js';
 import type { EvalQuestion, GradedAnswer } from './types.js';
 
 export interface AnswerRecord {

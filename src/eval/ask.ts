@@ -5,13 +5,13 @@
  * SGLang measures it. A stop signal (Ctrl-C, SIGTERM, SIGHUP) ends sending as it ends a bench
  * run: the questions answered by then are kept, the rest are left unasked.
  */
-import type { BackendAdapter, RunHeaders } from '../bench/backends/index.js';
-import { dispatchSchedule } from '../bench/runner/dispatch.js';
-import type { InterruptWatch } from '../bench/runner/interrupt.js';
-import { sendRequest } from '../bench/runner/send-request.js';
-import { nowSeconds } from '../bench/transport/clock.js';
-import type { HttpPool } from '../bench/transport/http-pool.js';
-import type { RequestOutput } from '../bench/types.js';
+import type { BackendAdapter, RunHeaders } from '../bench/index.js';
+import { dispatchSchedule } from '../bench/index.js';
+import type { InterruptWatch } from '../bench/index.js';
+import { sendRequest } from '../bench/index.js';
+import { nowSeconds } from '../bench/index.js';
+import type { HttpPool } from '../bench/index.js';
+import type { RequestOutput } from '../bench/index.js';
 import type { EvalQuestion } from './types.js';
 
 /** Seconds in-flight questions get to finish after a stop signal, as bench gives its requests. */

@@ -6,9 +6,9 @@
  * wherever runs are listed. Pure.
  */
 import { createHash } from 'node:crypto';
-import type { RequestOutput } from '../bench/types.js';
-import { requestRecordsFromOutputs } from '../catalog/from-bench.js';
-import type { EvalRunMetrics, MetricValue, RunInput } from '../catalog/types.js';
+import type { RequestOutput } from '../bench/index.js';
+import { requestRecordsFromOutputs } from '../catalog/index.js';
+import type { EvalRunMetrics, MetricValue, RunInput } from '../catalog/index.js';
 import { formatFixed } from '../core/pyformat.js';
 import { outputThroughput, type EvalSummary } from './report.js';
 import { accuracyOf, invalidRateOf } from './scoring.js';

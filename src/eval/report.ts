@@ -3,9 +3,9 @@
  * throughput`, three decimals as Python's `:.3f`), the per-subject table, and the notices for
  * failed requests and for synthetic answers. Pure.
  */
-import { formatTextTable } from '../catalog/report/text-table.js';
+import { formatTextTable } from '../catalog/index.js';
 import { formatFixed } from '../core/pyformat.js';
-import type { RequestOutput } from '../bench/types.js';
+import type { RequestOutput } from '../bench/index.js';
 import { accuracyOf, invalidRateOf } from './scoring.js';
 import type { EvalScore } from './types.js';
 

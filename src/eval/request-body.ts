@@ -5,12 +5,12 @@
  * usage chunk so the output token count is the server's, not the requested limit. Pure.
  */
 import { UsageError } from '../core/errors.js';
-import type { BackendName } from '../bench/args/types.js';
-import { backendAdapter } from '../bench/backends/index.js';
-import { chatBackend } from '../bench/backends/chat.js';
-import { completionsBackend } from '../bench/backends/completions.js';
-import { nativeBackend } from '../bench/backends/native.js';
-import type { BackendAdapter } from '../bench/backends/index.js';
+import type { BackendName } from '../bench/index.js';
+import { backendAdapter } from '../bench/index.js';
+import { chatBackend } from '../bench/index.js';
+import { completionsBackend } from '../bench/index.js';
+import { nativeBackend } from '../bench/index.js';
+import type { BackendAdapter } from '../bench/index.js';
 
 export interface SamplingSettings {
   maxNewTokens: number;

@@ -1,5 +1,5 @@
 /** A finished run's replies → graded answers and the summary the result lines, the answers file and the catalog share. Pure. */
-import type { RequestOutput } from '../bench/types.js';
+import type { RequestOutput } from '../bench/index.js';
 import type { EvalSummary } from './report.js';
 import { scoreAnswers } from './scoring.js';
 import { gradeReply, type EvalTask } from './tasks.js';

@@ -4,7 +4,7 @@
  * the same number of "waves" (bench_serving's recipes use 4 prompts per concurrent slot).
  */
 import { deepFreeze } from '../core/deep-freeze.js';
-import type { BenchRunConfig } from '../bench/run-config.js';
+import type { BenchRunConfig } from '../bench/index.js';
 import type { LoadKind } from './load-series.js';
 
 /** `config` set to run at `load`; `promptsPerLoad` (concurrency only) overrides `--num-prompts`. */

@@ -4,14 +4,14 @@
  * table, the summary, and optionally the plot and a JSON summary.
  */
 import { openCatalog, type Catalog } from '../catalog/index.js';
-import { writeChart } from '../plots/export.js';
-import { parseLaunchArgs, splitCommandLine } from '../sim/flags/launch-flags.js';
-import { resolveDeployment } from '../sim/model/deployment.js';
-import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from './bench-setup.js';
-import { formatExpectedErrorNote } from './expected-error.js';
-import { writeJsonFile } from './json-file.js';
+import { writeChart } from '../plots/index.js';
+import { parseLaunchArgs, splitCommandLine } from '../sim/index.js';
+import { resolveDeployment } from '../sim/index.js';
+import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../predict/index.js';
+import { formatExpectedErrorNote } from '../predict/index.js';
+import { writeJsonFile } from '../core/json-file.js';
 import { formatLoad, type LoadKind } from './load-series.js';
-import { deploymentCards, parsePredictDeployment, type PredictDeployment } from './predict-deployment.js';
+import { deploymentCards, parsePredictDeployment, type PredictDeployment } from '../predict/index.js';
 import { formatSlo, type Slo } from './slo.js';
 import { runSeries, runSloSearch, type SweepPoint } from './sweep.js';
 import { sweepJson } from './sweep-json.js';

@@ -1,6 +1,6 @@
 /** What every dataset builder receives. */
 import type { BenchRngs } from '../../core/rng.js';
-import type { Tokenizer } from '../../tokenizer/types.js';
+import type { Tokenizer } from '../../tokenizer/index.js';
 import type { BackendName } from '../args/types.js';
 import type { DatasetOptions } from '../run-config.js';
 

@@ -16,7 +16,7 @@
 import { UserError } from '../../core/errors.js';
 import { isObject } from '../../core/json-object.js';
 import { pyFloatRepr } from '../../core/pyformat.js';
-import type { Tokenizer } from '../../tokenizer/types.js';
+import type { Tokenizer } from '../../tokenizer/index.js';
 import type { ChatMessage, Dataset, DatasetRow } from '../types.js';
 import type { DatasetContext } from './context.js';
 import { parseJsonl, readDatasetText } from './files.js';

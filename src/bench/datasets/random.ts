@@ -4,7 +4,7 @@
  */
 import { UserError } from '../../core/errors.js';
 import type { NumpyRandomState } from '../../core/rng.js';
-import type { Tokenizer } from '../../tokenizer/types.js';
+import type { Tokenizer } from '../../tokenizer/index.js';
 import type { DatasetOptions } from '../run-config.js';
 import type { Dataset, DatasetRow } from '../types.js';
 import { ENCODE_BATCH, type DatasetContext } from './context.js';

@@ -35,7 +35,7 @@ export function consoleReport(options: ConsoleReportOptions): BenchReport {
       // The loops that stamped the events judge the run.
       print(judgeClient(run.loopHealth).line);
       if (simWrites !== null) {
-        const { judgeSimWrites } = await import('../../sim/truth/lateness-verdict.js');
+        const { judgeSimWrites } = await import('../../sim/index.js');
         print(judgeSimWrites(await simWrites()).line);
       }
     },

@@ -6,7 +6,7 @@
  */
 import { describeError } from '../../core/errors.js';
 import { TOOL_VERSION } from '../../core/version.js';
-import type { BenchRecording } from '../../catalog/record-bench.js';
+import type { BenchRecording } from '../../catalog/index.js';
 import type { BenchArgs } from '../args/types.js';
 import type { BenchRunConfig } from '../run-config.js';
 import type { RequestOutput } from '../types.js';

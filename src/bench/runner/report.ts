@@ -5,7 +5,7 @@
 import { calculateExtras } from '../metrics/extras.js';
 import { calculateMetrics, usesRetokenizedItl } from '../metrics/calculate.js';
 import type { BenchmarkMetrics, ServebenchExtras } from '../metrics/types.js';
-import type { Tokenizer } from '../../tokenizer/types.js';
+import type { Tokenizer } from '../../tokenizer/index.js';
 import type { BenchRunConfig } from '../run-config.js';
 import type { BenchmarkRun } from './benchmark.js';
 

@@ -3,8 +3,8 @@
  * labelled with how it was derived: card count, dataset label, deploy mode, quantization.
  */
 import { basename } from 'node:path';
-import { hardwareForLabel } from '../../sim/model/catalog.js';
-import { cardsFor, instanceDeviceCount } from '../../sim/model/device-count.js';
+import { hardwareForLabel } from '../../sim/index.js';
+import { cardsFor, instanceDeviceCount } from '../../sim/index.js';
 import type { DeploymentInstance, RunRecord } from '../types.js';
 
 /** A derived value and the reason it holds. */

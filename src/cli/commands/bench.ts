@@ -4,12 +4,12 @@
  * bench_serving's console and the report that prints and keeps the results, and the exit status.
  */
 import { UserError } from '../../core/errors.js';
-import { formatNamespace } from '../../bench/args/namespace.js';
-import { HelpRequested, parseBenchArgs } from '../../bench/args/parse.js';
-import { resolvedNamespace } from '../../bench/args/resolved-namespace.js';
-import type { BenchArgs } from '../../bench/args/types.js';
+import { formatNamespace } from '../../bench/index.js';
+import { HelpRequested, parseBenchArgs } from '../../bench/index.js';
+import { resolvedNamespace } from '../../bench/index.js';
+import type { BenchArgs } from '../../bench/index.js';
 import { ModelDiscoveryError, consoleReport, resolveRunConfig, runBench, signalExitCode, signalName, type ResultKeepers } from '../../bench/index.js';
-import { checkOutputFile, defaultOutputFileName } from '../../bench/output/jsonl-file.js';
+import { checkOutputFile, defaultOutputFileName } from '../../bench/index.js';
 import type { Command } from '../main.js';
 
 const write = (text: string): void => {
@@ -22,9 +22,9 @@ const notice = (line: string): void => {
 
 const keepers: ResultKeepers = {
   plotThroughput: async (outputFile, outputs) => {
-    (await import('../../plots/export.js')).writeThroughputPlots(outputFile, outputs, print);
+    (await import('../../plots/index.js')).writeThroughputPlots(outputFile, outputs, print);
   },
-  recordRun: async (recording) => (await import('../../catalog/record-bench.js')).recordBenchRun(recording),
+  recordRun: async (recording) => (await import('../../catalog/index.js')).recordBenchRun(recording),
 };
 
 async function run(argv: string[]): Promise<number> {

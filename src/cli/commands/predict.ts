@@ -3,17 +3,17 @@
  * against the simulated deployment, computed in virtual time (seconds of CPU, no server).
  */
 import { performance } from 'node:perf_hooks';
-import { formatNamespace } from '../../bench/args/namespace.js';
-import { resolvedNamespace } from '../../bench/args/resolved-namespace.js';
-import { formatResultBlock } from '../../bench/output/block.js';
-import { formatExtendedBlock } from '../../bench/output/extras-block.js';
-import { appendJsonl, checkOutputFile } from '../../bench/output/jsonl-file.js';
-import { buildResultRecord } from '../../bench/output/record.js';
-import { storedCrossValidation } from '../../sim/model/efficiency.js';
-import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../../sweep/bench-setup.js';
-import { formatExpectedErrorSection } from '../../sweep/expected-error.js';
-import { describeDeployment, parsePredictDeployment } from '../../sweep/predict-deployment.js';
-import { predictBench } from '../../sweep/prediction.js';
+import { formatNamespace } from '../../bench/index.js';
+import { resolvedNamespace } from '../../bench/index.js';
+import { formatResultBlock } from '../../bench/index.js';
+import { formatExtendedBlock } from '../../bench/index.js';
+import { appendJsonl, checkOutputFile } from '../../bench/index.js';
+import { buildResultRecord } from '../../bench/index.js';
+import { storedCrossValidation } from '../../sim/index.js';
+import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../../predict/index.js';
+import { formatExpectedErrorSection } from '../../predict/index.js';
+import { describeDeployment, parsePredictDeployment } from '../../predict/index.js';
+import { predictBench } from '../../predict/index.js';
 import { addHelpGroups, commandParser, wantsHelp } from '../command-parser.js';
 import { extractOptions, helpGroups, optionsOf, splitAtDoubleDash, type OptionGroup } from '../exact-options.js';
 import { SGLANG_FLAGS_HELP, SIM_MODEL_FLAGS_HELP } from '../launch-flags-help.js';

@@ -1,9 +1,9 @@
 /** `servebench show RUN`: everything stored about one run. */
 import type { Command } from '../main.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
-import { linkedRuns } from '../../catalog/report/eval-runs.js';
-import { formatRunDetails } from '../../catalog/report/run-views.js';
-import { encodeJson } from '../../catalog/store/json-codec.js';
+import { linkedRuns } from '../../catalog/index.js';
+import { formatRunDetails } from '../../catalog/index.js';
+import { encodeJson } from '../../catalog/index.js';
 
 interface ShowArgs extends CatalogArgs {
   run: string;

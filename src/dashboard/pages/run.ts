@@ -1,10 +1,10 @@
 /** One run: headline figures, facts, warnings, the four plots, every metric, and its configuration. */
 import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName } from '../../catalog/index.js';
 import type { RequestRecord, RunRecord } from '../../catalog/index.js';
-import { accuracyText, isEvalRun, type LinkedRun } from '../../catalog/report/eval-runs.js';
-import { formatMetric } from '../../catalog/report/run-views.js';
-import { formatNumber } from '../../catalog/report/text-table.js';
-import { RUN_PLOT_KINDS, runChartAvailability, runChartOption, type RunPlotKind } from '../../plots/charts.js';
+import { accuracyText, isEvalRun, type LinkedRun } from '../../catalog/index.js';
+import { formatMetric } from '../../catalog/index.js';
+import { formatNumber } from '../../catalog/index.js';
+import { RUN_PLOT_KINDS, runChartAvailability, runChartOption, type RunPlotKind } from '../../plots/index.js';
 import { html, type HtmlValue, type SafeHtml } from '../html.js';
 import { chartFigure, missingChart } from '../inline-chart.js';
 import { page } from '../layout.js';

@@ -3,14 +3,14 @@
  * flags: the deployment from its SGLang flags, the workload `servebench bench` would build from its
  * bench flags (built once), then the engine in virtual time under a given calibration (many times).
  */
-import type { BenchRunConfig } from '../../bench/run-config.js';
-import { rowsFromLengths } from '../../bench/datasets/rows.js';
+import type { BenchRunConfig } from '../../bench/index.js';
+import { rowsFromLengths } from '../../bench/index.js';
 import { createBenchRngs, NumpyRandomState } from '../../core/rng.js';
 import { mean, median } from '../../core/stats.js';
-import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../../sweep/bench-setup.js';
-import { parsePredictDeployment, type PredictDeployment } from '../../sweep/predict-deployment.js';
-import { predictableWorkload, runWorkload } from '../../sweep/prediction.js';
-import type { Workload } from '../../sweep/workload-cache.js';
+import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../../predict/index.js';
+import { parsePredictDeployment, type PredictDeployment } from '../../predict/index.js';
+import { predictableWorkload, runWorkload } from '../../predict/index.js';
+import type { Workload } from '../../predict/index.js';
 import { resolveDeployment, type Deployment } from '../model/deployment.js';
 import type { Calibration } from '../model/efficiency.js';
 import type { PredictionCase } from './cases.js';

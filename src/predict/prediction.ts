@@ -4,16 +4,16 @@
  * then bench's own metrics. No HTTP, no sleeping.
  */
 import { UserError } from '../core/errors.js';
-import { calculateExtras } from '../bench/metrics/extras.js';
-import type { BenchmarkMetrics, ServebenchExtras } from '../bench/metrics/types.js';
-import type { BenchRunConfig } from '../bench/run-config.js';
-import type { RequestOutput } from '../bench/types.js';
-import { createDisaggregatedEngine, createEngine, type SimEngine } from '../sim/engine/index.js';
-import { predictRun, type PredictResult } from '../sim/predict/index.js';
-import { predictedMetrics } from '../sim/predict/predicted-metrics.js';
-import type { Calibration } from '../sim/model/efficiency.js';
-import type { LaunchConfig } from '../sim/types.js';
-import { explainStep } from '../sim/model/explain.js';
+import { calculateExtras } from '../bench/index.js';
+import type { BenchmarkMetrics, ServebenchExtras } from '../bench/index.js';
+import type { BenchRunConfig } from '../bench/index.js';
+import type { RequestOutput } from '../bench/index.js';
+import { createDisaggregatedEngine, createEngine, type SimEngine } from '../sim/index.js';
+import { predictRun, type PredictResult } from '../sim/index.js';
+import { predictedMetrics } from '../sim/index.js';
+import type { Calibration } from '../sim/index.js';
+import type { LaunchConfig } from '../sim/index.js';
+import { explainStep } from '../sim/index.js';
 import type { PredictDeployment, PredictInstance } from './predict-deployment.js';
 import type { Workload, WorkloadCache } from './workload-cache.js';
 

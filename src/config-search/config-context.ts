@@ -4,20 +4,20 @@
  * workload, and an evaluator that predicts each candidate in virtual time.
  */
 import { UserError } from '../core/errors.js';
-import type { BenchRunConfig } from '../bench/run-config.js';
-import { parseLaunchArgs } from '../sim/flags/launch-flags.js';
-import type { HardwareProfile, ModelSpec } from '../sim/model/catalog.js';
-import { resolveDeployment } from '../sim/model/deployment.js';
-import { cardsFor } from '../sim/model/device-count.js';
-import { resolveModel } from '../sim/model/model-source.js';
-import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from './bench-setup.js';
+import type { BenchRunConfig } from '../bench/index.js';
+import { parseLaunchArgs } from '../sim/index.js';
+import type { HardwareProfile, ModelSpec } from '../sim/index.js';
+import { resolveDeployment } from '../sim/index.js';
+import { cardsFor } from '../sim/index.js';
+import { resolveModel } from '../sim/index.js';
+import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../predict/index.js';
 import { createLocalEvaluator, type CandidateEvaluator } from './config-search.js';
 import { enumerateConfigs, type ConfigCandidate } from './config-space.js';
 import { instanceFlags } from './launch-render.js';
-import type { PredictDeployment, PredictInstance } from './predict-deployment.js';
-import type { Slo } from './slo.js';
-import { measureAtFor, predictionTarget } from './sweep-target.js';
-import type { WorkloadCache } from './workload-cache.js';
+import type { PredictDeployment, PredictInstance } from '../predict/index.js';
+import type { Slo } from '../sweep/index.js';
+import { measureAtFor, predictionTarget } from '../sweep/index.js';
+import type { WorkloadCache } from '../predict/index.js';
 
 /** The search as plain data (what a worker thread receives). */
 export interface ConfigSearchSpec {

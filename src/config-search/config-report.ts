@@ -3,13 +3,13 @@
  * the launch commands to run them (with `--max-running-requests` set to the load they were
  * judged at); candidates the model's expected error cannot separate from the best are marked.
  */
-import type { CrossValidationSummary } from '../sim/model/efficiency.js';
+import type { CrossValidationSummary } from '../sim/index.js';
 import type { CandidateOutcome } from './config-search.js';
 import type { InstancePlan } from './config-space.js';
-import { formatErrorPercent } from './expected-error.js';
+import { formatErrorPercent } from '../predict/index.js';
 import { renderLaunchCommands } from './launch-render.js';
-import { formatRulelessTable } from './sweep-table.js';
-import { outputThroughput, type SweepPoint } from './sweep.js';
+import { formatRulelessTable } from '../sweep/index.js';
+import { outputThroughput, type SweepPoint } from '../sweep/index.js';
 
 function metric(point: SweepPoint | null, key: string): string {
   const value = point?.metrics[key];

@@ -6,7 +6,7 @@ import type { CrossValidationSummary } from '../sim/model/efficiency.js';
 import {
   formatErrorPercent, formatExpectedErrorNote, formatExpectedErrorSection, sloErrorSuffix, throughputErrorSuffix,
 } from './expected-error.js';
-import { parseSlo } from './slo.js';
+import { parseSlo } from '../sweep/slo.js';
 
 /** A realistic cross-validated error, injected: the committed fit may not have one yet. */
 const ERROR: CrossValidationSummary = { meanTpot: 0.12, outputThroughput: 0.1, meanTtft: 0.254, cases: 41, groups: 14 };

@@ -5,11 +5,11 @@
  * never read here, so the wording is tested with any summary; null (no cross-validated fit yet)
  * prints no ± at all rather than a number nobody measured.
  */
-import type { BenchmarkMetrics } from '../bench/metrics/types.js';
-import { sectionHeader, textLine } from '../bench/output/block.js';
+import type { BenchmarkMetrics } from '../bench/index.js';
+import { sectionHeader, textLine } from '../bench/index.js';
 import { formatFixed } from '../core/pyformat.js';
-import type { CrossValidationSummary } from '../sim/model/efficiency.js';
-import type { SloTarget } from './slo.js';
+import type { CrossValidationSummary } from '../sim/index.js';
+import type { SloTarget } from '../sweep/index.js';
 
 /** Said wherever a ± would go when the model has not been cross-validated yet. */
 const NO_EXPECTED_ERROR = 'not known yet: the performance model has no cross-validated error';

@@ -5,10 +5,10 @@
  * instance's own flags come after them, so they win.
  */
 import { UsageError } from '../core/errors.js';
-import { parseLaunchArgs, splitCommandLine } from '../sim/flags/launch-flags.js';
-import { resolveDeployment } from '../sim/model/deployment.js';
-import { cardsFor, instanceDeviceCount } from '../sim/model/device-count.js';
-import type { LaunchConfig } from '../sim/types.js';
+import { parseLaunchArgs, splitCommandLine } from '../sim/index.js';
+import { resolveDeployment } from '../sim/index.js';
+import { cardsFor, instanceDeviceCount } from '../sim/index.js';
+import type { LaunchConfig } from '../sim/index.js';
 
 export interface PredictInstance {
   role: 'mixed' | 'prefill' | 'decode';

@@ -1,6 +1,6 @@
 /** Writes a `--json` summary file (pretty-printed), failing with one line that names the path. */
 import { writeFileSync } from 'node:fs';
-import { UserError } from '../core/errors.js';
+import { UserError } from './errors.js';
 
 /** Serialises `value` to `path`. */
 export function writeJsonFile(path: string, value: unknown): void {

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import type { ConfigCandidate } from './config-space.js';
 import { createLocalEvaluator, searchConfigurations, type EvaluationContext } from './config-search.js';
 import { formatRankingTable, formatTopLaunches } from './config-report.js';
-import { parseSlo } from './slo.js';
-import type { PointMeasurement } from './sweep.js';
+import { parseSlo } from '../sweep/slo.js';
+import type { PointMeasurement } from '../sweep/sweep.js';
 
 function candidate(label: string): ConfigCandidate {
   return { label, mode: 'pd-mixed', instances: [{ role: 'mixed', replicas: 1, devices: 8, flags: [] }] };
