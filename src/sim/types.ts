@@ -5,6 +5,9 @@
  */
 import type { HardwareProfile } from './model/catalog.js';
 
+/** Python logging's levels, most severe first. */
+export type LogLevel = 'critical' | 'error' | 'warning' | 'info' | 'debug';
+
 /**
  * SGLang launch flags that shape performance or the API, as given on the command line.
  * `null` means "not given": the performance model derives SGLang's default (spec §2 "Derived limits").
@@ -43,6 +46,13 @@ export interface LaunchConfig {
   reasoningParser: string | null;
   toolCallParser: string | null;
   enableMetrics: boolean;
+  /** Python logging level of the server's log (`--log-level`): SGLang's scheduler lines are INFO. */
+  logLevel: LogLevel;
+  /** Decode steps of a scheduler rank between two of its `Decode batch` lines (`--decode-log-interval`). */
+  decodeLogInterval: number;
+  /** A `Receive` and a `Finish` line per request (`--log-requests`), with `--log-requests-level` detail (0–3). */
+  logRequests: boolean;
+  logRequestsLevel: number;
   /** Sim-only: key of the catalogued hardware profile `--hardware` names (see `hardwareNames()`). */
   hardware: string;
   /** Sim-only: a device given as data (`--hardware-spec FILE.json`, or resolved by the caller); it wins over `hardware`. */

@@ -28,7 +28,7 @@ export const command: Command = {
       process.stdout.write(help());
       return 0;
     }
-    const server = await startDedicatedSim(argv);
+    const server = await startDedicatedSim(argv, { logs: true });
     const signal = new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'));
       process.once('SIGTERM', () => resolve('SIGTERM'));

@@ -5,6 +5,7 @@ import type { Engine, SimRequest, TokenEmission } from '../types.js';
 import { kvTransferSeconds } from '../model/kv-transfer.js';
 import { resolveDeployment } from '../model/deployment.js';
 import { createDisaggregatedEngine, createEngine } from './index.js';
+import type { RankStep } from './rank-step.js';
 
 const launch = (...args: string[]) => parseLaunchArgs(['--model-path', 'qwen2.5-0.5b', '--hardware', 'h100', ...args]).launch;
 
@@ -222,5 +223,70 @@ describe('PD disaggregation', () => {
     const engine = createEngine(instance('prefill'));
     engine.submit(request('a', 100, 5));
     assert.equal(drain(engine).filter((e) => e.finished).length, 1);
+  });
+});
+
+describe('rank steps (what the scheduler log reports)', () => {
+  /** Runs `submit` on an engine that records its rank steps; returns them in order. */
+  function recorded(args: string[], submit: (engine: Engine) => void, options: { seed?: number; acceptLength?: number } = {}): RankStep[] {
+    const steps: RankStep[] = [];
+    const engine = createEngine(launch(...args), { ...options, onRankStep: (step) => steps.push(step) });
+    submit(engine);
+    drain(engine);
+    return steps;
+  }
+
+  test('one request: a prefill step of its prompt, then one decode step per further token', () => {
+    const steps = recorded([], (engine) => engine.submit(request('a', 100, 5)));
+    assert.equal(steps.length, 5);
+    assert.deepEqual(steps[0]!.prefill, { requests: 1, newTokens: 100, cachedTokens: 0, running: 0, queued: 0, kvTokens: 0 });
+    assert.equal(steps[0]!.decode, null);
+    assert.equal(steps[0]!.cudaGraph, false);
+    for (const step of steps.slice(1)) {
+      assert.equal(step.prefill, null);
+      assert.deepEqual([step.decode!.requests, step.decode!.tokens, step.decode!.verifies, step.decode!.queued], [1, 1, 0, 0]);
+      assert.equal(step.cudaGraph, true);
+      assert.equal(step.kvCapacity, steps[0]!.kvCapacity);
+    }
+    // A decode step writes its input token's KV: the prompt plus one slot per decode step so far; the last step frees it all.
+    assert.deepEqual(steps.slice(1).map((s) => s.decode!.kvTokens), [101, 102, 103, 0]);
+    for (let i = 1; i < steps.length; i++) assert.ok(steps[i]!.time > steps[i - 1]!.time);
+  });
+
+  test('a repeated prompt is counted as cached; requests behind a full batch as queued', () => {
+    const ids = Array.from({ length: 300 }, (_, i) => i + 10);
+    const steps = recorded([], (engine) => {
+      engine.submit(request('first', 300, 3, 0, ids));
+      drain(engine);
+      engine.submit(request('second', 300, 3, 1, ids));
+    });
+    const prefills = steps.filter((s) => s.prefill !== null).map((s) => s.prefill!);
+    assert.deepEqual(prefills.map((p) => [p.newTokens, p.cachedTokens]), [[300, 0], [1, 299]]);
+    const queued = recorded(['--max-running-requests', '2'], (engine) => {
+      for (let i = 0; i < 4; i++) engine.submit(request(`r${i}`, 50, 4));
+    });
+    assert.deepEqual([queued[0]!.prefill!.requests, queued[0]!.prefill!.queued], [2, 2]);
+  });
+
+  test('DP attention reports each rank; speculative decoding its verify passes', () => {
+    const dpSteps: RankStep[] = [];
+    const dp = createEngine(
+      parseLaunchArgs(['--model-path', 'deepseek-ai/DeepSeek-V3', '--hardware', 'h200', '--tp', '8', '--dp', '4', '--enable-dp-attention', '--ep', '8']).launch,
+      { onRankStep: (step) => dpSteps.push(step) },
+    );
+    for (let i = 0; i < 8; i++) dp.submit(request(`r${i}`, 500, 10));
+    drain(dp);
+    assert.deepEqual([...new Set(dpSteps.map((s) => s.rank))].sort(), [0, 1, 2, 3]);
+    assert.ok(dpSteps.every((s) => s.instance === 0));
+    const specSteps = recorded(['--sim-model', 'qwen3-32b', '--tp', '2', '--speculative-algorithm', 'EAGLE'], (engine) => engine.submit(request('a', 100, 200)), { seed: 1 });
+    const decodes = specSteps.filter((s) => s.decode !== null).map((s) => s.decode!);
+    assert.ok(decodes.every((d) => d.verifies === d.requests && d.tokens >= d.verifies));
+    assert.equal(decodes.reduce((sum, d) => sum + d.tokens, 0), 199);
+  });
+
+  test('an engine without an observer records nothing (bench and predict pay nothing for the log)', () => {
+    const engine = createEngine(launch());
+    engine.submit(request('a', 100, 3));
+    assert.equal(drain(engine).length, 3);
   });
 });

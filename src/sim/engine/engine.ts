@@ -13,6 +13,7 @@ import { TimeHeap } from '../truth/time-heap.js';
 import type { Engine, EngineStats, LaunchConfig, SimRequest, TokenEmission } from '../types.js';
 import { FrontEnd } from './front-end.js';
 import { newLiveRequest, type LiveRequest } from './live-request.js';
+import type { RankStepObserver } from './rank-step.js';
 import { Scheduler, type InstanceRole, type StepOutput } from './scheduler.js';
 import type { StepProfile } from './step-profile.js';
 import { acceptRateAt, bodyRateForPopulation, inTail, rateForLength, type TailRate } from './speculative.js';
@@ -33,6 +34,8 @@ export interface EngineOptions {
   acceptLength?: number;
   /** Efficiency factors and acceptance to run with (the accuracy script's refits); defaults to the stored fit. */
   calibration?: Calibration;
+  /** Told what every scheduler rank's batch was and did, step by step (the sim server's scheduler log). */
+  onRankStep?: RankStepObserver;
 }
 
 /** One kind of instance of an engine (all its replicas run the same deployment) and what its steps were made of. */
@@ -51,7 +54,7 @@ export interface SimEngine extends Engine {
 
 function schedulerFor(deployment: Deployment, role: InstanceRole, options: EngineOptions): Scheduler {
   const prefillDelayerPasses = options.prefillDelayerPasses ?? deployment.prefillDelayerPasses;
-  return new Scheduler(deployment, { role, prefillDelayerPasses });
+  return new Scheduler(deployment, { role, prefillDelayerPasses, recordRankSteps: options.onRankStep !== undefined });
 }
 
 /**
@@ -62,7 +65,7 @@ function schedulerFor(deployment: Deployment, role: InstanceRole, options: Engin
 export function createEngine(launch: LaunchConfig, options: EngineOptions = {}): SimEngine {
   const deployment = options.deployment ?? resolveDeployment(launch, options.calibration);
   const replicas = Array.from({ length: deployment.replicas }, () => schedulerFor(deployment, 'mixed', options));
-  return new ModelEngine(replicas, [], options.seed ?? launch.simSeed, options.acceptLength);
+  return new ModelEngine(replicas, [], options.seed ?? launch.simSeed, options.acceptLength, options.onRankStep);
 }
 
 /**
@@ -77,7 +80,7 @@ export function createDisaggregatedEngine(prefill: LaunchConfig[], decode: Launc
       return Array.from({ length: deployment.replicas }, () => schedulerFor(deployment, role, options));
     });
   const seed = options.seed ?? decode[0]?.simSeed ?? 0;
-  return new ModelEngine(build(prefill, 'prefill'), build(decode, 'decode'), seed, options.acceptLength);
+  return new ModelEngine(build(prefill, 'prefill'), build(decode, 'decode'), seed, options.acceptLength, options.onRankStep);
 }
 
 /** Acceptance distribution of speculative decoding: the body's mean rate, and the low tail with its seeded phase. */
@@ -120,6 +123,7 @@ class ModelEngine implements SimEngine {
     private readonly decode: Scheduler[],
     private readonly seed: number,
     acceptLength: number | undefined,
+    private readonly onRankStep: RankStepObserver | undefined,
   ) {
     if (entry.length === 0) throw new Error('an engine needs at least one instance');
     this.schedulers = [...entry, ...decode];
@@ -192,9 +196,10 @@ class ModelEngine implements SimEngine {
         const live = this.transfers.pop()!;
         if (live.phase !== 'aborted') this.route(live, 'decode');
       }
-      for (const scheduler of this.schedulers) {
+      this.schedulers.forEach((scheduler, instance) => {
         if (scheduler.stepEnd !== undefined && scheduler.stepEnd <= t) {
-          const { end, timing, outputs } = scheduler.finishStep();
+          const { end, timing, outputs, rankSteps } = scheduler.finishStep();
+          for (const rankStep of rankSteps) this.onRankStep?.({ time: end, instance, ...rankStep });
           // The overlapped host pass of the next step processes these results: visible after it.
           const ready = end + timing.cpu;
           for (const output of outputs) {
@@ -208,7 +213,7 @@ class ModelEngine implements SimEngine {
             emissions.push(this.emit({ live, tokens: live.generated, finished: false, verified: false, handoff: false }, t));
           }
         }
-      }
+      });
     }
     return emissions;
   }

@@ -49,6 +49,11 @@ export class Rank {
     return this.waiting.length === 0 && this.active === 0;
   }
 
+  /** KV slots held by requests and by the cache entries they lock: what SGLang's logs count as used. */
+  get kvTokensInUse(): number {
+    return this.used + this.cache.size - this.cache.evictable;
+  }
+
   /** KV slots free now, evictable cache included. */
   available(): number {
     return this.capacity - this.used - this.cache.size + this.cache.evictable;

@@ -6,10 +6,11 @@
  * decode instance admits requests whose KV (and first token) arrived by transfer.
  */
 import type { Deployment } from '../model/deployment.js';
-import { stepTime, type StepTiming } from '../model/step-time.js';
+import { runsAsCudaGraph, stepTime, type StepTiming } from '../model/step-time.js';
 import type { LiveRequest } from './live-request.js';
 import { remainingOutput } from './live-request.js';
 import { Rank, type WorkItem } from './rank.js';
+import type { DecodeBatchStats, PrefillBatchStats, RankStep } from './rank-step.js';
 import { drawAcceptedTokens } from './speculative.js';
 import { StepProfile } from './step-profile.js';
 
@@ -28,7 +29,13 @@ interface InflightStep {
   end: number;
   timing: StepTiming;
   items: WorkItem[][];
+  /** Each rank's extend batch as it was formed; null unless rank steps are recorded. */
+  formed: (PrefillBatchStats | null)[] | null;
+  cudaGraph: boolean;
 }
+
+/** A rank's share of a finished step; the engine adds when it ended and which instance ran it. */
+export type RankStepStats = Omit<RankStep, 'time' | 'instance'>;
 
 /** What an instance does: everything (PD mixed), or one side of PD disaggregation. */
 export type InstanceRole = 'mixed' | 'prefill' | 'decode';
@@ -37,6 +44,24 @@ export interface SchedulerOptions {
   role: InstanceRole;
   /** PrefillDelayer: max passes a rank's prefill waits for every rank to have prefill work (0 = off). */
   prefillDelayerPasses: number;
+  /** Count what each rank's steps were (`finishStep().rankSteps`), for scheduler logs; off on the hot path otherwise. */
+  recordRankSteps: boolean;
+}
+
+/** The extend part of a rank's freshly formed batch; null when it has none. */
+function prefillStats(work: readonly WorkItem[], rank: Rank, kvTokensBefore: number): PrefillBatchStats | null {
+  let requests = 0;
+  let newTokens = 0;
+  let cachedTokens = 0;
+  for (const item of work) {
+    if (!item.prefill) continue;
+    requests++;
+    newTokens += item.newTokens;
+    // A newly admitted request starts from its cache hit; a chunked one continuing starts past it.
+    if (item.context === item.live.cachedTokens) cachedTokens += item.context;
+  }
+  if (requests === 0) return null;
+  return { requests, newTokens, cachedTokens, running: rank.running.length, queued: rank.waiting.length, kvTokens: kvTokensBefore };
 }
 
 export class Scheduler {
@@ -112,6 +137,9 @@ export class Scheduler {
     const allowPrefill = this.prefillAllowed();
     const spec = this.d.speculative;
     const role = this.options.role;
+    const record = this.options.recordRankSteps;
+    // SGLang logs a prefill batch before the batch takes its KV slots.
+    const kvBefore = record ? this.ranks.map((rank) => rank.kvTokensInUse) : [];
     const items: WorkItem[][] = this.ranks.map((rank) => {
       if (role === 'decode') this.admitted.push(...rank.admitTransferred());
       const prefill = allowPrefill && role !== 'decode' ? rank.planPrefill(now) : [];
@@ -124,7 +152,8 @@ export class Scheduler {
       return false;
     }
     const timing = stepTime(this.d, items);
-    this.inflight = { end: now + timing.duration, timing, items };
+    const formed = record ? items.map((work, r) => prefillStats(work, this.ranks[r]!, kvBefore[r]!)) : null;
+    this.inflight = { end: now + timing.duration, timing, items, formed, cudaGraph: record && runsAsCudaGraph(this.d, items) };
     this.stepCount++;
     this.profile.record(items, timing.duration);
     return true;
@@ -137,14 +166,19 @@ export class Scheduler {
     return admitted;
   }
 
-  /** Applies the step in flight: prefill progress, decoded (or accepted) tokens, finished requests. */
-  finishStep(): { end: number; timing: StepTiming; outputs: StepOutput[] } {
+  /**
+   * Applies the step in flight: prefill progress, decoded (or accepted) tokens, finished requests;
+   * with rank steps recorded, also what each rank with work did.
+   */
+  finishStep(): { end: number; timing: StepTiming; outputs: StepOutput[]; rankSteps: RankStepStats[] } {
     const step = this.inflight!;
     this.inflight = null;
     const outputs: StepOutput[] = [];
+    const rankSteps: RankStepStats[] = [];
     const spec = this.d.speculative;
     step.items.forEach((list, r) => {
       const rank = this.ranks[r]!;
+      const decode: DecodeBatchStats = { requests: 0, tokens: 0, verifies: 0, queued: 0, kvTokens: 0 };
       for (const item of list) {
         const live = item.live;
         if (live.phase === 'aborted' || live.phase === 'finished') continue;
@@ -165,6 +199,11 @@ export class Scheduler {
           rank.growKv(live, 1);
         }
         tokens = Math.min(tokens, remainingOutput(live));
+        if (!item.prefill) {
+          decode.requests++;
+          decode.tokens += tokens;
+          if (verified) decode.verifies++;
+        }
         live.generated += tokens;
         const finished = remainingOutput(live) <= 0;
         if (finished || handoff) {
@@ -174,7 +213,12 @@ export class Scheduler {
         }
         outputs.push({ live, tokens, finished, verified, handoff: handoff && !finished });
       }
+      const prefill = step.formed?.[r] ?? null;
+      if (step.formed === null || (prefill === null && decode.requests === 0)) return;
+      decode.queued = rank.waiting.length;
+      decode.kvTokens = rank.kvTokensInUse;
+      rankSteps.push({ rank: r, prefill, decode: decode.requests > 0 ? decode : null, kvCapacity: rank.capacity, cudaGraph: step.cudaGraph });
     });
-    return { end: step.end, timing: step.timing, outputs };
+    return { end: step.end, timing: step.timing, outputs, rankSteps };
   }
 }

@@ -9,7 +9,7 @@ import { AT_LEAST_ONE, LISTEN_PORT, MAX_TIMER_SECONDS, SEED, parseFlagNumber, ty
 import { UsageError } from '../../core/errors.js';
 import { findHardware, hardwareNames } from '../model/catalog.js';
 import { FAMILY_REFERENCE } from '../model/hardware-spec.js';
-import type { LaunchConfig } from '../types.js';
+import type { LaunchConfig, LogLevel } from '../types.js';
 import { readHardwareSpec } from './hardware-spec-file.js';
 import type { TruthOptions } from './launch-flags.js';
 
@@ -54,13 +54,21 @@ const MEM_FRACTION_RANGE: FlagRange = { above: 0, max: 1 };
 const TRUTH_DELAY_MS_RANGE: FlagRange = { min: 0, max: MAX_TIMER_SECONDS * 1000 };
 
 const DISAGGREGATION_CHOICES = ['null', 'prefill', 'decode'] as const;
+/** Python logging's level names, as SGLang's `--log-level` takes them (any case). */
+export const LOG_LEVEL_CHOICES = ['critical', 'error', 'warning', 'info', 'debug'] as const satisfies readonly LogLevel[];
+/** `--log-requests-level`: 0 metadata, 1 and sampling parameters, 2 and partial input/output, 3 everything. */
+const LOG_REQUESTS_LEVEL_RANGE: FlagRange = { min: 0, max: 3 };
 
-function disaggregationMode(value: string, flag: string): LaunchConfig['disaggregationMode'] {
-  if (!(DISAGGREGATION_CHOICES as readonly string[]).includes(value)) {
-    const list = DISAGGREGATION_CHOICES.map((c) => `'${c}'`).join(', ');
-    throw new UsageError(`argument --${flag}: invalid choice: '${value}' (choose from ${list})`);
-  }
-  return value as LaunchConfig['disaggregationMode'];
+/** A value from a fixed list, as argparse's `choices` checks it; `normalize` maps what was written first. */
+function oneOf<C extends string>(choices: readonly C[], normalize: (value: string) => string = (value) => value): (value: string, flag: string) => C {
+  return (value, flag) => {
+    const written = normalize(value);
+    if (!(choices as readonly string[]).includes(written)) {
+      const list = choices.map((c) => `'${c}'`).join(', ');
+      throw new UsageError(`argument --${flag}: invalid choice: '${value}' (choose from ${list})`);
+    }
+    return written as C;
+  };
 }
 
 /** A catalogued device by key or alias (case-insensitive), stored as its key. */
@@ -105,11 +113,15 @@ export const SGLANG_FLAGS: readonly FlagSpec<LaunchConfig>[] = [
   launch.value(['speculative-num-steps'], 'speculativeNumSteps', 'N', count, 'draft steps per verification'),
   launch.value(['speculative-eagle-topk'], 'speculativeEagleTopk', 'K', count, 'draft branches per step'),
   launch.value(['speculative-num-draft-tokens'], 'speculativeNumDraftTokens', 'N', count, 'draft tokens verified at once'),
-  launch.value(['disaggregation-mode'], 'disaggregationMode', `{${DISAGGREGATION_CHOICES.join(',')}}`, disaggregationMode, 'PD separation: this instance prefills or decodes only'),
+  launch.value(['disaggregation-mode'], 'disaggregationMode', `{${DISAGGREGATION_CHOICES.join(',')}}`, oneOf(DISAGGREGATION_CHOICES), 'PD separation: this instance prefills or decodes only'),
   launch.value(['nnodes'], 'nnodes', 'N', count, 'nodes one instance spans'),
   launch.value(['reasoning-parser'], 'reasoningParser', 'NAME', text, "answer with reasoning text apart, in this parser's format"),
   launch.value(['tool-call-parser'], 'toolCallParser', 'NAME', text, "answer tool calls in this parser's format"),
   launch.toggle(['enable-metrics'], 'enableMetrics', 'serve Prometheus metrics at /metrics'),
+  launch.value(['log-level'], 'logLevel', 'LEVEL', oneOf(LOG_LEVEL_CHOICES, (value) => value.toLowerCase()), "sim server's log: info and debug print SGLang's scheduler lines, warning and above do not"),
+  launch.value(['decode-log-interval'], 'decodeLogInterval', 'N', count, 'decode steps of a scheduler rank between two of its Decode batch lines'),
+  launch.toggle(['log-requests'], 'logRequests', "print a Receive and a Finish line per request, as SGLang's tokenizer manager does"),
+  launch.value(['log-requests-level'], 'logRequestsLevel', 'N', number('int', LOG_REQUESTS_LEVEL_RANGE), '--log-requests detail: 0 metadata, 1 and sampling parameters, 2 and the first and last 1024 characters of inputs and outputs, 3 all'),
 ];
 
 /** The sim's own flags that choose the device, the model and the draws. */

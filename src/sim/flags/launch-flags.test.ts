@@ -71,7 +71,8 @@ describe('parseLaunchArgs', () => {
       'python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --trust-remote-code \\\n  --attention-backend fa3 --cuda-graph-bs 1 2 4 --log-requests --nccl-init 10.0.0.1:5000',
     );
     const { launch } = parseLaunchArgs(pasted);
-    assert.deepEqual(launch.ignoredFlags, ['--trust-remote-code', '--attention-backend', '--cuda-graph-bs', '--log-requests', '--nccl-init-addr']);
+    assert.deepEqual(launch.ignoredFlags, ['--trust-remote-code', '--attention-backend', '--cuda-graph-bs', '--nccl-init-addr']);
+    assert.equal(launch.logRequests, true);
     const serve = parseLaunchArgs(['sglang', 'serve', '--model-path', 'm/qwen3-8b', '--tp', '2']).launch;
     assert.equal(serve.tpSize, 2);
   });
@@ -89,7 +90,18 @@ describe('parseLaunchArgs', () => {
     assert.equal(launches[2]!.epSize, 32);
     assert.equal(launches[3]!.host, '0.0.0.0');
     assert.equal(launches[3]!.servedModelName, 'DeepSeek-V3.2-Opt-dp2-mtp');
-    assert.deepEqual(launches[3]!.ignoredFlags, ['--nccl-init-addr', '--node-rank', '--trust-remote-code', '--log-requests', '--allow-auto-truncate']);
+    assert.deepEqual(launches[3]!.ignoredFlags, ['--nccl-init-addr', '--node-rank', '--trust-remote-code', '--allow-auto-truncate']);
+  });
+
+  test("the server log's flags: --log-level (any case), --decode-log-interval, --log-requests and its level", () => {
+    const bare = parseLaunchArgs(['--model-path', 'x']).launch;
+    assert.deepEqual([bare.logLevel, bare.decodeLogInterval, bare.logRequests, bare.logRequestsLevel], ['info', 40, false, 2]);
+    const given = parseLaunchArgs(['--model-path', 'x', '--log-level', 'WARNING', '--decode-log-interval', '5', '--log-requests', '--log-requests-level', '0']).launch;
+    assert.deepEqual([given.logLevel, given.decodeLogInterval, given.logRequests, given.logRequestsLevel, given.ignoredFlags], ['warning', 5, true, 0, []]);
+    assert.throws(() => parseLaunchArgs(['--model-path', 'x', '--log-level', 'verbose']), (e: unknown) =>
+      e instanceof UsageError && e.message === "argument --log-level: invalid choice: 'verbose' (choose from 'critical', 'error', 'warning', 'info', 'debug')");
+    assert.throws(() => parseLaunchArgs(['--model-path', 'x', '--log-requests-level', '4']), UsageError);
+    assert.throws(() => parseLaunchArgs(['--model-path', 'x', '--decode-log-interval', '0']), UsageError);
   });
 
   test('accepts unique prefixes and rejects ambiguous ones', () => {

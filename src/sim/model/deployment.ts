@@ -22,6 +22,8 @@ import {
 import { kvElementBytes, quantOnHardware, resolveQuant, type QuantFormat } from './quantization.js';
 
 const GB = 1e9;
+/** SGLang's default `--max-prefill-tokens`. */
+export const DEFAULT_MAX_PREFILL_TOKENS = 16384;
 /** SGLANG_PREFILL_DELAYER_MAX_DELAY_PASSES' default. */
 const DEFAULT_PREFILL_DELAYER_PASSES = 30;
 const MB = 1e6;
@@ -87,6 +89,8 @@ export interface Deployment {
   /** True when the tensor-parallel group spans servers (its collectives cross the NIC). */
   crossNode: boolean;
   pageSize: number;
+  /** `--chunked-prefill-size` as SGLang resolves it: the device's default when unset, -1 when chunking is off. */
+  chunkedPrefillSize: number;
   /** Chunked-prefill budget per scheduler rank (after the DP-attention division); Infinity when disabled. */
   chunkedPrefillPerRank: number;
   /** Prefill-batch token budget per rank (max(max_prefill_tokens, context length)). */
@@ -306,8 +310,9 @@ export function resolveDeployment(launch: LaunchConfig, calibration: Calibration
     nnodes,
     crossNode: tp > hardware.devicesPerNode,
     pageSize,
+    chunkedPrefillSize: chunkFlag <= 0 ? -1 : chunkFlag,
     chunkedPrefillPerRank,
-    maxPrefillTokens: Math.max(launch.maxPrefillTokens ?? 16384, contextLength),
+    maxPrefillTokens: Math.max(launch.maxPrefillTokens ?? DEFAULT_MAX_PREFILL_TOKENS, contextLength),
     maxRunningPerRank,
     contextLength,
     memFractionStatic,

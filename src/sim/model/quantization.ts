@@ -70,6 +70,15 @@ const FLAG_FORMATS: Record<string, QuantName | 'announced'> = {
 };
 
 /**
+ * The `--quantization` name of a format, as SGLang reports a checkpoint in it (the first name the
+ * flag table maps to the format); null for BF16, which needs none.
+ */
+export function quantizationFlagOf(format: QuantName): string | null {
+  if (format === 'bf16') return null;
+  return Object.entries(FLAG_FORMATS).find(([, mapped]) => mapped === format)![0];
+}
+
+/**
  * Resolves the weight/activation format of a deployment.
  * @param flag `--quantization` (null when not given)
  * @param announced the format the checkpoint announces (its config's quantization_config or its name's suffix), or null

@@ -293,6 +293,11 @@ function isEager(d: Deployment, ranks: readonly (readonly RequestWork[])[], pref
   return false;
 }
 
+/** Whether a step over these ranks replays a captured CUDA graph (what SGLang's `cuda graph:` log field says). */
+export function runsAsCudaGraph(d: Deployment, ranks: readonly (readonly RequestWork[])[]): boolean {
+  return !isEager(d, ranks, ranks.some((work) => work.some((w) => w.prefill)));
+}
+
 /**
  * One forward pass over `ranks` (the batch of each DP-attention rank), and with `withParts` what it
  * is made of on the busiest device. `layers` limits the pass to the first layers (a draft model is

@@ -20,6 +20,11 @@ export class EngineClock {
     return performance.now() + this.hrOffsetMs;
   }
 
+  /** The wall-clock date of an engine-clock time (log timestamps). */
+  toDate(engineSeconds: number): Date {
+    return new Date(performance.timeOrigin + this.originMs + engineSeconds * 1000);
+  }
+
   /** An engine-clock time expressed on the shared monotonic clock, in ms. */
   toHrMs(engineSeconds: number): number {
     return this.originMs + engineSeconds * 1000 + this.hrOffsetMs;

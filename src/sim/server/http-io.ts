@@ -65,6 +65,12 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(text);
 }
 
+/** Writes a response without a body, as Starlette's bare `Response(status_code=...)` does (no content type). */
+export function sendEmpty(res: ServerResponse, status: number): void {
+  res.writeHead(status, { 'content-length': 0 });
+  res.end();
+}
+
 /** Writes a plain-text response. */
 export function sendText(res: ServerResponse, status: number, text: string, contentType = 'text/plain; charset=utf-8'): void {
   res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text) });

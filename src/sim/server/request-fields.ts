@@ -24,6 +24,9 @@ export function optionalBool(body: Body, key: string, fallback: boolean): boolea
   return value;
 }
 
+/** Sampling parameters that are plain numbers: checked for type, logged, otherwise ignored by the sim. */
+export const SAMPLING_NUMBER_FIELDS = ['temperature', 'top_p', 'top_k', 'min_p', 'frequency_penalty', 'presence_penalty'] as const;
+
 /** An optional finite number (temperature, top_p, ...): checked for type only, the sim ignores its value. */
 export function checkOptionalNumber(body: Body, key: string): void {
   const value = body[key];

@@ -6,19 +6,15 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../../core/http-error.js';
 import type { TokenEmission } from '../types.js';
-import { readBody, sendJson, sendText } from './http-io.js';
+import { readBody, sendEmpty, sendJson, sendText } from './http-io.js';
+import { resolvedServerArgs } from './server-args.js';
 import type { SimContext } from './sim-context.js';
 
 import { SIM_SERVER_NAME, TOOL_VERSION as VERSION } from '../../core/version.js';
 
-function snakeCase(key: string): string {
-  return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-}
-
-/** `/get_server_info` and `/server_info`: launch args in SGLang's snake_case names, scheduler state, version. */
+/** `/get_server_info` and `/server_info`: launch args as SGLang resolves them, scheduler state, version. */
 export function serverInfo(ctx: SimContext): Record<string, unknown> {
-  const args: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(ctx.launch)) args[snakeCase(key)] = value;
+  const args = resolvedServerArgs(ctx.launch, ctx.deployment);
   args['served_model_name'] = ctx.modelName;
   args['context_length'] = ctx.contextLength;
   const stats = ctx.driver.engine.stats();
@@ -49,30 +45,59 @@ function modelInfo(ctx: SimContext): Record<string, unknown> {
   };
 }
 
-function modelsList(ctx: SimContext): Record<string, unknown> {
+/** SGLang's ModelCard of the served model (`/v1/models` lists it, `/v1/models/{name}` retrieves it). */
+function modelCard(ctx: SimContext): Record<string, unknown> {
   return {
-    object: 'list',
-    data: [{ id: ctx.modelName, object: 'model', created: 0, owned_by: 'sglang', root: ctx.launch.modelPath, max_model_len: ctx.contextLength }],
+    id: ctx.modelName,
+    object: 'model',
+    created: Math.floor(Date.now() / 1000),
+    owned_by: 'sglang',
+    root: ctx.modelName,
+    parent: null,
+    max_model_len: ctx.contextLength,
   };
 }
 
-/** `/health_generate`: one single-token generation through the engine, 200 when it finishes. */
+const MODELS_PATH = '/v1/models/';
+
+/** `GET /v1/models/{name}`: the card of the served model; any other name is SGLang's 404. */
+function retrieveModel(ctx: SimContext, name: string): Record<string, unknown> {
+  if (name !== ctx.modelName) {
+    throw new HttpError(404, `The model '${name}' does not exist`, { type: 'invalid_request_error', param: 'model', apiCode: 'model_not_found' });
+  }
+  return modelCard(ctx);
+}
+
+/** SGLang looks for a sign of life once a second (`HEALTH_CHECK_TIMEOUT`: 20 s) before it answers a health check. */
+const HEALTH_POLL_MS = 1000;
+const HEALTH_TIMEOUT_MS = 20_000;
+
+/**
+ * `/health_generate` as SGLang answers it: an idle server runs a one-token generation of token id 0
+ * through the engine (a busy one skips it: its running batch proves it alive), and the answer, an
+ * empty 200, comes at the first one-second poll after the engine has answered; 503 after 20 s.
+ */
 function healthGenerate(ctx: SimContext, res: ServerResponse): void {
-  const id = `health-${randomUUID()}`;
-  let done = false;
+  let answered = ctx.driver.activeRequests > 0;
+  const id = `HEALTH_CHECK_${randomUUID()}`;
+  if (!answered) {
+    ctx.driver.submit(
+      { id, promptTokens: 1, promptTokenIds: [0], outputTokens: 1, finishReason: 'length', arrivalTime: ctx.driver.clock.now() },
+      { deliver: (emission: TokenEmission) => void (answered ||= emission.finished) },
+    );
+  }
+  let waitedMs = 0;
+  const poll = setInterval(() => {
+    waitedMs += HEALTH_POLL_MS;
+    if (!answered && waitedMs < HEALTH_TIMEOUT_MS) return;
+    clearInterval(poll);
+    ctx.driver.abort(id);
+    sendEmpty(res, answered ? 200 : 503);
+  }, HEALTH_POLL_MS);
   res.on('close', () => {
-    if (!done) ctx.driver.abort(id);
+    clearInterval(poll);
+    ctx.driver.abort(id);
   });
-  ctx.driver.submit(
-    { id, promptTokens: 1, promptTokenIds: [ctx.pool.ids[0]!], outputTokens: 1, finishReason: 'length', arrivalTime: ctx.driver.clock.now() },
-    {
-      deliver(emission: TokenEmission) {
-        if (!emission.finished) return;
-        done = true;
-        sendText(res, 200, '');
-      },
-    },
-  );
 }
 
 const FLUSH_MESSAGE =
@@ -82,7 +107,7 @@ const FLUSH_MESSAGE =
 export async function handleAdmin(ctx: SimContext, path: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
   switch (path) {
     case '/health':
-      sendText(res, 200, '');
+      sendEmpty(res, 200);
       return true;
     case '/health_generate':
       healthGenerate(ctx, res);
@@ -96,7 +121,7 @@ export async function handleAdmin(ctx: SimContext, path: string, req: IncomingMe
       sendJson(res, 200, modelInfo(ctx));
       return true;
     case '/v1/models':
-      sendJson(res, 200, modelsList(ctx));
+      sendJson(res, 200, { object: 'list', data: [modelCard(ctx)] });
       return true;
     case '/flush_cache':
       await readBody(req);
@@ -122,6 +147,8 @@ export async function handleAdmin(ctx: SimContext, path: string, req: IncomingMe
       } else sendJson(res, 200, ctx.truth.snapshot());
       return true;
     default:
-      return false;
+      if (req.method !== 'GET' || !path.startsWith(MODELS_PATH)) return false;
+      sendJson(res, 200, retrieveModel(ctx, decodeURIComponent(path.slice(MODELS_PATH.length))));
+      return true;
   }
 }

@@ -9,7 +9,17 @@ import { planOutput } from '../text/output-plan.js';
 import { wrongType } from './error-body.js';
 import { readJsonObject } from './http-io.js';
 import { boundedPromptIds } from './prompt-tokens.js';
-import { checkContextLength, checkOptionalNumber, isTokenIds, optionalBool, optionalInt, optionalObject, stopStrings } from './request-fields.js';
+import type { PyValue } from '../../core/pyrepr.js';
+import {
+  checkContextLength,
+  checkOptionalNumber,
+  isTokenIds,
+  optionalBool,
+  optionalInt,
+  optionalObject,
+  SAMPLING_NUMBER_FIELDS,
+  stopStrings,
+} from './request-fields.js';
 import { runGeneration, type SimContext } from './sim-context.js';
 import { NativeFormatter } from './wire-format.js';
 
@@ -35,7 +45,7 @@ export async function handleGenerate(ctx: SimContext, req: IncomingMessage, res:
   const maxNewTokens = optionalInt(sampling, 'max_new_tokens', DEFAULT_MAX_NEW_TOKENS)!;
   const ignoreEos = optionalBool(sampling, 'ignore_eos', false);
   const stop = stopStrings(sampling);
-  for (const key of ['temperature', 'top_p', 'top_k', 'min_p', 'frequency_penalty', 'presence_penalty']) checkOptionalNumber(sampling, key);
+  for (const key of SAMPLING_NUMBER_FIELDS) checkOptionalNumber(sampling, key);
   const stream = optionalBool(body, 'stream', false);
   const rid = body['rid'];
   if (rid !== undefined && rid !== null && typeof rid !== 'string') throw wrongType('rid', 'a string');
@@ -46,5 +56,8 @@ export async function handleGenerate(ctx: SimContext, req: IncomingMessage, res:
   const id = typeof rid === 'string' && rid !== '' ? rid : randomUUID().replace(/-/g, '');
   if (ctx.driver.isActive(id)) throw new HttpError(400, `a request with rid '${id}' is already running; send a unique rid`, { param: 'rid' });
   const formatter = new NativeFormatter({ id, model: ctx.modelName, created: Math.floor(Date.now() / 1000), promptTokens: ids.length, plan });
-  runGeneration(ctx, res, { id, arrival, promptIds: ids, plan }, formatter, stream);
+  const logged = ctx.log?.logsRequests
+    ? { rid: id, text: typeof body['text'] === 'string' ? body['text'] : null, inputIds: isTokenIds(body['input_ids']) ? ids : null, imageData: null, samplingParams: sampling as { [key: string]: PyValue }, stream }
+    : undefined;
+  runGeneration(ctx, res, { id, arrival, promptIds: ids, plan, logged }, formatter, stream);
 }

@@ -12,6 +12,7 @@ import { wrongType } from './error-body.js';
 import { planChatAnswer, reasoningEnabled, type OfferedTool } from './chat-answer.js';
 import { readJsonObject } from './http-io.js';
 import { boundedPromptIds } from './prompt-tokens.js';
+import type { PyValue } from '../../core/pyrepr.js';
 import {
   checkContextLength,
   checkOptionalNumber,
@@ -20,8 +21,10 @@ import {
   optionalBool,
   optionalInt,
   optionalObject,
+  SAMPLING_NUMBER_FIELDS,
   stopStrings,
 } from './request-fields.js';
+import type { LoggedRequest } from './request-log-format.js';
 import { runGeneration, type SimContext } from './sim-context.js';
 import { ChatFormatter, CompletionFormatter, type UsageOptions } from './wire-format.js';
 
@@ -54,11 +57,37 @@ function usageOptions(body: Record<string, unknown>): UsageOptions {
   };
 }
 
+interface CommonFields {
+  stream: boolean;
+  ignoreEos: boolean;
+  stop: string[];
+}
+
 /** Checks shared by both routes; returns the sampling choices the sim honours. */
-function commonFields(body: Record<string, unknown>): { stream: boolean; ignoreEos: boolean; stop: string[] } {
+function commonFields(body: Record<string, unknown>): CommonFields {
   checkSingleChoice(body);
-  for (const key of ['temperature', 'top_p', 'top_k', 'min_p', 'frequency_penalty', 'presence_penalty']) checkOptionalNumber(body, key);
+  for (const key of SAMPLING_NUMBER_FIELDS) checkOptionalNumber(body, key);
   return { stream: optionalBool(body, 'stream', false), ignoreEos: optionalBool(body, 'ignore_eos', false), stop: stopStrings(body) };
+}
+
+/**
+ * The request as `--log-requests` prints it: the GenerateReqInput SGLang makes of an OpenAI request,
+ * with the sampling parameters the request set. Undefined when request lines are off.
+ */
+function loggedRequest(
+  ctx: SimContext,
+  id: string,
+  body: Record<string, unknown>,
+  fields: CommonFields,
+  maxTokens: number,
+  input: { text: string | null; ids: number[] },
+): LoggedRequest | undefined {
+  if (!ctx.log?.logsRequests) return undefined;
+  const samplingParams: { [key: string]: PyValue } = { max_new_tokens: maxTokens };
+  for (const key of SAMPLING_NUMBER_FIELDS) if (typeof body[key] === 'number') samplingParams[key] = body[key] as number;
+  if (fields.stop.length > 0) samplingParams['stop'] = fields.stop;
+  if (fields.ignoreEos) samplingParams['ignore_eos'] = true;
+  return { rid: id, text: input.text, inputIds: input.text === null ? input.ids : null, imageData: null, samplingParams, stream: fields.stream };
 }
 
 async function completionPromptIds(ctx: SimContext, prompt: unknown): Promise<number[]> {
@@ -74,7 +103,8 @@ export async function handleCompletions(ctx: SimContext, req: IncomingMessage, r
   const arrival = ctx.driver.clock.now();
   const body = await readJsonObject(req);
   checkModel(ctx, body);
-  const { stream, ignoreEos, stop } = commonFields(body);
+  const fields = commonFields(body);
+  const { stream, ignoreEos, stop } = fields;
   const maxTokens = optionalInt(body, 'max_tokens', DEFAULT_COMPLETION_TOKENS)!;
   const usage = usageOptions(body);
   const ids = await completionPromptIds(ctx, body['prompt']);
@@ -82,7 +112,9 @@ export async function handleCompletions(ctx: SimContext, req: IncomingMessage, r
   const plan = planOutput(ctx.pool, ctx.launch.simSeed, { maxNewTokens: maxTokens, ignoreEos, stop, requestIndex: ctx.nextRequestIndex() });
   const id = newId('cmpl-');
   const formatter = new CompletionFormatter({ id, model: requestedModel(ctx, body), created: unixNow(), promptTokens: ids.length, plan }, usage);
-  runGeneration(ctx, res, { id, arrival, promptIds: ids, plan }, { event: (e) => formatter.event(e), collect: (e) => formatter.collect(e), body: (e) => formatter.body(e) }, stream);
+  const prompt = body['prompt'];
+  const logged = loggedRequest(ctx, id, body, fields, maxTokens, { text: typeof prompt === 'string' ? prompt : null, ids });
+  runGeneration(ctx, res, { id, arrival, promptIds: ids, plan, logged }, { event: (e) => formatter.event(e), collect: (e) => formatter.collect(e), body: (e) => formatter.body(e) }, stream);
 }
 
 function unixNow(): number {
@@ -150,7 +182,8 @@ export async function handleChatCompletions(ctx: SimContext, req: IncomingMessag
   const body = await readJsonObject(req);
   checkModel(ctx, body);
   const messages = checkMessages(body['messages']);
-  const { stream, ignoreEos, stop } = commonFields(body);
+  const fields = commonFields(body);
+  const { stream, ignoreEos, stop } = fields;
   const tools = checkTools(body);
   const kwargs = optionalObject(body, 'chat_template_kwargs');
   const usage = usageOptions(body);
@@ -172,5 +205,6 @@ export async function handleChatCompletions(ctx: SimContext, req: IncomingMessag
   });
   const id = newId('chatcmpl-');
   const formatter = new ChatFormatter({ id, model: requestedModel(ctx, body), created: unixNow(), promptTokens: ids.length, plan }, answer, usage);
-  runGeneration(ctx, res, { id, arrival, promptIds: ids, plan }, { event: (e) => formatter.event(e), collect: (e) => formatter.collect(e), body: (e) => formatter.body(e) }, stream);
+  const logged = loggedRequest(ctx, id, body, fields, maxTokens, { text: null, ids });
+  runGeneration(ctx, res, { id, arrival, promptIds: ids, plan, logged }, { event: (e) => formatter.event(e), collect: (e) => formatter.collect(e), body: (e) => formatter.body(e) }, stream);
 }

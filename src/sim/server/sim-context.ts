@@ -4,6 +4,7 @@
  * (stream) or collects them (one JSON body), and a client that leaves early frees its slot at once.
  */
 import type { ServerResponse } from 'node:http';
+import type { Deployment } from '../model/deployment.js';
 import type { LaunchConfig, TokenEmission } from '../types.js';
 import type { OutputPlan } from '../text/output-plan.js';
 import type { TokenPool } from '../text/token-pool.js';
@@ -11,16 +12,23 @@ import type { TruthRecorder } from '../truth/truth-recorder.js';
 import type { EngineDriver } from './engine-driver.js';
 import { EventStream, sendJson } from './http-io.js';
 import type { PromptLimits } from './prompt-tokens.js';
+import type { LoggedOutput, LoggedRequest } from './request-log-format.js';
+import type { ServerLog } from './server-log.js';
 import type { SimMetrics } from './sim-metrics.js';
+import { nativeFinishReason } from './wire-format.js';
 
 export interface SimContext extends PromptLimits {
   launch: LaunchConfig;
+  /** What the launch resolves to; null in truth mode with a model the catalog does not know. */
+  deployment: Deployment | null;
   /** The name clients send as `model` (`--served-model-name`, else the model path). */
   modelName: string;
   pool: TokenPool;
   driver: EngineDriver;
   metrics: SimMetrics;
   truth: TruthRecorder | null;
+  /** The server's log (`servebench sim` only); null in the embedded sim. */
+  log: ServerLog | null;
   /** Index of the next request: the stream of its seeded draws. */
   nextRequestIndex(): number;
 }
@@ -32,6 +40,8 @@ export interface GenerationJob {
   arrival: number;
   promptIds: ArrayLike<number>;
   plan: OutputPlan;
+  /** The request as `--log-requests` prints it; absent when request lines are off. */
+  logged?: LoggedRequest;
 }
 
 /** Turns emissions into bytes, per API. */
@@ -53,6 +63,23 @@ function visibleEmission(emission: TokenEmission, plan: OutputPlan): TokenEmissi
   return { ...emission, tokens: 0, completionTokens: 0 };
 }
 
+/** The answer as SGLang's `Finish` line prints it (its native output). */
+function loggedOutput(job: GenerationJob, last: TokenEmission, elapsedSec: number): LoggedOutput {
+  const { plan } = job;
+  return {
+    text: plan.pieces.slice(0, last.completionTokens).join(''),
+    outputIds: plan.ids.slice(0, last.completionTokens),
+    metaInfo: {
+      id: job.id,
+      finish_reason: nativeFinishReason(last, plan.matchedStop),
+      prompt_tokens: job.promptIds.length,
+      completion_tokens: last.completionTokens,
+      cached_tokens: last.cachedTokens,
+      e2e_latency: elapsedSec,
+    },
+  };
+}
+
 /** Runs `job` on the engine and answers `res` as a stream or as one JSON body. */
 export function runGeneration(
   ctx: SimContext,
@@ -71,7 +98,10 @@ export function runGeneration(
     deliver(raw: TokenEmission, more: boolean): void {
       const emission = visibleEmission(raw, job.plan);
       const elapsed = ctx.driver.clock.now() - job.arrival;
-      if (emission.finished) finished = true;
+      if (emission.finished) {
+        finished = true;
+        if (job.logged !== undefined) ctx.log?.finished(job.logged, loggedOutput(job, emission, elapsed));
+      }
       if (events !== null) {
         const text = held + writer.event(emission, elapsed);
         held = more ? text : '';
@@ -91,6 +121,7 @@ export function runGeneration(
     ctx.metrics.abort(job.id);
   };
   res.on('close', onGone);
+  if (job.logged !== undefined) ctx.log?.received(job.logged);
   ctx.metrics.begin(job.id, job.arrival);
   ctx.truth?.begin(job.id, ctx.driver.clock.toHrMs(job.arrival), ctx.driver.clock.hrNowMs());
   ctx.driver.submit(

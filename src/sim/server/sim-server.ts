@@ -27,6 +27,7 @@ import { handleGenerate } from './route-native.js';
 import { handleChatCompletions, handleCompletions } from './route-openai.js';
 import { benchOnlyGeneration } from './route-trt-truss.js';
 import type { SimContext } from './sim-context.js';
+import { ServerLog } from './server-log.js';
 import { SimMetrics } from './sim-metrics.js';
 
 export interface SimServerOptions {
@@ -44,6 +45,11 @@ export interface SimServerOptions {
   recordWrites?: 'summary' | 'requests';
   /** Run the serving thread under SCHED_FIFO where permitted, as `--sim-realtime` asks. */
   realtime?: boolean;
+  /**
+   * Print SGLang's server log on stdout: scheduler lines, and request lines with `--log-requests`
+   * (`servebench sim` only; the embedded sim's output must stay the bench's).
+   */
+  logs?: boolean;
 }
 
 export interface SimServerHandle {
@@ -100,9 +106,9 @@ function resolveForTruth(launch: LaunchConfig): Deployment | null {
   }
 }
 
-function createSimEngine(launch: LaunchConfig, deployment: Deployment | null, truth: TruthOptions | null): Engine {
+function createSimEngine(launch: LaunchConfig, deployment: Deployment | null, truth: TruthOptions | null, log: ServerLog | null): Engine {
   if (truth !== null) return createTruthEngine(truth);
-  return createEngine(launch, deployment === null ? {} : { deployment });
+  return createEngine(launch, { ...(deployment === null ? {} : { deployment }), onRankStep: log?.rankStepObserver });
 }
 
 async function route(ctx: SimContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -143,13 +149,15 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
   const metrics = new SimMetrics(modelName);
   const recorder =
     truth !== null || options.recordWrites !== undefined ? new TruthRecorder(truth !== null || options.recordWrites === 'requests') : null;
-  const driver = new EngineDriver(createSimEngine(launch, deployment, truth), clock, (emission, dueMs, actualMs) => {
+  const log = options.logs === true ? new ServerLog(launch, truth === null ? deployment : null, clock, (line) => process.stdout.write(`${line}\n`)) : null;
+  const driver = new EngineDriver(createSimEngine(launch, deployment, truth, log), clock, (emission, dueMs, actualMs) => {
     metrics.observe(emission);
     recorder?.record(emission, dueMs, actualMs);
   });
   let requestIndex = 0;
   const ctx: SimContext = {
     launch,
+    deployment,
     modelName,
     contextLength,
     tokenizer,
@@ -159,6 +167,7 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
     driver,
     metrics,
     truth: recorder,
+    log,
     nextRequestIndex: () => requestIndex++,
   };
 

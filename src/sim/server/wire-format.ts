@@ -55,6 +55,13 @@ function openAiFinish(emission: TokenEmission, override: string | null = null): 
   return override ?? emission.finishReason;
 }
 
+/** SGLang's `meta_info.finish_reason` of a request's last emission: why it stopped, and on what. */
+export function nativeFinishReason(last: TokenEmission, matchedStop: string | null): { [key: string]: string | number | null } {
+  if (last.finishReason === 'length') return { type: 'length', length: last.completionTokens };
+  if (last.finishReason === 'abort') return { type: 'abort', message: 'aborted' };
+  return { type: 'stop', matched: matchedStop };
+}
+
 /** SGLang native `/generate`: cumulative text plus `meta_info`. */
 export class NativeFormatter {
   private escapedText = '';
@@ -65,13 +72,7 @@ export class NativeFormatter {
 
   private metaInfo(emission: TokenEmission, elapsedSec: number): string {
     const { context } = this;
-    let finish = 'null';
-    if (emission.finished) {
-      if (emission.finishReason === 'length') finish = `{"type":"length","length":${emission.completionTokens}}`;
-      else if (emission.finishReason === 'abort') finish = '{"type":"abort","message":"aborted"}';
-      else if (context.plan.matchedStop !== null) finish = `{"type":"stop","matched":${JSON.stringify(context.plan.matchedStop)}}`;
-      else finish = '{"type":"stop","matched":null}';
-    }
+    const finish = emission.finished ? JSON.stringify(nativeFinishReason(emission, context.plan.matchedStop)) : 'null';
     return (
       `{"id":"${context.id}","finish_reason":${finish},"prompt_tokens":${context.promptTokens},` +
       `"weight_version":"default","total_retractions":0,"completion_tokens":${emission.completionTokens},` +
