@@ -34,6 +34,7 @@ import { availableParallelism, loadavg, setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { BackendName } from '../src/bench/args/types.js';
 import { parseBenchArgs } from '../src/bench/args/parse.js';
+import { resolveRunConfig } from '../src/bench/run-config.js';
 import { calculateMetrics } from '../src/bench/metrics/calculate.js';
 import { createExecutor } from '../src/bench/runner/executor.js';
 import type { LoopHealthMonitor } from '../src/bench/selfcheck/monitor.js';
@@ -267,8 +268,12 @@ const PATH: Record<Api, string> = { generate: '/generate', completions: '/v1/com
  * on `--workers N` threads otherwise.
  */
 async function startClient(point: Point, url: string, realtime: boolean): Promise<Client> {
+  const { backend, request, streamIdleTimeout } = resolveRunConfig(parseBenchArgs(['--backend', BACKEND[point.api]]));
   const config: LoadWorkerConfig = {
-    args: parseBenchArgs(['--backend', BACKEND[point.api], ...(realtime ? ['--realtime'] : [])]),
+    backend,
+    request,
+    streamIdleTimeout,
+    realtime,
     apiUrl: url + PATH[point.api],
     modelId: MODEL,
     headers: { withAuth: {}, withoutAuth: {} },
@@ -282,7 +287,7 @@ async function startClient(point: Point, url: string, realtime: boolean): Promis
       close: () => workers.close(),
     };
   }
-  const pool = new HttpPool({ streamIdleTimeout: config.args.extensions.streamIdleTimeout });
+  const pool = new HttpPool({ streamIdleTimeout });
   const executor = createExecutor({ ...config, pool, print: console.log });
   let health: ReturnType<typeof startThreadHealthMonitor> | null = null;
   return {

@@ -9,6 +9,7 @@ import { pythonJsonDumps } from '../src/core/pyjson.js';
 import { calculateExtras } from '../src/bench/metrics/extras.js';
 import { calculateMetrics } from '../src/bench/metrics/calculate.js';
 import { parseBenchArgs } from '../src/bench/args/parse.js';
+import { resolveRunConfig } from '../src/bench/run-config.js';
 import { formatResultBlock } from '../src/bench/output/block.js';
 import { buildResultRecord } from '../src/bench/output/record.js';
 import type { RequestOutput } from '../src/bench/types.js';
@@ -53,7 +54,7 @@ for (const [requests, tokens] of [[10_000, 1024], [200, 16]] as const) {
     calculateMetrics({ outputs, durationS: 100, backend: 'sglang', acceptLength: null, retokenizedOutputLens: outputs.map((o) => o.outputLen) }),
   );
   const extras = time('calculateExtras', () => calculateExtras({ outputs, requestRate: Infinity, maxConcurrency: 64 }));
-  time('formatResultBlock', () => formatResultBlock(metrics, args));
+  time('formatResultBlock', () => formatResultBlock(metrics, resolveRunConfig(args)));
   const line = time('buildResultRecord + pythonJsonDumps (with details)', () =>
     pythonJsonDumps(buildResultRecord({ args, metrics, serverInfo: null, outputs, extras })),
   );

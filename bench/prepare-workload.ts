@@ -9,6 +9,7 @@
  * Run: npx tsx bench/prepare-workload.ts
  */
 import { parseBenchArgs } from '../src/bench/args/parse.js';
+import { resolveRunConfig } from '../src/bench/run-config.js';
 import { buildDataset } from '../src/bench/datasets/index.js';
 import { NumpyRandomState } from '../src/core/rng.js';
 import { loadTokenizer } from '../src/tokenizer/index.js';
@@ -18,7 +19,7 @@ async function timeWorkload(label: string, model: string, argv: string[]): Promi
   const tokenizer = await loadTokenizer({ model });
   const loaded = performance.now();
   const lines: string[] = [];
-  const dataset = await buildDataset(parseBenchArgs([...argv, '--model', model]), tokenizer, (line) => lines.push(line));
+  const dataset = await buildDataset(resolveRunConfig(parseBenchArgs([...argv, '--model', model])), tokenizer, (line) => lines.push(line));
   const done = performance.now();
   const totals = lines.filter((l) => /input tokens/i.test(l)).join('; ');
   console.log(

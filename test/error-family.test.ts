@@ -61,6 +61,12 @@ test('ServebenchError is the only class that extends Error directly', () => {
   assert.deepEqual(direct, ['src/core/errors.ts: ServebenchError']);
 });
 
+/** Constructor arguments of the classes that take more than a message. */
+const CONSTRUCTOR_ARGS: Record<string, unknown[]> = {
+  ModelDiscoveryError: [['no model']],
+  RunInterrupted: ['SIGINT'],
+};
+
 test('every error class is exported, extends ServebenchError and has a code of its own', async () => {
   const members = errorClasses().filter((c) => c.name !== 'ServebenchError');
   assert.ok(members.length >= 12, `found ${members.length} error classes`);
@@ -68,7 +74,7 @@ test('every error class is exported, extends ServebenchError and has a code of i
   const codes = new Map<string, string>();
   for (const { file, name } of members) {
     const module = (await import(pathToFileURL(join(REPO_ROOT, file)).href)) as Record<string, new (...args: unknown[]) => unknown>;
-    const instance = new module[name]!('a', 'b');
+    const instance = new module[name]!(...(CONSTRUCTOR_ARGS[name] ?? ['a', 'b']));
     assert.ok(instance instanceof ServebenchError, `${name} extends ServebenchError`);
     const { code } = instance;
     assert.match(code, /^E_[A-Z_]+$/, `${name}'s code`);

@@ -20,13 +20,14 @@ import { threadCpuClock } from '../src/bench/workers/thread-cpu.js';
 import { startThreadHealthMonitor } from '../src/bench/workers/thread-health.js';
 import { startSimServer } from '../src/sim/server/sim-server.js';
 import { parseBenchArgs } from '../src/bench/args/parse.js';
+import { resolveRunConfig } from '../src/bench/run-config.js';
 import type { BackendName } from '../src/bench/args/types.js';
 
 const MODEL = 'Qwen/Qwen3-8B';
 
 function config(backend: BackendName, apiUrl: string, multiTurn = false): LoadWorkerConfig {
-  const args = parseBenchArgs(['--backend', backend, '--stream-idle-timeout', '30']);
-  return { args, apiUrl, modelId: MODEL, headers: { withAuth: {}, withoutAuth: {} }, multiTurn };
+  const { request, streamIdleTimeout, realtime } = resolveRunConfig(parseBenchArgs(['--backend', backend, '--stream-idle-timeout', '30']));
+  return { backend, request, streamIdleTimeout, realtime, apiUrl, modelId: MODEL, headers: { withAuth: {}, withoutAuth: {} }, multiTurn };
 }
 
 function input(apiUrl: string, outputLen: number, extra: Record<string, unknown> = {}): RequestInput {
@@ -115,9 +116,12 @@ describe('load workers against a truth-mode sim', () => {
 test('workers left unclosed by a failed run do not keep the process alive', async () => {
   const loader = JSON.stringify(new URL('../src/bench/workers/load-workers.ts', import.meta.url).href);
   const parser = JSON.stringify(new URL('../src/bench/args/parse.ts', import.meta.url).href);
+  const resolver = JSON.stringify(new URL('../src/bench/run-config.ts', import.meta.url).href);
   const script = `const { LoadWorkers } = await import(${loader});
     const { parseBenchArgs } = await import(${parser});
-    const config = { args: parseBenchArgs([]), apiUrl: 'http://127.0.0.1:9/generate', modelId: 'm', headers: { withAuth: {}, withoutAuth: {} }, multiTurn: false };
+    const { resolveRunConfig } = await import(${resolver});
+    const { backend, request, streamIdleTimeout, realtime } = resolveRunConfig(parseBenchArgs([]));
+    const config = { backend, request, streamIdleTimeout, realtime, apiUrl: 'http://127.0.0.1:9/generate', modelId: 'm', headers: { withAuth: {}, withoutAuth: {} }, multiTurn: false };
     await LoadWorkers.start(2, config, () => {});
     console.log('started');`;
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });

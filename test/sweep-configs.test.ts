@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { storedCrossValidation } from '../src/sim/model/efficiency.js';
-import { formatExpectedErrorNote } from '../src/sweep/expected-error.js';
+import { formatExpectedErrorNote } from '../src/predict/expected-error.js';
 import { runCli } from './helpers/cli.js';
 
 const workDir = mkdtempSync(join(tmpdir(), 'servebench-configs-'));

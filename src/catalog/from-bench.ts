@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { PyValue } from '../core/pyrepr.js';
-import type { RequestOutput } from '../bench/types.js';
+import type { RequestOutput } from '../bench/index.js';
 import { readJsonlRecord, toPlain } from './ingest/jsonl.js';
 import { encodeJson } from './store/json-codec.js';
 import type { RequestRecord, RunInput } from './types.js';
@@ -12,7 +12,7 @@ import type { RequestRecord, RunInput } from './types.js';
 export interface BenchRunParts {
   /** The JSONL record as written (`buildResultRecord`), PyFloat values allowed. */
   record: Record<string, PyValue>;
-  /** The resolved BenchArgs (snake_case + extensions); secrets are redacted when stored. */
+  /** The resolved Namespace (bench/args/resolved-namespace.ts: snake_case + extensions); secrets are redacted when stored. */
   args: Record<string, unknown>;
   outputs: readonly RequestOutput[];
   /** When the run started. */

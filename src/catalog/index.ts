@@ -10,6 +10,7 @@ export type { BenchRunParts } from './from-bench.js';
 export type {
   DeploymentFlags,
   DeploymentInstance,
+  EvalRunMetrics,
   MetricValue,
   RecipeConfig,
   RecordOutcome,
@@ -26,3 +27,12 @@ export { compareMetrics, noiseChecks, requestTtftsMs, requestTpotsMs, welchInter
 export type { MetricRow, NoiseCheck } from './report/compare.js';
 export { escapeHtml } from './report/escape.js';
 export { splitLabelPair } from '../core/label-pair.js';
+export { parseDeploymentInstance } from './ingest/launch-config.js';
+export { readRunsFromText } from './ingest/read-runs.js';
+export type { BenchRecording } from './record-bench.js';
+export { renderBestPractice, type ExtraColumn, type TableFormat } from './report/best-practice-render.js';
+export { accuracyColumns, accuracyText, isEvalRun, linkedRuns, type LinkedRun } from './report/eval-runs.js';
+export { formatComparison, formatMetric, formatRunDetails, formatRunList } from './report/run-views.js';
+export { formatNumber, formatSigned, formatTextTable } from './report/text-table.js';
+export { encodeJson } from './store/json-codec.js';
+export { recordBenchRun } from './record-bench.js';

@@ -2,7 +2,7 @@
  * Contracts of the run catalog: what a writer hands to `recordRun` and what readers get back.
  * Metric names are bench_serving's JSONL keys (`mean_ttft_ms`, `output_throughput`, ...).
  */
-import type { LaunchConfig } from '../sim/types.js';
+import type { LaunchConfig } from '../sim/index.js';
 
 /** A metric value as bench_serving reports it: a number (Infinity for `inf`), a string (`backend`, `trace`) or null (`not set`). */
 export type MetricValue = number | string | null;
@@ -27,13 +27,39 @@ export interface RequestRecord {
 
 /** Where a run came from. The content hash makes recording idempotent: the same run is stored once. */
 export interface RunSource {
-  kind: 'bench' | 'ingest';
+  /** `eval`: an accuracy run (`servebench eval`); its metrics are `EvalRunMetrics`. */
+  kind: 'bench' | 'ingest' | 'eval';
   /** The file a run was ingested from (as given on the command line), or the bench output file. */
   file: string | null;
   /** sha256 (hex) of the text the run was read from, or of the bench record; unique in the catalog. */
   contentHash: string;
   /** Recipe heading or other short title the source gives the run. */
   title?: string | null;
+}
+
+/**
+ * The metrics of an eval run (`source.kind` `eval`), besides `accuracy.<subject>` per subject.
+ * Against the sim the answers are synthetic: accuracy, invalid and correct are null there.
+ */
+export interface EvalRunMetrics {
+  [key: string]: MetricValue;
+  /** `gsm8k`, `mmlu`, `gpqa`. */
+  task: string;
+  num_shots: number;
+  questions: number;
+  accuracy: number | null;
+  /** Share of answers extraction could not read. */
+  invalid: number | null;
+  correct: number | null;
+  /** `scored`, or `synthetic` when the server was servebench's sim. */
+  answers: 'scored' | 'synthetic';
+  /** Requests that got a reply; the failed ones count as invalid answers. */
+  completed: number;
+  failed: number;
+  /** Seconds from the first question sent to the last answer (SGLang's `Latency`). */
+  latency: number;
+  output_throughput: number;
+  total_output_tokens: number;
 }
 
 /** Launch flags that shape performance, as given on the command line; absent = not given. */

@@ -3,7 +3,7 @@
  * parser with `--db`, help for `-h/--help`, and the catalog's open/close around the run.
  */
 import type { ArgumentParser } from 'argparse';
-import { openCatalog, type Catalog, type OpenCatalogOptions } from '../catalog/store/catalog.js';
+import { openCatalog, type Catalog, type OpenCatalogOptions } from '../catalog/index.js';
 import { commandParser, parseOrHelp } from './command-parser.js';
 import type { Command } from './main.js';
 

@@ -18,6 +18,7 @@ export const COMMAND_NAMES = [
   'sim',
   'predict',
   'sweep',
+  'eval',
   'ingest',
   'runs',
   'show',

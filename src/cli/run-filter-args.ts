@@ -1,7 +1,7 @@
 /** Readers of the `--label KEY=VALUE`, `--since` and run-filter options several commands share. */
 import { UsageError } from '../core/errors.js';
 import { splitLabelPair } from '../core/label-pair.js';
-import type { RunFilter } from '../catalog/types.js';
+import type { RunFilter } from '../catalog/index.js';
 
 /** The run filters `runs` and `table` both offer. */
 export interface RunFilterArgs {

@@ -20,7 +20,10 @@ export type ErrorCode =
   | 'E_CONNECTION_CLOSED'
   | 'E_BAD_STATUS'
   | 'E_EMPTY_RESPONSE'
-  | 'E_MALFORMED_CHUNK';
+  | 'E_MALFORMED_CHUNK'
+  | 'E_CSV_SYNTAX'
+  | 'E_MODEL_DISCOVERY'
+  | 'E_RUN_INTERRUPTED';
 
 export abstract class ServebenchError extends Error {
   abstract readonly code: ErrorCode;
@@ -38,7 +41,8 @@ export class UsageError extends ServebenchError {
 }
 
 export class UserError extends ServebenchError {
-  readonly code = 'E_USER';
+  // Widened so that a kind of user error (discovery, an interrupted run) can carry a code of its own.
+  readonly code: ErrorCode = 'E_USER';
   readonly exitCode: number;
   constructor(message: string, exitCode = 1) {
     super(message);

@@ -3,7 +3,7 @@
  * ECharts numbers its clip paths per renderer and two charts on one page would otherwise clash.
  */
 import type { EChartsOption } from 'echarts';
-import { renderSvg, type ChartSize } from '../plots/render.js';
+import { renderSvg, type ChartSize } from '../plots/index.js';
 import { html, trusted, type SafeHtml } from './html.js';
 
 /** Prefixes every `id="…"` and its `url(#…)` / `href="#…"` references with `scope`. */

@@ -4,12 +4,13 @@
  */
 import { DEFAULT_CLASSES, compareMetrics, groupByLatencyClass, noiseChecks, parseClasses } from '../catalog/index.js';
 import type { Catalog, ClassGroup, LatencyClass, RunRecord } from '../catalog/index.js';
-import { encodeJson } from '../catalog/store/json-codec.js';
+import { linkedRuns } from '../catalog/index.js';
+import { encodeJson } from '../catalog/index.js';
 import { UsageError, UserError } from '../core/errors.js';
 import { HttpError } from '../core/http-error.js';
-import { RUN_PLOT_KINDS, runChartOption, throughputPoints, type RunPlotKind } from '../plots/charts.js';
-import { encodeChart } from '../plots/export.js';
-import { perSecondTimeline } from '../bench/metrics/per-second.js';
+import { RUN_PLOT_KINDS, runChartOption, throughputPoints, type RunPlotKind } from '../plots/index.js';
+import { encodeChart } from '../plots/index.js';
+import { perSecondTimeline } from '../bench/index.js';
 import { renderComparePage } from './pages/compare.js';
 import { renderErrorPage } from './pages/error.js';
 import { renderRunPage } from './pages/run.js';
@@ -133,7 +134,7 @@ function pageReply(catalog: Catalog, parts: string[], params: URLSearchParams): 
   }
   if (parts[0] === 'runs' && parts.length === 2) {
     const run = findRun(catalog, parts[1]!);
-    return htmlReply(renderRunPage(run, catalog.getRequests(run.id)));
+    return htmlReply(renderRunPage(run, catalog.getRequests(run.id), linkedRuns(run, catalog.listRuns())));
   }
   if (parts[0] === 'runs' && parts.length === 4 && parts[2] === 'plots') return plotReply(catalog, parts[1]!, parts[3]!);
   if (parts[0] === 'compare' && parts.length === 1) {

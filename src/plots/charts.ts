@@ -8,7 +8,7 @@ import { deriveCards, requestTtftsMs, shortModelName } from '../catalog/index.js
 import type { RequestRecord, RunRecord } from '../catalog/index.js';
 import { histogram, itlSamplesMs } from './histogram.js';
 import { concurrencyOption, latencyHistogramOption, outputThroughputOption, throughputVsTpotOption, type ThroughputPoint } from './options.js';
-import { perSecondTimeline } from '../bench/metrics/per-second.js';
+import { perSecondTimeline } from '../bench/index.js';
 
 export const RUN_PLOT_KINDS = ['throughput', 'concurrency', 'ttft', 'itl'] as const;
 export type RunPlotKind = (typeof RUN_PLOT_KINDS)[number];

@@ -9,7 +9,7 @@ import type { EChartsOption } from 'echarts';
 import { UsageError, UserError } from '../core/errors.js';
 import { concurrencyOption, outputThroughputOption } from './options.js';
 import { DEFAULT_SIZE, renderSvg, svgToPng, type ChartSize } from './render.js';
-import { perSecondTimeline, type TimedRequest } from '../bench/metrics/per-second.js';
+import { perSecondTimeline, type TimedRequest } from '../bench/index.js';
 
 export type ImageFormat = 'svg' | 'png';
 

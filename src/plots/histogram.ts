@@ -5,7 +5,7 @@
  * the distribution into a single bar.
  */
 import { percentileOfSorted, sortAscending } from '../core/stats.js';
-import type { TimedRequest } from '../bench/metrics/per-second.js';
+import type { TimedRequest } from '../bench/index.js';
 
 export interface Histogram {
   /** Left edge of the first bin. */

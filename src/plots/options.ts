@@ -6,7 +6,7 @@ import type { EChartsOption } from 'echarts';
 import { medianOfSorted, percentileOfSorted, sortAscending } from '../core/stats.js';
 import type { Histogram } from './histogram.js';
 import { placeLabels } from './label-placement.js';
-import type { Timeline } from '../bench/metrics/per-second.js';
+import type { Timeline } from '../bench/index.js';
 
 /** Series colours, readable on white and distinguishable in greyscale order. */
 export const PALETTE = ['#2563eb', '#dc2626', '#16a34a', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#4b5563'];

@@ -4,7 +4,7 @@
  * request has one TTFT; a request's ITL is its mean gap (vLLM has no ITL goodput; this is the
  * natural per-request reading).
  */
-import type { RequestOutput } from '../bench/types.js';
+import type { RequestOutput } from '../bench/index.js';
 import { requestTpot } from './measures.js';
 import type { Slo, SloMetric } from './slo.js';
 

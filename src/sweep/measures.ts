@@ -2,7 +2,7 @@
  * Where an SLO target's observed value comes from: the per-request records of a run, so any
  * statistic can be judged (the printed block has only a few), computed as numpy does.
  */
-import type { RequestOutput } from '../bench/types.js';
+import type { RequestOutput } from '../bench/index.js';
 import { mean, median, percentile } from '../core/stats.js';
 import type { SloMeasure, SloStatistic } from './slo.js';
 

@@ -3,20 +3,21 @@
  * result record and the catalog run, so every point is a normal run in the catalog, labelled
  * with its sweep and load.
  */
-import type { BenchArgs } from '../bench/args/types.js';
-import type { BenchmarkMetrics, ServebenchExtras } from '../bench/metrics/types.js';
-import { buildResultRecord } from '../bench/output/record.js';
-import type { RequestOutput } from '../bench/types.js';
-import { runInputFromBench } from '../catalog/from-bench.js';
-import { parseDeploymentInstance } from '../catalog/ingest/launch-config.js';
-import type { RecipeConfig, RunInput } from '../catalog/types.js';
+import type { BenchArgs } from '../bench/index.js';
+import type { BenchmarkMetrics, ServebenchExtras } from '../bench/index.js';
+import { buildResultRecord } from '../bench/index.js';
+import type { RequestOutput } from '../bench/index.js';
+import { runInputFromBench } from '../catalog/index.js';
+import { parseDeploymentInstance } from '../catalog/index.js';
+import type { RecipeConfig, RunInput } from '../catalog/index.js';
 import type { PyValue } from '../core/pyrepr.js';
-import type { CrossValidationSummary } from '../sim/model/efficiency.js';
-import type { PredictDeployment } from './predict-deployment.js';
+import type { CrossValidationSummary } from '../sim/index.js';
+import type { PredictDeployment } from '../predict/index.js';
 
 import { TOOL_VERSION as VERSION } from '../core/version.js';
 
 export interface PointRunInput {
+  /** The point's resolved Namespace: the arguments of its record and catalog run. */
   args: BenchArgs;
   metrics: BenchmarkMetrics;
   extras: ServebenchExtras;

@@ -4,15 +4,14 @@
  * table, the summary, and optionally the plot and a JSON summary.
  */
 import { openCatalog, type Catalog } from '../catalog/index.js';
-import { redactText } from '../core/redact.js';
-import { writeChart } from '../plots/export.js';
-import { parseLaunchArgs, splitCommandLine } from '../sim/flags/launch-flags.js';
-import { resolveDeployment } from '../sim/model/deployment.js';
-import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from './bench-setup.js';
-import { formatExpectedErrorNote } from './expected-error.js';
-import { writeJsonFile } from './json-file.js';
+import { writeChart } from '../plots/index.js';
+import { parseLaunchArgs, splitCommandLine } from '../sim/index.js';
+import { resolveDeployment } from '../sim/index.js';
+import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../predict/index.js';
+import { formatExpectedErrorNote } from '../predict/index.js';
+import { writeJsonFile } from '../core/json-file.js';
 import { formatLoad, type LoadKind } from './load-series.js';
-import { deploymentCards, describeDeployment, parsePredictDeployment, type PredictDeployment } from './predict-deployment.js';
+import { deploymentCards, parsePredictDeployment, type PredictDeployment } from '../predict/index.js';
 import { formatSlo, type Slo } from './slo.js';
 import { runSeries, runSloSearch, type SweepPoint } from './sweep.js';
 import { sweepJson } from './sweep-json.js';
@@ -34,16 +33,16 @@ async function openTarget(plan: LoadSweepPlan): Promise<{ target: SweepTarget; n
   if (target.mode === 'predict') {
     const deployment = parsePredictDeployment(splitCommandLine(target.shared ?? ''), target.prefills, target.decodes);
     const first = deployment.instances[0]!.launch;
-    const args = parseWorkloadArgs(plan.benchArgv, 'sweep', first.servedModelName ?? first.modelPath);
-    const lengthOnly = lengthOnlyWorkload(args);
-    return { target: predictionTarget(deployment, args, await predictionWorkloads(args, lengthOnly, quiet)), note: lengthOnly?.note ?? null };
+    const flags = parseWorkloadArgs(plan.benchArgv, 'sweep', first.servedModelName ?? first.modelPath);
+    const lengthOnly = lengthOnlyWorkload(flags.config);
+    return { target: predictionTarget(deployment, flags, await predictionWorkloads(flags.config, lengthOnly, quiet)), note: lengthOnly?.note ?? null };
   }
   if (target.mode === 'sim') {
     const { launch, truth } = parseLaunchArgs(splitCommandLine(target.flags));
     // A truth-mode sim has fixed timings and no modelled deployment (its model may be any name).
     const deployment: PredictDeployment | null = truth === null ? { mode: 'pd-mixed', instances: [{ role: 'mixed', launch }] } : null;
-    const args = parseWorkloadArgs(plan.benchArgv, 'sweep', launch.servedModelName ?? launch.modelPath);
-    return { target: await liveTarget(args, target.flags, deployment), note: null };
+    const flags = parseWorkloadArgs(plan.benchArgv, 'sweep', launch.servedModelName ?? launch.modelPath);
+    return { target: await liveTarget(flags, target.flags, deployment), note: null };
   }
   return { target: await liveTarget(parseWorkloadArgs(plan.benchArgv, 'sweep', null), null, null), note: null };
 }
@@ -90,12 +89,12 @@ export async function runLoadSweep(plan: LoadSweepPlan, print: Print): Promise<n
     const cards = plan.cards ?? (target.deployment ? deploymentCards(target.deployment) : 1);
     const startedAt = new Date();
     const labels = sweepLabels(plan, target.deployment, cards, startedAt);
-    const what = target.deployment ? describeDeployment(target.deployment) : `server ${redactText(target.args.base_url ?? `${target.args.host}:${target.args.port}`)}`;
+    const what = target.description;
     const how = plan.series === null ? `SLO search over ${plan.loadKind} for ${formatSlo(plan.slo as Slo)}` : `${plan.loadKind} sweep`;
     print(`servebench sweep (${target.mode === 'predict' ? 'prediction, virtual time' : 'real time'}): ${what}; ${how}; sweep id ${labels.sweep}`);
     if (note !== null) print(note);
     if (target.mode === 'server' && plan.cards === null) print('note: per-card figures assume 1 card; pass --cards N for the server under test');
-    if (target.mode === 'server' && !target.args.flush_cache) {
+    if (target.mode === 'server' && !target.flags.config.load.flushCache) {
       print("note: every point replays the same prompts; add --flush-cache to the bench flags so the server's prefix cache does not carry over");
     }
 

@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseBenchArgs } from '../bench/args/parse.js';
-import { argsAtLoad } from './load-args.js';
+import { resolveRunConfig } from '../bench/run-config.js';
+import { configAtLoad } from './load-config.js';
 import { parseSlo } from './slo.js';
 import type { SweepPoint } from './sweep.js';
 import { sweepJson } from './sweep-json.js';
@@ -17,16 +18,18 @@ function point(load: number, throughput: number, tpot: number, met: boolean | nu
   };
 }
 
-describe('argsAtLoad', () => {
-  const args = parseBenchArgs(['--num-prompts', '100', '--max-concurrency', '3', '--request-rate', '7']);
-  test('concurrency: sets --max-concurrency, and --num-prompts when prompts per load are given', () => {
-    assert.deepEqual([argsAtLoad(args, 'concurrency', 16, null).max_concurrency, argsAtLoad(args, 'concurrency', 16, null).num_prompts], [16, 100]);
-    assert.equal(argsAtLoad(args, 'concurrency', 16, 4).num_prompts, 64);
-    assert.equal(args.max_concurrency, 3, 'the base args are not changed');
+describe('configAtLoad', () => {
+  const config = resolveRunConfig(parseBenchArgs(['--num-prompts', '100', '--max-concurrency', '3', '--request-rate', '7']));
+  test('concurrency: sets the concurrency limit, and the prompt count when prompts per load are given', () => {
+    const at = configAtLoad(config, 'concurrency', 16, null);
+    assert.deepEqual([at.load.maxConcurrency, at.dataset.numPrompts], [16, 100]);
+    assert.equal(configAtLoad(config, 'concurrency', 16, 4).dataset.numPrompts, 64);
+    assert.equal(config.load.maxConcurrency, 3, 'the base config is not changed');
+    assert.ok(Object.isFrozen(at.load) && Object.isFrozen(at.dataset));
   });
-  test('rate: sets --request-rate and keeps the rest', () => {
-    const at = argsAtLoad(args, 'rate', 2.5, 4);
-    assert.deepEqual([at.request_rate, at.max_concurrency, at.num_prompts], [2.5, 3, 100]);
+  test('rate: sets the request rate and keeps the rest', () => {
+    const at = configAtLoad(config, 'rate', 2.5, 4);
+    assert.deepEqual([at.load.requestRate, at.load.maxConcurrency, at.dataset.numPrompts], [2.5, 3, 100]);
   });
 });
 

@@ -4,7 +4,7 @@
  * sweeps (e.g. real time and prediction) share the axes so they can be compared at a glance.
  */
 import type { EChartsOption } from 'echarts';
-import { PALETTE } from '../plots/options.js';
+import { PALETTE } from '../plots/index.js';
 import { formatLoad, type LoadKind } from './load-series.js';
 import { outputThroughput, type SweepPoint } from './sweep.js';
 

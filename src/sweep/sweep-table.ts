@@ -2,9 +2,9 @@
  * The text a sweep prints: one row per load (throughput, latency figures, goodput, SLO verdict)
  * and a summary naming the peak and, with an SLO, the highest load that met it.
  */
-import { formatTextTable } from '../catalog/report/text-table.js';
-import type { CrossValidationSummary } from '../sim/model/efficiency.js';
-import { sloErrorSuffix, throughputErrorSuffix } from './expected-error.js';
+import { formatTextTable } from '../catalog/index.js';
+import type { CrossValidationSummary } from '../sim/index.js';
+import { sloErrorSuffix, throughputErrorSuffix } from '../predict/index.js';
 import { formatLoad, type LoadKind } from './load-series.js';
 import { formatSlo, type Slo } from './slo.js';
 import { highestMeeting, outputThroughput, peakPoint, type SweepPoint } from './sweep.js';

@@ -1,22 +1,26 @@
 /**
  * What a sweep measures: a prediction, the in-process sim in real time, or a real server. Each
- * target runs one bench at given args; `measureAtFor` turns that into the sweep's `MeasureAt`,
- * recording every point as a catalog run labelled with its sweep and load.
+ * target runs one bench at a given run config; `measureAtFor` turns that into the sweep's
+ * `MeasureAt`, recording every point as a catalog run labelled with its sweep and load.
  */
-import type { BenchArgs } from '../bench/args/types.js';
-import type { BenchmarkMetrics, ServebenchExtras } from '../bench/metrics/types.js';
-import type { RequestOutput } from '../bench/types.js';
-import type { RunInput } from '../catalog/types.js';
+import { resolvedNamespace } from '../bench/index.js';
+import { openBench, RunInterrupted, signalName, type BenchIo, type BenchRunConfig, type BenchSession, type BenchTarget } from '../bench/index.js';
+import type { BenchmarkMetrics, ServebenchExtras } from '../bench/index.js';
+import type { RequestOutput } from '../bench/index.js';
+import type { RunInput } from '../catalog/index.js';
+import { deepFreeze } from '../core/deep-freeze.js';
+import { UserError } from '../core/errors.js';
 import type { PyValue } from '../core/pyrepr.js';
-import { storedCrossValidation, type CrossValidationSummary } from '../sim/model/efficiency.js';
-import { argsAtLoad } from './load-args.js';
+import { redactText } from '../core/redact.js';
+import { storedCrossValidation, type CrossValidationSummary } from '../sim/index.js';
+import type { WorkloadFlags } from '../predict/index.js';
+import { configAtLoad } from './load-config.js';
 import { formatLoad, type LoadKind } from './load-series.js';
-import { openLiveTarget, runLive } from './live-bench.js';
 import { pointRunInput } from './point-record.js';
-import type { PredictDeployment } from './predict-deployment.js';
-import { predictBench } from './prediction.js';
+import { describeDeployment, type PredictDeployment } from '../predict/index.js';
+import { predictBench } from '../predict/index.js';
 import type { MeasureAt } from './sweep.js';
-import type { WorkloadCache } from './workload-cache.js';
+import type { WorkloadCache } from '../predict/index.js';
 
 export type TargetMode = 'predict' | 'sim' | 'server';
 
@@ -30,40 +34,66 @@ export interface BenchOutcome {
 
 export interface SweepTarget {
   mode: TargetMode;
-  /** The args every point starts from (model resolved). */
-  args: BenchArgs;
+  /** What is measured, for the sweep's first line. */
+  description: string;
+  /** The bench flags every point starts from. */
+  flags: WorkloadFlags;
+  /** The server a real-time target measures (address and model resolved); null for predictions. */
+  server: BenchTarget | null;
   /** The deployment behind the target, when servebench knows it (predict, sim). */
   deployment: PredictDeployment | null;
   /** For predictions, the model's cross-validated error (null before its first fit); null for targets that measure. */
   prediction: { expectedError: CrossValidationSummary | null } | null;
-  run(args: BenchArgs): Promise<BenchOutcome>;
+  run(config: BenchRunConfig): Promise<BenchOutcome>;
   close(): Promise<void>;
 }
 
 /** A virtual-time target: every point is a prediction against `deployment`. */
-export function predictionTarget(deployment: PredictDeployment, args: BenchArgs, workloads: WorkloadCache): SweepTarget {
+export function predictionTarget(deployment: PredictDeployment, flags: WorkloadFlags, workloads: WorkloadCache): SweepTarget {
   return {
     mode: 'predict',
-    args,
+    description: describeDeployment(deployment),
+    flags,
+    server: null,
     deployment,
     prediction: { expectedError: storedCrossValidation() },
-    run: async (pointArgs) => ({ ...(await predictBench(deployment, pointArgs, workloads)), serverInfo: null }),
+    run: async (config) => ({ ...(await predictBench(deployment, config, workloads)), serverInfo: null }),
     close: async () => {},
   };
 }
 
+/** A sweep's points print one line each; the bench's own lines stay quiet, its notices (a stop signal) do not. */
+const POINT_IO: BenchIo = {
+  print: () => {},
+  notice: (line) => process.stderr.write(`${line}\n`),
+  env: process.env,
+};
+
+/** One point through the bench pipeline; a stop signal ends the sweep. */
+async function measurePoint(session: BenchSession, config: BenchRunConfig): Promise<BenchOutcome> {
+  try {
+    return (await session.measure(config, { onStop: 'abandon' })).result;
+  } catch (error) {
+    if (!(error instanceof RunInterrupted)) throw error;
+    throw new UserError(`the sweep was stopped by ${signalName(error.signal)}; points finished so far are in the catalog`, error.exitCode);
+  }
+}
+
 /** A real-time target: the sim of `simFlags` started in-process, or the server the bench flags name. */
-export async function liveTarget(args: BenchArgs, simFlags: string | null, deployment: PredictDeployment | null): Promise<SweepTarget> {
-  const live = await openLiveTarget(args, simFlags);
+export async function liveTarget(flags: WorkloadFlags, simFlags: string | null, deployment: PredictDeployment | null): Promise<SweepTarget> {
+  const session = await openBench(flags.config, POINT_IO, { sim: simFlags, console: null, workerThreads: false });
+  const server = session.target;
   return {
     mode: simFlags === null ? 'server' : 'sim',
-    args: live.args,
+    description: deployment ? describeDeployment(deployment) : `server ${redactText(server.baseUrl ?? `${server.host}:${server.port}`)}`,
+    flags,
+    server,
     deployment,
     prediction: null,
     // The sim replays the same prompts at every load: flush its prefix cache so a point does not
     // reuse the previous point's prefills (a real server's cache is the user's call: --flush-cache).
-    run: (pointArgs) => runLive(live, simFlags === null ? pointArgs : { ...pointArgs, flush_cache: true }),
-    close: () => live.close(),
+    run: (config) => measurePoint(session, simFlags === null ? config : deepFreeze({ ...config, load: { ...config.load, flushCache: true } })),
+    close: () => session.close(),
   };
 }
 
@@ -78,12 +108,12 @@ export interface MeasureOptions {
 /** The sweep's `MeasureAt` over a target. */
 export function measureAtFor(target: SweepTarget, options: MeasureOptions): MeasureAt {
   return async (load) => {
-    const args = argsAtLoad(target.args, options.kind, load, options.promptsPerLoad);
+    const config = configAtLoad(target.flags.config, options.kind, load, options.promptsPerLoad);
     const startedAt = new Date();
-    const outcome = await target.run(args);
+    const outcome = await target.run(config);
     const run = pointRunInput({
       ...outcome,
-      args,
+      args: resolvedNamespace(target.flags.args, config, target.server),
       startedAt,
       labels: { ...options.labels, mode: target.mode, sweep_load: formatLoad(load) },
       deployment: target.deployment,

@@ -3,8 +3,8 @@
  * measured (a real server, the sim in real time, or a virtual-time prediction) is the caller's
  * `measureAt`; this module only decides which loads to visit and judges each point.
  */
-import type { RequestOutput } from '../bench/types.js';
-import type { MetricValue } from '../catalog/types.js';
+import type { RequestOutput } from '../bench/index.js';
+import type { MetricValue } from '../catalog/index.js';
 import { computeGoodput, type Goodput } from './goodput.js';
 import { searchKnee } from './knee-search.js';
 import { nextLoad, type LoadKind, type LoadSeries } from './load-series.js';

@@ -15,11 +15,19 @@ export interface CliResult {
   stderr: string;
 }
 
+export interface OutputTrigger {
+  pattern: RegExp;
+  delayMs: number;
+  act: (child: ChildProcess) => void;
+}
+
 export interface CliOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   /** Runs `act` on the child `delayMs` after stdout first matches `pattern`: a Ctrl-C at a known point, say. */
-  whenStdout?: { pattern: RegExp; delayMs: number; act: (child: ChildProcess) => void };
+  whenStdout?: OutputTrigger;
+  /** The same on stderr (progress and notices). */
+  whenStderr?: OutputTrigger;
 }
 
 /** Runs `servebench <args>` in `cwd` and collects its output. */
@@ -30,19 +38,19 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
       env: { ...process.env, OPENAI_API_KEY: '', API_KEY: '', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stdout = '';
-    let stderr = '';
-    let trigger = options.whenStdout;
-    child.stdout.setEncoding('utf8').on('data', (text: string) => {
-      stdout += text;
-      if (trigger !== undefined && trigger.pattern.test(stdout)) {
-        const { delayMs, act } = trigger;
-        trigger = undefined;
-        setTimeout(() => act(child), delayMs);
-      }
-    });
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const collected = { stdout: '', stderr: '' };
+    for (const [name, trigger] of [['stdout', options.whenStdout], ['stderr', options.whenStderr]] as const) {
+      let pending = trigger;
+      child[name].setEncoding('utf8').on('data', (text: string) => {
+        collected[name] += text;
+        if (pending !== undefined && pending.pattern.test(collected[name])) {
+          const { delayMs, act } = pending;
+          pending = undefined;
+          setTimeout(() => act(child), delayMs);
+        }
+      });
+    }
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => resolve({ code, ...collected }));
   });
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { BenchRngs } from '../../src/core/rng.js';
 import type { Tokenizer } from '../../src/tokenizer/types.js';
 import { parseBenchArgs } from '../../src/bench/args/parse.js';
+import { resolveRunConfig } from '../../src/bench/run-config.js';
 import type { Dataset } from '../../src/bench/types.js';
 import { buildDataset } from '../../src/bench/datasets/index.js';
 
@@ -15,7 +16,7 @@ export async function buildFromArgv(
   rngs?: BenchRngs,
 ): Promise<{ dataset: Dataset; lines: string[] }> {
   const lines: string[] = [];
-  const dataset = await buildDataset(parseBenchArgs(argv), tokenizer, (line) => lines.push(line), rngs ? { rngs } : {});
+  const dataset = await buildDataset(resolveRunConfig(parseBenchArgs(argv)), tokenizer, (line) => lines.push(line), rngs ? { rngs } : {});
   return { dataset, lines };
 }
 

@@ -8,7 +8,7 @@ import { splitLabelPair } from '../../core/label-pair.js';
 import { ArgumentParser, ArgumentTypeError, type ArgumentGroup } from 'argparse';
 import { ServebenchError, UsageError } from '../../core/errors.js';
 import { AT_LEAST_ONE, MAX_TIMER_SECONDS, boundedArgType } from '../../core/flag-range.js';
-import { helpWithDefault } from '../../cli/command-parser.js';
+import { helpWithDefault } from '../../cli/index.js';
 import { BENCH_OPTIONS, type OptionSpec } from './options.js';
 import type { BenchArgs, BenchExtensions } from './types.js';
 

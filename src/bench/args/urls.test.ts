@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import type { BackendName } from './types.js';
 import { bracketHost, canonicalBackend, resolvePort, resolveUrls } from './urls.js';
 
-const at = (backend: BackendName, overrides: { base_url?: string | null; host?: string; port?: number | null } = {}) => ({
-  backend, base_url: null, host: '127.0.0.1', port: null, ...overrides,
+const at = (backend: BackendName, overrides: { baseUrl?: string | null; host?: string; port?: number | null } = {}) => ({
+  backend, baseUrl: null, host: '127.0.0.1', port: null, ...overrides,
 });
 
 describe('ports', () => {
@@ -35,12 +35,12 @@ describe('resolveUrls', () => {
     assert.equal(resolveUrls(at('gserver')).apiUrl, '127.0.0.1:9988');
   });
   test('--base-url replaces scheme, host and port verbatim (no slash normalisation)', () => {
-    const urls = resolveUrls(at('sglang', { base_url: 'http://x/' }));
+    const urls = resolveUrls(at('sglang', { baseUrl: 'http://x/' }));
     assert.deepEqual(urls, { apiUrl: 'http://x//generate', modelUrl: 'http://x//v1/models', baseUrl: 'http://x/' });
-    assert.equal(resolveUrls(at('gserver', { base_url: 'grpc://g:1' })).apiUrl, 'grpc://g:1');
+    assert.equal(resolveUrls(at('gserver', { baseUrl: 'grpc://g:1' })).apiUrl, 'grpc://g:1');
   });
   test('an empty --base-url falls back for requests but stays the auxiliary base', () => {
-    const urls = resolveUrls(at('sglang', { base_url: '' }));
+    const urls = resolveUrls(at('sglang', { baseUrl: '' }));
     assert.equal(urls.apiUrl, 'http://127.0.0.1:30000/generate');
     assert.equal(urls.baseUrl, '');
   });

@@ -2,7 +2,7 @@
  * Default ports and endpoint URLs per backend (spec §1.4). No trailing-slash normalisation, as
  * in bench_serving; IPv6 hosts are bracketed (bench_serving's later fix, Q18).
  */
-import type { BackendName, BenchArgs } from './types.js';
+import type { BackendName } from './types.js';
 
 /** The backends servebench accepts under another tool's name, mapped to the bench_serving backend they behave as. */
 const BACKEND_ALIASES: Partial<Record<BackendName, BackendName>> = { openai: 'vllm', 'openai-chat': 'vllm-chat' };
@@ -26,9 +26,16 @@ const DEFAULT_PORTS: Partial<Record<BackendName, number>> = {
 /** Every backend without its own default (chat variants included) uses SGLang's port. */
 const FALLBACK_PORT = 30000;
 
+/** A server as the command line gives it (`--base-url`, `--host`, `--port`). */
+export interface ServerAddress {
+  readonly baseUrl: string | null;
+  readonly host: string;
+  readonly port: number | null;
+}
+
 /** `--port`, or the backend's default port when it was omitted. */
-export function resolvePort(args: Pick<BenchArgs, 'backend' | 'port'>): number {
-  return args.port ?? DEFAULT_PORTS[canonicalBackend(args.backend)] ?? FALLBACK_PORT;
+export function resolvePort(server: { readonly backend: BackendName; readonly port: number | null }): number {
+  return server.port ?? DEFAULT_PORTS[canonicalBackend(server.backend)] ?? FALLBACK_PORT;
 }
 
 /** `[::1]` for an IPv6 literal, the host unchanged otherwise. */
@@ -59,12 +66,12 @@ export interface BenchUrls {
 }
 
 /** The generation, model-list and auxiliary URLs of a run (spec §1.4). */
-export function resolveUrls(args: Pick<BenchArgs, 'backend' | 'base_url' | 'host' | 'port'>): BenchUrls {
-  const backend = canonicalBackend(args.backend);
-  const hostPort = `${bracketHost(args.host)}:${resolvePort(args)}`;
+export function resolveUrls(server: ServerAddress & { readonly backend: BackendName }): BenchUrls {
+  const backend = canonicalBackend(server.backend);
+  const hostPort = `${bracketHost(server.host)}:${resolvePort(server)}`;
   // An empty --base-url counts as unset for request URLs but not for the auxiliary base (as in bench_serving).
-  const prefix = args.base_url ? args.base_url : `http://${hostPort}`;
-  const baseUrl = args.base_url === null ? `http://${hostPort}` : args.base_url;
-  const apiUrl = backend === 'gserver' ? (args.base_url ? args.base_url : hostPort) : prefix + (GENERATION_PATHS[backend] as string);
+  const prefix = server.baseUrl ? server.baseUrl : `http://${hostPort}`;
+  const baseUrl = server.baseUrl === null ? `http://${hostPort}` : server.baseUrl;
+  const apiUrl = backend === 'gserver' ? (server.baseUrl ? server.baseUrl : hostPort) : prefix + (GENERATION_PATHS[backend] as string);
   return { apiUrl, modelUrl: `${prefix}/v1/models`, baseUrl };
 }

@@ -1,13 +1,15 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UserError } from '../../core/errors.js';
+import { resolveRunConfig } from '../run-config.js';
 import { parseBenchArgs } from './parse.js';
-import { TRT_NEEDS_MODEL, validateBenchArgs } from './validate.js';
+import { TRT_NEEDS_MODEL } from './validate.js';
+
+const resolve = (argv: string[]) => resolveRunConfig(parseBenchArgs(argv));
 
 function validationError(argv: string[]): UserError {
-  const args = parseBenchArgs(argv);
   try {
-    validateBenchArgs(args);
+    resolve(argv);
   } catch (error) {
     if (error instanceof UserError) return error;
     throw error;
@@ -15,35 +17,35 @@ function validationError(argv: string[]): UserError {
   assert.fail(`expected a UserError for ${argv.join(' ')}`);
 }
 
-describe('validateBenchArgs', () => {
+describe('validateRunConfig (through resolveRunConfig)', () => {
   test('accepts the defaults and --print-requests with any backend', () => {
-    validateBenchArgs(parseBenchArgs([]));
-    validateBenchArgs(parseBenchArgs(['--print-requests', '--backend', 'vllm']));
+    resolve([]);
+    resolve(['--print-requests', '--backend', 'vllm']);
   });
   test('--tokenize-prompt needs the sglang backend', () => {
     assert.match(validationError(['--tokenize-prompt', '--backend', 'vllm']).message, /--tokenize-prompt only works with --backend sglang/);
-    validateBenchArgs(parseBenchArgs(['--tokenize-prompt']));
+    resolve(['--tokenize-prompt']);
   });
   test('trt needs --model (bench_serving message), gserver is refused', () => {
     assert.equal(validationError(['--backend', 'trt']).message, TRT_NEEDS_MODEL);
-    validateBenchArgs(parseBenchArgs(['--backend', 'trt', '--model', 'm']));
+    resolve(['--backend', 'trt', '--model', 'm']);
     assert.match(validationError(['--backend', 'gserver']).message, /gserver is not implemented/);
   });
   test('image and mmmu force the chat template and refuse token prompts', () => {
     const args = parseBenchArgs(['--dataset-name', 'image']);
-    validateBenchArgs(args);
-    assert.equal(args.apply_chat_template, true);
+    assert.equal(resolveRunConfig(args).dataset.applyChatTemplate, true);
+    assert.equal(args.apply_chat_template, false, 'the parsed namespace is left as parsed');
     assert.match(validationError(['--dataset-name', 'mmmu', '--tokenize-prompt']).message, /cannot be used with --dataset-name mmmu/);
   });
   test('a --header entry with no separator is refused without echoing it; both forms and empty values pass', () => {
     const error = validationError(['--header', 'X-Ok: 1', 'sk-SECRET-no-separator']);
     assert.match(error.message, /--header entry without ':' or '='.*'Key: Value' or Key=Value/);
     assert.doesNotMatch(error.message, /SECRET/);
-    validateBenchArgs(parseBenchArgs(['--header', 'X-A: 1', 'X-B=2', 'X-Empty=']));
+    resolve(['--header', 'X-A: 1', 'X-B=2', 'X-Empty=']);
   });
   test('distinct and skewed LoRA distributions need two adapters', () => {
     assert.match(validationError(['--lora-request-distribution', 'skewed', '--lora-name', 'a']).message, /needs at least two adapters/);
-    validateBenchArgs(parseBenchArgs(['--lora-request-distribution', 'distinct', '--lora-name', 'a', 'b']));
+    resolve(['--lora-request-distribution', 'distinct', '--lora-name', 'a', 'b']);
   });
   test('every error is one line with exit code 1', () => {
     for (const argv of [['--backend', 'trt'], ['--backend', 'gserver'], ['--tokenize-prompt', '--backend', 'vllm']]) {

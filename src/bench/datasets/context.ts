@@ -1,10 +1,13 @@
 /** What every dataset builder receives. */
 import type { BenchRngs } from '../../core/rng.js';
-import type { Tokenizer } from '../../tokenizer/types.js';
-import type { BenchArgs } from '../args/types.js';
+import type { Tokenizer } from '../../tokenizer/index.js';
+import type { BackendName } from '../args/types.js';
+import type { DatasetOptions } from '../run-config.js';
 
 export interface DatasetContext {
-  args: BenchArgs;
+  options: DatasetOptions;
+  /** Chat backends take image and mooncake prompts as messages. */
+  backend: BackendName;
   tokenizer: Tokenizer;
   /** The run's numpy and Python streams, consumed in bench_serving's order. */
   rngs: BenchRngs;

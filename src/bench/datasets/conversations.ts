@@ -12,7 +12,7 @@ const ASSISTANT_SUFFIX = 'Assistant:';
 
 /** The prompt text as bench_serving sends it: optional suffix, optional chat template without BOS. */
 function preparePrompt(ctx: DatasetContext, prompt: string): string {
-  const { prompt_suffix: suffix, apply_chat_template: applyTemplate } = ctx.args;
+  const { promptSuffix: suffix, applyChatTemplate: applyTemplate } = ctx.options;
   let text = prompt;
   if (suffix) {
     if (text.endsWith(ASSISTANT_SUFFIX)) text = text.slice(0, -ASSISTANT_SUFFIX.length);
@@ -27,7 +27,8 @@ function preparePrompt(ctx: DatasetContext, prompt: string): string {
 }
 
 async function sampleRows(ctx: DatasetContext, pairs: ConversationPair[]): Promise<Dataset> {
-  const { num_prompts: wanted, sharegpt_output_len: fixedOutput, sharegpt_context_len: contextLen } = ctx.args;
+  const wanted = ctx.options.numPrompts;
+  const { outputLen: fixedOutput, contextLen } = ctx.options.sharegpt;
   if (fixedOutput !== null && fixedOutput < 4) {
     throw new UsageError(`--sharegpt-output-len must be at least 4, got ${fixedOutput} (bench_serving: output_len too small)`);
   }
@@ -52,16 +53,16 @@ async function sampleRows(ctx: DatasetContext, pairs: ConversationPair[]): Promi
 
 /** `--dataset-name sharegpt`: a local ShareGPT JSON file (the Hub download is not available offline). */
 export function buildShareGptDataset(ctx: DatasetContext): Promise<Dataset> {
-  if (ctx.args.dataset_path === '') {
+  if (ctx.options.path === '') {
     throw new UsageError(
       'the sharegpt dataset needs --dataset-path: download ShareGPT_V3_unfiltered_cleaned_split.json (HF dataset anon8231489123/ShareGPT_Vicuna_unfiltered) and pass its path',
     );
   }
-  return sampleRows(ctx, readShareGptPairs(ctx.args.dataset_path));
+  return sampleRows(ctx, readShareGptPairs(ctx.options.path));
 }
 
 /** `--dataset-name custom`: a JSONL file of conversations. */
 export function buildCustomDataset(ctx: DatasetContext): Promise<Dataset> {
-  if (ctx.args.tokenize_prompt) throw new UsageError('--tokenize-prompt does not work with --dataset-name custom; drop one of them');
-  return sampleRows(ctx, readCustomPairs(ctx.args.dataset_path));
+  if (ctx.options.tokenizePrompt) throw new UsageError('--tokenize-prompt does not work with --dataset-name custom; drop one of them');
+  return sampleRows(ctx, readCustomPairs(ctx.options.path));
 }

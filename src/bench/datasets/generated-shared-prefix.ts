@@ -27,25 +27,26 @@ function average(values: readonly number[]): string {
 
 /** `--dataset-name generated-shared-prefix`. */
 export async function buildGeneratedSharedPrefixDataset(ctx: DatasetContext): Promise<Dataset> {
-  const { args, rngs, tokenizer, print } = ctx;
-  if (args.tokenize_prompt) throw new UsageError('--tokenize-prompt does not work with --dataset-name generated-shared-prefix; drop one of them');
-  const groups = args.gsp_num_groups;
-  const perGroup = args.gsp_prompts_per_group;
-  const turns = args.gsp_num_turns;
-  const ratio = args.gsp_range_ratio;
+  const { rngs, tokenizer, print } = ctx;
+  const gsp = ctx.options.gsp;
+  if (ctx.options.tokenizePrompt) throw new UsageError('--tokenize-prompt does not work with --dataset-name generated-shared-prefix; drop one of them');
+  const groups = gsp.numGroups;
+  const perGroup = gsp.promptsPerGroup;
+  const turns = gsp.numTurns;
+  const ratio = gsp.rangeRatio;
   if (groups < 1 || perGroup < 1 || turns < 1) {
     throw new UsageError('--gsp-num-groups, --gsp-prompts-per-group and --gsp-num-turns must be at least 1');
   }
   print('');
   print(
-    `Generating new input data... (num_groups=${groups}, ${perGroup}, system_prompt_len=${args.gsp_system_prompt_len}, ` +
-      `question_len=${args.gsp_question_len}, output_len=${args.gsp_output_len}, range_ratio=${pyFloatRepr(ratio)}, num_turns=${turns})`,
+    `Generating new input data... (num_groups=${groups}, ${perGroup}, system_prompt_len=${gsp.systemPromptLen}, ` +
+      `question_len=${gsp.questionLen}, output_len=${gsp.outputLen}, range_ratio=${pyFloatRepr(ratio)}, num_turns=${turns})`,
   );
   const routingPrefix = `${randomUUID().replace(/-/g, '').slice(0, 8)}_${compactTimestamp(new Date())}`;
   const names = (length: string) => ({ length, ratio: '--gsp-range-ratio' });
-  const systemLens = computeRandomLens(rngs.numpy, args.gsp_system_prompt_len, ratio, groups, names('--gsp-system-prompt-len'));
-  const questionLens = computeRandomLens(rngs.numpy, args.gsp_question_len, ratio, groups * perGroup * turns, names('--gsp-question-len'));
-  const outputLens = computeRandomLens(rngs.numpy, args.gsp_output_len, ratio, groups * perGroup, names('--gsp-output-len'));
+  const systemLens = computeRandomLens(rngs.numpy, gsp.systemPromptLen, ratio, groups, names('--gsp-system-prompt-len'));
+  const questionLens = computeRandomLens(rngs.numpy, gsp.questionLen, ratio, groups * perGroup * turns, names('--gsp-question-len'));
+  const outputLens = computeRandomLens(rngs.numpy, gsp.outputLen, ratio, groups * perGroup, names('--gsp-output-len'));
 
   // gen_prompt: k ids drawn with random.choices over every vocab id, then decoded. All draws
   // happen first, in the reference order (system prompts, then questions g, p, t).
@@ -63,15 +64,15 @@ export async function buildGeneratedSharedPrefixDataset(ctx: DatasetContext): Pr
       conversations.push([`${systemPrompts[g]}\n\n${own[0]}`, ...own.slice(1)]);
     }
   }
-  const fast = args.gsp_fast_prepare;
+  const fast = gsp.fastPrepare;
   const firstTurnLens = fast ? conversations.map(() => 1) : (await tokenizer.encodeBatch(conversations.map((c) => c[0]!))).map((ids) => ids.length);
 
   const rows: DatasetRow[] = conversations.map((turnPrompts, index) => {
     const row = textRow(turns === 1 ? turnPrompts[0]! : turnPrompts, firstTurnLens[index]!, outputLens[index]!);
-    if (args.gsp_send_routing_key) row.routingKey = `${routingPrefix}_${Math.floor(index / perGroup)}`;
+    if (gsp.sendRoutingKey) row.routingKey = `${routingPrefix}_${Math.floor(index / perGroup)}`;
     return row;
   });
-  if (!args.gsp_ordered) rngs.python.shuffle(rows);
+  if (!gsp.ordered) rngs.python.shuffle(rows);
 
   print('');
   print('Generated shared prefix dataset statistics:');

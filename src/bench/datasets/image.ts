@@ -24,7 +24,8 @@ const IMAGE_PAD_TOKEN = '<|image_pad|>';
 
 /** Per-request image counts: uniform in [1, --image-count] with --random-image-count, else fixed. */
 function imageCounts(ctx: DatasetContext): number[] {
-  const { image_count: count, random_image_count: random, num_prompts: n } = ctx.args;
+  const { count, randomCount: random } = ctx.options.image;
+  const n = ctx.options.numPrompts;
   if (count < 1) throw new UsageError(`--image-count must be at least 1, got ${count}`);
   return random ? ctx.rngs.numpy.randint(1, count + 1, n) : new Array<number>(n).fill(count);
 }
@@ -37,18 +38,19 @@ function templated(ctx: DatasetContext, content: string): string | null {
 
 /** `--dataset-name image`. */
 export async function buildImageDataset(ctx: DatasetContext): Promise<Dataset> {
-  const { args, rngs, tokenizer, print } = ctx;
-  if (args.tokenize_prompt) throw new UsageError('--tokenize-prompt does not work with --dataset-name image; drop one of them');
-  const { width, height } = parseImageResolution(args.image_resolution);
-  const format = parseImageFormat(args.image_format);
+  const { options, rngs, tokenizer, print } = ctx;
+  const { image, random } = options;
+  if (options.tokenizePrompt) throw new UsageError('--tokenize-prompt does not work with --dataset-name image; drop one of them');
+  const { width, height } = parseImageResolution(image.resolution);
+  const format = parseImageFormat(image.format);
   const counts = imageCounts(ctx);
   const totalImages = counts.reduce((a, b) => a + b, 0);
   if (width * height >= 1920 * 1080 && totalImages >= 100) {
     print(`UserWarning: High resolution (${width}x${height}) with ${totalImages} total images may take a long time. Consider reducing resolution or image count.`);
   }
   const names = (length: string) => ({ length, ratio: '--random-range-ratio' });
-  const inputLens = computeRandomLens(rngs.numpy, args.random_input_len, args.random_range_ratio, args.num_prompts, names('--random-input-len'));
-  const outputLens = computeRandomLens(rngs.numpy, args.random_output_len, args.random_range_ratio, args.num_prompts, names('--random-output-len'));
+  const inputLens = computeRandomLens(rngs.numpy, random.inputLen, random.rangeRatio, options.numPrompts, names('--random-input-len'));
+  const outputLens = computeRandomLens(rngs.numpy, random.outputLen, random.rangeRatio, options.numPrompts, names('--random-output-len'));
 
   const padId = tokenizer.tokenToId(IMAGE_PAD_TOKEN);
   const textVocab = tokenizer.vocabIds().filter((id) => id !== padId);
@@ -56,14 +58,14 @@ export async function buildImageDataset(ctx: DatasetContext): Promise<Dataset> {
   const textOnlyPrompts = texts.map((text) => templated(ctx, text) ?? text);
   const textPromptLens = (await tokenizer.encodeBatch(textOnlyPrompts)).map((ids) => ids.length);
   const perImage = visionTokensPerImage(width, height);
-  const rawText = args.backend.endsWith('-chat');
+  const rawText = ctx.backend.endsWith('-chat');
 
   const rows: DatasetRow[] = [];
   let totalBytes = 0;
   for (let i = 0; i < counts.length; i++) {
     const images: string[] = [];
     for (let k = 0; k < counts[i]!; k++) {
-      const uri = synthesizeImageDataUri(rngs.numpy, width, height, args.image_content, format);
+      const uri = synthesizeImageDataUri(rngs.numpy, width, height, image.content, format);
       totalBytes += Buffer.byteLength(uri);
       images.push(uri);
     }
@@ -83,16 +85,16 @@ export async function buildImageDataset(ctx: DatasetContext): Promise<Dataset> {
 
   printTokenTotals(print, rows.map((r) => r.promptLen), rows.map((r) => r.outputLen));
   print(`#Total images: ${totalImages}`);
-  if (args.random_image_count && counts.length > 0) {
+  if (image.randomCount && counts.length > 0) {
     const mean = formatFixed(totalImages / counts.length, 2);
     const min = counts.reduce((a, b) => Math.min(a, b));
     const max = counts.reduce((a, b) => Math.max(a, b));
     print(`#Images per request: min=${min}, max=${max}, mean=${mean}`);
   } else {
-    print(`#Images per request: ${args.image_count} (fixed)`);
+    print(`#Images per request: ${image.count} (fixed)`);
   }
   print('');
   const average = counts.length > 0 ? Math.floor(totalBytes / counts.length) : 0;
-  print(`Created ${rows.length} ${args.image_content} ${args.image_format} images with average ${average} bytes per request`);
+  print(`Created ${rows.length} ${image.content} ${image.format} images with average ${average} bytes per request`);
   return { rows, multiTurn: false };
 }

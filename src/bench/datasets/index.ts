@@ -3,8 +3,9 @@
  */
 import { UserError } from '../../core/errors.js';
 import { createBenchRngs, type BenchRngs } from '../../core/rng.js';
-import type { Tokenizer } from '../../tokenizer/types.js';
-import type { BenchArgs, DatasetName } from '../args/types.js';
+import type { Tokenizer } from '../../tokenizer/index.js';
+import type { DatasetName } from '../args/types.js';
+import type { BenchRunConfig } from '../run-config.js';
 import type { Dataset } from '../types.js';
 import type { DatasetContext } from './context.js';
 import { buildCustomDataset, buildShareGptDataset } from './conversations.js';
@@ -20,7 +21,7 @@ export { mooncakeReplayLines } from './mooncake.js';
 export interface BuildDatasetOptions {
   /**
    * The run's RNG pair. Pass the one the runner keeps drawing from (Poisson intervals, LoRA
-   * picks) so the streams continue as in bench_serving; defaults to a fresh `createBenchRngs(args.seed)`.
+   * picks) so the streams continue as in bench_serving; defaults to a fresh `createBenchRngs(config.seed)`.
    */
   rngs?: BenchRngs;
 }
@@ -44,16 +45,16 @@ const BUILDERS: Record<DatasetName, (ctx: DatasetContext) => Promise<Dataset>> =
 };
 
 /**
- * Builds the rows for `args.dataset_name`, drawing from `options.rngs` in bench_serving's order.
+ * Builds the rows of `config.dataset`, drawing from `options.rngs` in bench_serving's order.
  * `print` receives the console lines bench_serving prints while building (e.g. `#Input tokens: N`).
  * Throws UsageError/UserError with one line for bad options or files.
  */
 export function buildDataset(
-  args: BenchArgs,
+  config: Pick<BenchRunConfig, 'backend' | 'seed' | 'dataset'>,
   tokenizer: Tokenizer,
   print: (line: string) => void,
   options: BuildDatasetOptions = {},
 ): Promise<Dataset> {
-  const rngs = options.rngs ?? createBenchRngs(args.seed);
-  return BUILDERS[args.dataset_name]({ args, tokenizer, rngs, print });
+  const rngs = options.rngs ?? createBenchRngs(config.seed);
+  return BUILDERS[config.dataset.name]({ options: config.dataset, backend: config.backend, tokenizer, rngs, print });
 }

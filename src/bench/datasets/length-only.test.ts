@@ -5,6 +5,7 @@ import { createBenchRngs } from '../../core/rng.js';
 import { loadTokenizer } from '../../tokenizer/index.js';
 import type { Tokenizer } from '../../tokenizer/types.js';
 import { parseBenchArgs } from '../args/parse.js';
+import { resolveRunConfig } from '../run-config.js';
 import type { Dataset } from '../types.js';
 import { buildLengthOnlyDataset } from './length-only.js';
 import { buildFromArgv, scratchFolder } from '../../../test/helpers/datasets.js';
@@ -22,7 +23,7 @@ async function both(argv: string[], tokenizer: Tokenizer) {
   const bench = await buildFromArgv(argv, tokenizer, benchRngs);
   const lines: string[] = [];
   const rngs = createBenchRngs(1);
-  const dataset = buildLengthOnlyDataset(parseBenchArgs(argv), tokenizer.numSpecialTokensToAdd, rngs, (line) => lines.push(line));
+  const dataset = buildLengthOnlyDataset(resolveRunConfig(parseBenchArgs(argv)).dataset, tokenizer.numSpecialTokensToAdd, rngs, (line) => lines.push(line));
   return { bench: { ...bench, next: benchRngs.numpy.exponential(1) }, lengthOnly: { dataset, lines, next: rngs.numpy.exponential(1) } };
 }
 

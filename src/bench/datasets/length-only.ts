@@ -8,7 +8,8 @@
  * a finite request rate the arrival times that follow come from another point of the stream).
  */
 import type { BenchRngs } from '../../core/rng.js';
-import type { BenchArgs, DatasetName } from '../args/types.js';
+import type { DatasetName } from '../args/types.js';
+import type { DatasetOptions } from '../run-config.js';
 import type { Dataset } from '../types.js';
 import { sampleLengths, sourceTexts } from './random.js';
 import { printTokenTotals, rowsFromLengths } from './rows.js';
@@ -27,13 +28,13 @@ function rowsFromFile(datasetPath: string, count: number, specialTokens: number)
 }
 
 /**
- * Rows of `args.dataset_name` (one of {@link LENGTH_ONLY_DATASETS}) with bench's lengths and empty
- * prompts, drawn from `rngs` as bench draws them; prints bench's `#Input tokens` / `#Output tokens`.
+ * Rows of the dataset `options` name (one of {@link LENGTH_ONLY_DATASETS}) with bench's lengths and
+ * empty prompts, drawn from `rngs` as bench draws them; prints bench's `#Input tokens` / `#Output tokens`.
  */
-export function buildLengthOnlyDataset(args: BenchArgs, specialTokens: number, rngs: BenchRngs, print: (line: string) => void): Dataset {
-  const { inputLens, outputLens } = sampleLengths(args, rngs.numpy, specialTokens);
-  const cyclic = args.dataset_name !== 'random' || args.dataset_path === '';
-  const count = cyclic ? inputLens.length : rowsFromFile(args.dataset_path, inputLens.length, specialTokens);
+export function buildLengthOnlyDataset(options: DatasetOptions, specialTokens: number, rngs: BenchRngs, print: (line: string) => void): Dataset {
+  const { inputLens, outputLens } = sampleLengths(options, rngs.numpy, specialTokens);
+  const cyclic = options.name !== 'random' || options.path === '';
+  const count = cyclic ? inputLens.length : rowsFromFile(options.path, inputLens.length, specialTokens);
   printTokenTotals(print, inputLens, outputLens);
   return { rows: rowsFromLengths(inputLens.slice(0, count), outputLens), multiTurn: false };
 }

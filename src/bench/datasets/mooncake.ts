@@ -16,7 +16,7 @@
 import { UserError } from '../../core/errors.js';
 import { isObject } from '../../core/json-object.js';
 import { pyFloatRepr } from '../../core/pyformat.js';
-import type { Tokenizer } from '../../tokenizer/types.js';
+import type { Tokenizer } from '../../tokenizer/index.js';
 import type { ChatMessage, Dataset, DatasetRow } from '../types.js';
 import type { DatasetContext } from './context.js';
 import { parseJsonl, readDatasetText } from './files.js';
@@ -73,14 +73,12 @@ export function mooncakeReplayLines(sessions: number, rounds: number, slowdown: 
 
 /** `--dataset-name mooncake`: a local trace file (`--dataset-path`, else /tmp/<workload>_trace.jsonl). */
 export async function buildMooncakeDataset(ctx: DatasetContext): Promise<Dataset> {
-  const { args, tokenizer } = ctx;
-  const workload = args.mooncake_workload;
-  const path = args.dataset_path || `/tmp/${workload}_trace.jsonl`;
-  const slowdown = args.mooncake_slowdown_factor;
-  const rounds = args.mooncake_num_rounds;
+  const { options, tokenizer } = ctx;
+  const { workload, slowdownFactor: slowdown, numRounds: rounds } = options.mooncake;
+  const path = options.path || `/tmp/${workload}_trace.jsonl`;
   if (rounds < 1) throw new UserError(`--mooncake-num-rounds must be at least 1, got ${rounds}`);
   const text = readDatasetText(path, 'Mooncake trace', `download ${TRACE_URLS[workload]} and pass it with --dataset-path`);
-  const records = parseJsonl(text, path, args.num_prompts).map(({ line, value }) => toRecord(value, `${path} line ${line}`));
+  const records = parseJsonl(text, path, options.numPrompts).map(({ line, value }) => toRecord(value, `${path} line ${line}`));
   if (records.length === 0) throw new UserError(`${path} has no trace records: pass a Mooncake JSONL trace with --dataset-path`);
 
   const first = records[0]!;
@@ -89,7 +87,7 @@ export async function buildMooncakeDataset(ctx: DatasetContext): Promise<Dataset
 
   const sessions = [...records].sort((a, b) => a.timestamp - b.timestamp);
   const start = sessions[0]!.timestamp;
-  const asMessages = args.backend.endsWith('-chat');
+  const asMessages = ctx.backend.endsWith('-chat');
   const prompts: string[] = [];
   const meta: { timestamp: number; outputLen: number; history: ChatMessage[] }[] = [];
   for (const session of sessions) {

@@ -16,7 +16,8 @@ const DEFAULT_OUTPUT_LEN = 256;
 
 /** `--dataset-name openai`. Reads until `--num-prompts` objects (all when ≤ 0); rows without messages are skipped. */
 export async function buildOpenAiDataset(ctx: DatasetContext): Promise<Dataset> {
-  const { dataset_path: path, num_prompts: wanted, sharegpt_output_len: fixedOutput } = ctx.args;
+  const { path, numPrompts: wanted } = ctx.options;
+  const fixedOutput = ctx.options.sharegpt.outputLen;
   const text = readDatasetText(path, 'OpenAI-format dataset', 'pass an existing JSONL file of chat requests with --dataset-path');
   const rows: DatasetRow[] = [];
   for (const { line, value } of parseJsonl(text, path, wanted)) {

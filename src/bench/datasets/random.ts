@@ -4,8 +4,8 @@
  */
 import { UserError } from '../../core/errors.js';
 import type { NumpyRandomState } from '../../core/rng.js';
-import type { Tokenizer } from '../../tokenizer/types.js';
-import type { BenchArgs } from '../args/types.js';
+import type { Tokenizer } from '../../tokenizer/index.js';
+import type { DatasetOptions } from '../run-config.js';
 import type { Dataset, DatasetRow } from '../types.js';
 import { ENCODE_BATCH, type DatasetContext } from './context.js';
 import { readShareGptPairs } from './conversation-file.js';
@@ -17,17 +17,17 @@ import { printTokenTotals, textRow } from './rows.js';
  * Input lengths then output lengths (in that RNG order), inputs reduced by the `specialTokens`
  * encode adds (unless the prompts are sent as ids): what every row's lengths come from.
  */
-export function sampleLengths(args: BenchArgs, numpy: NumpyRandomState, specialTokens: number): { inputLens: number[]; outputLens: number[] } {
-  const ratio = args.random_range_ratio;
-  const inputLens = computeRandomLens(numpy, args.random_input_len, ratio, args.num_prompts, {
+export function sampleLengths(options: DatasetOptions, numpy: NumpyRandomState, specialTokens: number): { inputLens: number[]; outputLens: number[] } {
+  const { inputLen, outputLen, rangeRatio: ratio } = options.random;
+  const inputLens = computeRandomLens(numpy, inputLen, ratio, options.numPrompts, {
     length: '--random-input-len',
     ratio: '--random-range-ratio',
   });
-  const outputLens = computeRandomLens(numpy, args.random_output_len, ratio, args.num_prompts, {
+  const outputLens = computeRandomLens(numpy, outputLen, ratio, options.numPrompts, {
     length: '--random-output-len',
     ratio: '--random-range-ratio',
   });
-  if (!args.tokenize_prompt) {
+  if (!options.tokenizePrompt) {
     for (let i = 0; i < inputLens.length; i++) inputLens[i] = Math.max(0, inputLens[i]! - specialTokens);
   }
   return { inputLens, outputLens };
@@ -52,7 +52,7 @@ async function decodeRepeated(tokenizer: Tokenizer, base: number[], length: numb
 
 /** The prompt of one row from a text's ids: first `target` ids, or the ids repeated up to `target`. */
 async function promptFromIds(ctx: DatasetContext, ids: number[], target: number): Promise<string | number[]> {
-  const asIds = ctx.args.tokenize_prompt;
+  const asIds = ctx.options.tokenizePrompt;
   if (ids.length > target) {
     const cut = ids.slice(0, target);
     return asIds ? cut : ctx.tokenizer.decode(cut);
@@ -76,8 +76,8 @@ export function sourceTexts(datasetPath: string): { texts: string[]; cyclic: boo
 
 /** `--dataset-name random`. */
 export async function buildRandomDataset(ctx: DatasetContext): Promise<Dataset> {
-  const { inputLens, outputLens } = sampleLengths(ctx.args, ctx.rngs.numpy, ctx.tokenizer.numSpecialTokensToAdd);
-  const { texts, cyclic } = sourceTexts(ctx.args.dataset_path);
+  const { inputLens, outputLens } = sampleLengths(ctx.options, ctx.rngs.numpy, ctx.tokenizer.numSpecialTokensToAdd);
+  const { texts, cyclic } = sourceTexts(ctx.options.path);
   ctx.rngs.python.shuffle(texts);
   const count = inputLens.length;
   const rows: DatasetRow[] = [];
@@ -102,7 +102,7 @@ export async function buildRandomDataset(ctx: DatasetContext): Promise<Dataset> 
 
 /** `--dataset-name random-ids`: row i is ids `(offset_i + i + j) mod vocab_size`, j < length. */
 export async function buildRandomIdsDataset(ctx: DatasetContext): Promise<Dataset> {
-  const { inputLens, outputLens } = sampleLengths(ctx.args, ctx.rngs.numpy, ctx.tokenizer.numSpecialTokensToAdd);
+  const { inputLens, outputLens } = sampleLengths(ctx.options, ctx.rngs.numpy, ctx.tokenizer.numSpecialTokensToAdd);
   const vocab = ctx.tokenizer.vocabSize;
   const offsets = ctx.rngs.numpy.randint(0, vocab, inputLens.length);
   const idLists = inputLens.map((length, i) => {
@@ -110,7 +110,7 @@ export async function buildRandomIdsDataset(ctx: DatasetContext): Promise<Datase
     for (let j = 0; j < length; j++) ids[j] = (offsets[i]! + i + j) % vocab;
     return ids;
   });
-  const prompts: (string | number[])[] = ctx.args.tokenize_prompt ? idLists : await ctx.tokenizer.decodeBatch(idLists);
+  const prompts: (string | number[])[] = ctx.options.tokenizePrompt ? idLists : await ctx.tokenizer.decodeBatch(idLists);
   const rows = prompts.map((prompt, i) => textRow(prompt, inputLens[i]!, outputLens[i]!));
   printTokenTotals(ctx.print, inputLens, outputLens);
   return { rows, multiTurn: false };

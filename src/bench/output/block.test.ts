@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BenchmarkMetrics, ServebenchExtras } from '../metrics/types.js';
-import { formatResultBlock, numberLine, requestRateLabel, textLine, type BlockArgs } from './block.js';
+import { formatResultBlock, numberLine, requestRateLabel, textLine, type BlockSettings } from './block.js';
 import { formatExtendedBlock } from './extras-block.js';
 import { readReferenceLog } from '../../../test/helpers/reference-logs.js';
 
@@ -28,7 +28,8 @@ function metrics(values: Partial<BenchmarkMetrics>): BenchmarkMetrics {
   return { ...zero, ...values };
 }
 
-const randomRun: BlockArgs = { backend: 'sglang', request_rate: Infinity, use_trace_timestamps: false, max_concurrency: null, dataset_name: 'random' };
+const randomRun: BlockSettings = { backend: 'sglang', load: { requestRate: Infinity, useTraceTimestamps: false, maxConcurrency: null }, dataset: { name: 'random' } };
+const run = (maxConcurrency: number | null, dataset: BlockSettings['dataset']['name']): BlockSettings => ({ ...randomRun, load: { ...randomRun.load, maxConcurrency }, dataset: { name: dataset } });
 
 describe('formatResultBlock', () => {
   test('reproduces the Qwen2.5 log block byte for byte', () => {
@@ -52,7 +53,7 @@ describe('formatResultBlock', () => {
       p99TtftMs: 10224.53, meanTpotMs: 49.43, medianTpotMs: 49.31, p99TpotMs: 52.95, meanItlMs: 49.43,
       medianItlMs: 46.89, p95ItlMs: 52.56, p99ItlMs: 56.78, maxItlMs: 8901.2,
     });
-    const block = formatResultBlock(coder, { ...randomRun, max_concurrency: 80, dataset_name: 'image' })
+    const block = formatResultBlock(coder, run(80, 'image'))
       .split('\n').filter((line) => !/^P(90|99) E2E/.test(line)).join('\n');
     assert.equal(block, loggedBlock('qwen3-coder-480b-w8a8_ascend_3500-1500_c80.log'));
   });
@@ -66,7 +67,7 @@ describe('formatResultBlock', () => {
       meanTtftMs: 317.58, medianTtftMs: 191.31, p99TtftMs: 740.79, meanTpotMs: 9.09, medianTpotMs: 9.25,
       p99TpotMs: 11.73, meanItlMs: 9.35, medianItlMs: 7.64, p95ItlMs: 22.81, p99ItlMs: 23.33, maxItlMs: 31.45,
     });
-    const block = formatResultBlock(deepseek, { ...randomRun, max_concurrency: 1, dataset_name: 'mmmu' });
+    const block = formatResultBlock(deepseek, run(1, 'mmmu'));
     const trimmed = block.split('\n').map((line) => line.trimEnd()).join('\n');
     assert.equal(trimmed, loggedBlock('deepseek-v3.2_nvidia_cookbook-results.log'));
   });
@@ -74,18 +75,18 @@ describe('formatResultBlock', () => {
   test('conditional lines: vision tokens only for image/mmmu, accept length only when non-zero', () => {
     const base = metrics({ totalInputVision: 7 });
     assert.ok(!formatResultBlock(base, randomRun).includes('vision'));
-    assert.ok(formatResultBlock(base, { ...randomRun, dataset_name: 'image' }).includes('Total input vision tokens:               7         \n'));
+    assert.ok(formatResultBlock(base, run(null, 'image')).includes('Total input vision tokens:               7         \n'));
     assert.ok(!formatResultBlock(metrics({ acceptLength: 0 }), randomRun).includes('Accept length'));
     assert.ok(formatResultBlock(metrics({ acceptLength: 3.125 }), randomRun).includes('Accept length:                           3.12      \n'));
     assert.ok(formatResultBlock(metrics({ acceptLength: NaN }), randomRun).includes('Accept length:                           nan       \n'));
   });
 
   test('rate label, concurrency label and Python rounding', () => {
-    assert.equal(requestRateLabel({ request_rate: 16, use_trace_timestamps: false }), '16.0');
-    assert.equal(requestRateLabel({ request_rate: 0.5, use_trace_timestamps: false }), '0.5');
-    assert.equal(requestRateLabel({ request_rate: 1e-5, use_trace_timestamps: false }), '1e-05');
-    assert.equal(requestRateLabel({ request_rate: 4, use_trace_timestamps: true }), 'trace');
-    const block = formatResultBlock(metrics({ durationS: 0.125 }), { ...randomRun, max_concurrency: 0 });
+    assert.equal(requestRateLabel({ requestRate: 16, useTraceTimestamps: false }), '16.0');
+    assert.equal(requestRateLabel({ requestRate: 0.5, useTraceTimestamps: false }), '0.5');
+    assert.equal(requestRateLabel({ requestRate: 1e-5, useTraceTimestamps: false }), '1e-05');
+    assert.equal(requestRateLabel({ requestRate: 4, useTraceTimestamps: true }), 'trace');
+    const block = formatResultBlock(metrics({ durationS: 0.125 }), run(0, 'random'));
     assert.ok(block.includes('Max request concurrency:                 not set   \n'));
     assert.ok(block.includes('Benchmark duration (s):                  0.12      \n'));
   });

@@ -4,11 +4,15 @@
  * 50-character centred headers.
  */
 import { center, formatFixed, ljust, pyFloatRepr } from '../../core/pyformat.js';
-import type { BenchArgs } from '../args/types.js';
 import type { BenchmarkMetrics } from '../metrics/types.js';
+import type { BenchRunConfig, LoadOptions } from '../run-config.js';
 
-/** The arguments the block prints; the catalog and predict mode can fill them from stored runs. */
-export type BlockArgs = Pick<BenchArgs, 'backend' | 'request_rate' | 'use_trace_timestamps' | 'max_concurrency' | 'dataset_name'>;
+/** The settings the block prints. */
+export interface BlockSettings {
+  readonly backend: BenchRunConfig['backend'];
+  readonly load: Pick<LoadOptions, 'requestRate' | 'useTraceTimestamps' | 'maxConcurrency'>;
+  readonly dataset: Pick<BenchRunConfig['dataset'], 'name'>;
+}
 
 /** Width of every header and of the closing rule. */
 export const BLOCK_WIDTH = 50;
@@ -29,8 +33,8 @@ export function sectionHeader(title: string, fill: string): string {
 }
 
 /** The "Traffic request rate" value: `trace`, or Python `str(float)` (`inf`, `16.0`, `0.5`). */
-export function requestRateLabel(args: Pick<BenchArgs, 'request_rate' | 'use_trace_timestamps'>): string {
-  return args.use_trace_timestamps ? 'trace' : pyFloatRepr(args.request_rate);
+export function requestRateLabel(load: Pick<LoadOptions, 'requestRate' | 'useTraceTimestamps'>): string {
+  return load.useTraceTimestamps ? 'trace' : pyFloatRepr(load.requestRate);
 }
 
 /**
@@ -38,19 +42,20 @@ export function requestRateLabel(args: Pick<BenchArgs, 'request_rate' | 'use_tra
  * `=` rule and a final newline. Vision tokens print only for the image and mmmu datasets, the
  * accept length only when it is set and non-zero (Python truthiness).
  */
-export function formatResultBlock(metrics: BenchmarkMetrics, args: BlockArgs): string {
+export function formatResultBlock(metrics: BenchmarkMetrics, settings: BlockSettings): string {
+  const { load } = settings;
   const lines = [
     '',
     sectionHeader(' Serving Benchmark Result ', '='),
-    textLine('Backend:', args.backend),
-    textLine('Traffic request rate:', requestRateLabel(args)),
-    textLine('Max request concurrency:', args.max_concurrency ? args.max_concurrency : 'not set'),
+    textLine('Backend:', settings.backend),
+    textLine('Traffic request rate:', requestRateLabel(load)),
+    textLine('Max request concurrency:', load.maxConcurrency ? load.maxConcurrency : 'not set'),
     textLine('Successful requests:', metrics.completed),
     numberLine('Benchmark duration (s):', metrics.durationS),
     textLine('Total input tokens:', metrics.totalInput),
     textLine('Total input text tokens:', metrics.totalInputText),
   ];
-  if (args.dataset_name === 'image' || args.dataset_name === 'mmmu') {
+  if (settings.dataset.name === 'image' || settings.dataset.name === 'mmmu') {
     lines.push(textLine('Total input vision tokens:', metrics.totalInputVision));
   }
   lines.push(

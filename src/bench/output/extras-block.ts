@@ -10,7 +10,7 @@ import { BLOCK_WIDTH, numberLine, sectionHeader, textLine } from './block.js';
  * The extras section: failures (per cause), requests resent (only when there were any: a run
  * without that fault prints what it always printed), queue time (with `--max-concurrency`), requested
  * versus achieved request rate, and reasoning TTFT when any request streamed reasoning; then
- * `appendix`, the lines a prediction adds (its expected error, src/sweep/expected-error.ts).
+ * `appendix`, the lines a prediction adds (its expected error, src/predict/expected-error.ts).
  * Ends with a newline.
  */
 export function formatExtendedBlock(extras: ServebenchExtras, appendix: readonly string[] = []): string {

@@ -6,21 +6,24 @@ import { join } from 'node:path';
 import { UsageError, UserError } from '../../core/errors.js';
 import { pyFloat } from '../../core/pyformat.js';
 import { parseBenchArgs } from '../args/parse.js';
+import { resolveRunConfig } from '../run-config.js';
+
+const resolve = (argv: string[]) => resolveRunConfig(parseBenchArgs(argv));
 import { appendJsonl, checkOutputFile, defaultOutputFileName } from './jsonl-file.js';
 
 const march7 = new Date(2026, 2, 7, 23, 59);
 
 describe('defaultOutputFileName', () => {
   test('random datasets name their lengths', () => {
-    const args = parseBenchArgs(['--dataset-name', 'random-ids', '--num-prompts', '200', '--random-input', '64', '--random-output', '16']);
+    const args = resolve(['--dataset-name', 'random-ids', '--num-prompts', '200', '--random-input', '64', '--random-output', '16']);
     assert.equal(defaultOutputFileName(args, march7), 'sglang_0307_200_64_16.jsonl');
   });
   test('the image dataset adds count and resolution', () => {
-    const args = parseBenchArgs(['--dataset-name', 'image', '--backend', 'sglang-oai-chat', '--image-count', '2', '--image-resolution', '720p']);
+    const args = resolve(['--dataset-name', 'image', '--backend', 'sglang-oai-chat', '--image-count', '2', '--image-resolution', '720p']);
     assert.equal(defaultOutputFileName(args, march7), 'sglang-oai-chat_0307_1000_1024_1024_2imgs_720p.jsonl');
   });
   test('other datasets use their name', () => {
-    assert.equal(defaultOutputFileName(parseBenchArgs(['--backend', 'vllm']), new Date(2026, 10, 21)), 'vllm_1121_1000_sharegpt.jsonl');
+    assert.equal(defaultOutputFileName(resolve(['--backend', 'vllm']), new Date(2026, 10, 21)), 'vllm_1121_1000_sharegpt.jsonl');
   });
 });
 

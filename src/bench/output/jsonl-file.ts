@@ -7,12 +7,7 @@ import { dirname, join } from 'node:path';
 import { UsageError, UserError } from '../../core/errors.js';
 import { pythonJsonDumps } from '../../core/pyjson.js';
 import type { PyValue } from '../../core/pyrepr.js';
-import type { BenchArgs } from '../args/types.js';
-
-type FileNameArgs = Pick<
-  BenchArgs,
-  'backend' | 'dataset_name' | 'num_prompts' | 'random_input_len' | 'random_output_len' | 'image_count' | 'image_resolution'
->;
+import type { BenchRunConfig } from '../run-config.js';
 
 /** `MMDD` of the local date, as `datetime.now().strftime("%m%d")`. */
 function monthDay(date: Date): string {
@@ -23,14 +18,15 @@ function monthDay(date: Date): string {
  * bench_serving's default result file name: `{backend}_{MMDD}_{n}_{in}_{out}[_{k}imgs_{res}].jsonl`
  * for the random and image datasets, `{backend}_{MMDD}_{n}_{dataset}.jsonl` otherwise.
  */
-export function defaultOutputFileName(args: FileNameArgs, date: Date): string {
-  const prefix = `${args.backend}_${monthDay(date)}_${args.num_prompts}`;
-  const lengths = `${args.random_input_len}_${args.random_output_len}`;
-  if (args.dataset_name === 'image') {
-    return `${prefix}_${lengths}_${args.image_count}imgs_${args.image_resolution}.jsonl`;
+export function defaultOutputFileName(config: Pick<BenchRunConfig, 'backend' | 'dataset'>, date: Date): string {
+  const { dataset } = config;
+  const prefix = `${config.backend}_${monthDay(date)}_${dataset.numPrompts}`;
+  const lengths = `${dataset.random.inputLen}_${dataset.random.outputLen}`;
+  if (dataset.name === 'image') {
+    return `${prefix}_${lengths}_${dataset.image.count}imgs_${dataset.image.resolution}.jsonl`;
   }
-  if (args.dataset_name.startsWith('random')) return `${prefix}_${lengths}.jsonl`;
-  return `${prefix}_${args.dataset_name}.jsonl`;
+  if (dataset.name.startsWith('random')) return `${prefix}_${lengths}.jsonl`;
+  return `${prefix}_${dataset.name}.jsonl`;
 }
 
 /** Appends `record` as one `json.dumps` line; a write failure is a one-line UserError naming the file. */

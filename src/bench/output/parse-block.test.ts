@@ -140,7 +140,7 @@ describe('round trip with the formatter', () => {
       medianE2eLatencyMs: 1490.25, stdE2eLatencyMs: 10, p90E2eLatencyMs: 1600.8, p99E2eLatencyMs: 1700.9, concurrency: 7.77,
       acceptLength: 2.46, maxOutputTokensPerS: 150, maxConcurrentRequests: 8,
     };
-    const text = formatResultBlock(m, { backend: 'sglang-oai', request_rate: 16, use_trace_timestamps: false, max_concurrency: 8, dataset_name: 'image' });
+    const text = formatResultBlock(m, { backend: 'sglang-oai', load: { requestRate: 16, useTraceTimestamps: false, maxConcurrency: 8 }, dataset: { name: 'image' } });
     const { metrics, warnings } = parseResultBlock(text);
     assert.deepEqual(warnings, []);
     const r2 = (x: number): number => Number(x.toFixed(2));

@@ -210,7 +210,7 @@ const EXTRAS_LABELS: Readonly<Record<string, string>> = {
 };
 
 /**
- * The sub-section a prediction ends its extras with (src/sweep/expected-error.ts): the block's own
+ * The sub-section a prediction ends its extras with (src/predict/expected-error.ts): the block's own
  * figures again, each with the model's expected error, so nothing in it is a new metric.
  */
 const EXPECTED_ERROR_HEADER = /^\s*-+\s*expected error of the prediction\s*-+\s*$/i;

@@ -6,7 +6,7 @@
 import { PyFloat, pyFloats } from '../../core/pyformat.js';
 import type { PyValue } from '../../core/pyrepr.js';
 import { redactText, redactValue } from '../../core/redact.js';
-import type { CrossValidationSummary } from '../../sim/model/efficiency.js';
+import type { CrossValidationSummary } from '../../sim/index.js';
 import type { BenchArgs } from '../args/types.js';
 import type { BenchmarkMetrics, ServebenchExtras } from '../metrics/types.js';
 import type { RequestOutput } from '../types.js';

@@ -6,9 +6,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UserError } from '../../core/errors.js';
 import type { BenchRngs } from '../../core/rng.js';
-import type { BenchArgs } from '../args/types.js';
-import { isChatBackend, runHeaders } from '../backends/index.js';
+import { isChatBackend, type RunHeaders } from '../backends/index.js';
 import { mooncakeReplayLines } from '../datasets/mooncake.js';
+import type { BenchRunConfig } from '../run-config.js';
+import type { BenchTarget } from '../target.js';
 import { fetchServerInfo, postForStatus } from '../transport/auxiliary.js';
 import { nowSeconds } from '../transport/clock.js';
 import type { HttpPool, SilentTransfers } from '../transport/http-pool.js';
@@ -35,18 +36,15 @@ export interface Progress {
 }
 
 export interface BenchmarkPlan {
-  args: BenchArgs;
+  config: BenchRunConfig;
+  /** The URLs (§1.4) and the payloads' model id. */
+  target: BenchTarget;
   dataset: Dataset;
-  /** `--served-model-name` or the model: the `model` field of payloads. */
-  modelId: string;
-  /** Generation URL (§1.4). */
-  apiUrl: string;
-  /** Base URL of the auxiliary endpoints (§1.4). */
-  baseUrl: string;
-  /** The parsed `--extra-request-body` object ({} when absent). */
-  extraRequestBody: Record<string, unknown>;
   pool: HttpPool;
   rngs: BenchRngs;
+  /** The environment's auth and the `--header` entries. */
+  headers: RunHeaders;
+  /** `SGLANG_IS_IN_CI` and the profiler's default directory. */
   env: NodeJS.ProcessEnv;
   /** Console lines (stdout). */
   print: (line: string) => void;
@@ -83,41 +81,44 @@ function isTruthyEnv(value: string | undefined): boolean {
 
 /** Poisson arrivals, or the trace's own times for mooncake (which ignores `--request-rate`). */
 function buildSchedule(plan: BenchmarkPlan): ScheduledRequest[] {
-  const { args, dataset, rngs } = plan;
-  const pickLora = createLoraPicker(args.lora_name, args.lora_request_distribution, args.lora_zipf_alpha, rngs);
-  if (args.dataset_name !== 'mooncake') return poissonSchedule(dataset.rows, args.request_rate, pickLora, rngs.numpy);
-  const rounds = Math.max(1, args.mooncake_num_rounds);
+  const { config, dataset, rngs } = plan;
+  const { names, distribution, zipfAlpha } = config.request.lora;
+  const pickLora = createLoraPicker(names, distribution, zipfAlpha, rngs);
+  if (config.dataset.name !== 'mooncake') return poissonSchedule(dataset.rows, config.load.requestRate, pickLora, rngs.numpy);
+  const rounds = Math.max(1, config.dataset.mooncake.numRounds);
   const sessions = Math.round(dataset.rows.length / rounds);
-  for (const line of mooncakeReplayLines(sessions, rounds, args.mooncake_slowdown_factor)) plan.print(line);
+  for (const line of mooncakeReplayLines(sessions, rounds, config.dataset.mooncake.slowdownFactor)) plan.print(line);
   return timestampSchedule(dataset.rows, pickLora);
 }
 
 /** Runs warmup and the measured phase; prints the reference's lines between them. */
 export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
-  const { args, dataset, pool, print } = plan;
+  const { config, dataset, pool, headers, print } = plan;
+  const { backend } = config;
+  const { baseUrl } = plan.target.urls;
   const rows = dataset.rows;
   if (rows.length === 0) {
     throw new UserError('the dataset produced no requests; check --dataset-path, --num-prompts and the length options');
   }
   const multiTurn = dataset.multiTurn || isMultiTurnPrompt(rows[0]!.prompt);
-  if (multiTurn && !isChatBackend(args.backend)) {
-    throw new UserError(`multi-turn conversations only support chat backends (${CHAT_BACKENDS_TEXT}); got --backend ${args.backend}`);
+  if (multiTurn && !isChatBackend(backend)) {
+    throw new UserError(`multi-turn conversations only support chat backends (${CHAT_BACKENDS_TEXT}); got --backend ${backend}`);
   }
-  const headers = runHeaders(plan.env, args.header);
-  const executorOptions = { args, apiUrl: plan.apiUrl, modelId: plan.modelId, headers, multiTurn };
+  const executorOptions = { backend, request: config.request, apiUrl: plan.target.urls.apiUrl, modelId: plan.target.modelId, headers, multiTurn };
   const localExecutor = createExecutor({ ...executorOptions, pool, print });
   // With --workers N > 1 the requests go out from N threads; rows become inputs here, as before.
-  const workers = (plan.workers ?? 1) > 1 ? await LoadWorkers.start(plan.workers!, executorOptions, print) : null;
+  const workerConfig = { ...executorOptions, streamIdleTimeout: config.streamIdleTimeout, realtime: config.realtime };
+  const workers = (plan.workers ?? 1) > 1 ? await LoadWorkers.start(plan.workers!, workerConfig, print) : null;
   const executor: RequestExecutor = workers
     ? { inputFor: localExecutor.inputFor, execute: (input, queueTime) => workers.execute(input, queueTime) }
     : localExecutor;
 
-  await runWarmup(args, dataset.warmupRow ?? rows[0]!, executor, plan.extraRequestBody, print);
-  if ((args.backend.includes('sglang') && isTruthyEnv(plan.env.SGLANG_IS_IN_CI)) || args.flush_cache) {
-    await postForStatus(pool, `${plan.baseUrl}/flush_cache`, headers.withAuth);
+  await runWarmup(config, dataset.warmupRow ?? rows[0]!, executor, print);
+  if ((backend.includes('sglang') && isTruthyEnv(plan.env.SGLANG_IS_IN_CI)) || config.load.flushCache) {
+    await postForStatus(pool, `${baseUrl}/flush_cache`, headers.withAuth);
   }
   await sleep(PRE_RUN_PAUSE_MS);
-  const profilerContext = { args, baseUrl: plan.baseUrl, pool, env: plan.env, headers: headers.withoutAuth, print };
+  const profilerContext = { profile: config.profile, baseUrl, pool, env: plan.env, headers: headers.withoutAuth, print };
   await startProfiler(profilerContext);
 
   const schedule = buildSchedule(plan);
@@ -125,15 +126,15 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
   const progress = plan.createProgress(rows.length, () => transfers.silentTransfers());
   workers?.startMeasuring();
   // Sending from this thread: its loop is the one to judge (and to raise under --realtime).
-  const health = workers ? null : startThreadHealthMonitor({ realtime: args.extensions.realtime });
+  const health = workers ? null : startThreadHealthMonitor({ realtime: config.realtime });
   let ownLoop: LoopHealthSample | null = null;
   let dispatched: Awaited<ReturnType<typeof dispatchSchedule>>;
   try {
     dispatched = await dispatchSchedule({
       schedule,
       send: (item, queueTime) =>
-        executor.execute(executor.inputFor(item.row, item.loraName, { ...plan.extraRequestBody, ...item.row.extraRequestBody }), queueTime),
-      maxConcurrency: args.max_concurrency,
+        executor.execute(executor.inputFor(item.row, item.loraName, { ...config.request.extraBody, ...item.row.extraRequestBody }), queueTime),
+      maxConcurrency: config.load.maxConcurrency,
       transfers,
       interrupts: plan.interrupts,
       graceSeconds: plan.interruptGraceSeconds ?? DEFAULT_GRACE_SECONDS,
@@ -147,8 +148,8 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
   await stopProfiler(profilerContext);
   progress?.close();
   let acceptLength: number | null = null;
-  if (args.backend.includes('sglang')) {
-    acceptLength = acceptLengthFromServerInfo(await fetchServerInfo(pool, plan.baseUrl, headers.withAuth));
+  if (backend.includes('sglang')) {
+    acceptLength = acceptLengthFromServerInfo(await fetchServerInfo(pool, baseUrl, headers.withAuth));
   }
   const duration = nowSeconds() - dispatched.start;
   const run: BenchmarkRun = {

@@ -2,11 +2,18 @@
  * Model discovery (spec §1.3 step 9): without `--model`, the first id of `GET <prefix>/v1/models`.
  * Failures end the run with the reference's own lines.
  */
+import { UserError } from '../../core/errors.js';
 import { redactText } from '../../core/redact.js';
 import { getJson } from '../transport/auxiliary.js';
 import type { HttpPool } from '../transport/http-pool.js';
 
-export type ModelDiscovery = { ok: true; model: string } | { ok: false; lines: string[] };
+/** No model was found; `servebench bench` prints the reference's `lines` and exits 1, other callers show them as one line. */
+export class ModelDiscoveryError extends UserError {
+  override readonly code = 'E_MODEL_DISCOVERY';
+  constructor(readonly lines: readonly string[]) {
+    super(lines.join(' '));
+  }
+}
 
 const TRUSS_NEEDS_MODEL =
   'Please provide a model with `--model` when using truss backend. e.g. --model meta-llama/Llama-3.1-8B-Instruct';
@@ -19,14 +26,9 @@ function firstModelId(body: unknown): string | null {
   return typeof id === 'string' ? id : null;
 }
 
-/** The served model's id, or the lines to print before exiting 1. */
-export async function discoverModel(
-  pool: HttpPool,
-  backend: string,
-  modelUrl: string,
-  headers: Record<string, string>,
-): Promise<ModelDiscovery> {
-  if (backend === 'truss') return { ok: false, lines: [TRUSS_NEEDS_MODEL] };
+/** The served model's id; throws ModelDiscoveryError. */
+export async function discoverModel(pool: HttpPool, backend: string, modelUrl: string, headers: Record<string, string>): Promise<string> {
+  if (backend === 'truss') throw new ModelDiscoveryError([TRUSS_NEEDS_MODEL]);
   let model: string | null;
   try {
     const { status, body } = await getJson(pool, modelUrl, headers);
@@ -34,13 +36,11 @@ export async function discoverModel(
     model = firstModelId(body);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return {
-      ok: false,
-      lines: [
-        `Failed to fetch model from ${redactText(modelUrl)}. Error: ${reason}`,
-        'Please specify the correct host and port using `--host` and `--port`.',
-      ],
-    };
+    throw new ModelDiscoveryError([
+      `Failed to fetch model from ${redactText(modelUrl)}. Error: ${reason}`,
+      'Please specify the correct host and port using `--host` and `--port`.',
+    ]);
   }
-  return model === null ? { ok: false, lines: [NO_MODEL] } : { ok: true, model };
+  if (model === null) throw new ModelDiscoveryError([NO_MODEL]);
+  return model;
 }

@@ -2,9 +2,10 @@
  * Turns dataset rows into request inputs and sends them — one request, or a whole conversation
  * in multi-turn mode — with the run's shared headers and payload switches.
  */
-import type { BenchArgs } from '../args/types.js';
+import type { BackendName } from '../args/types.js';
 import { backendAdapter } from '../backends/index.js';
 import type { RunHeaders } from '../backends/index.js';
+import type { RequestOptions } from '../run-config.js';
 import type { HttpPool } from '../transport/http-pool.js';
 import type { DatasetRow, RequestInput, RequestOutput } from '../types.js';
 import { runConversation } from './conversation.js';
@@ -19,7 +20,8 @@ export interface RequestExecutor {
 }
 
 export interface ExecutorOptions {
-  args: BenchArgs;
+  backend: BackendName;
+  request: RequestOptions;
   pool: HttpPool;
   apiUrl: string;
   modelId: string;
@@ -32,19 +34,19 @@ export interface ExecutorOptions {
 
 /** An executor for the run described by `options`. */
 export function createExecutor(options: ExecutorOptions): RequestExecutor {
-  const { args } = options;
+  const { request } = options;
   const context: SendContext = {
     pool: options.pool,
-    adapter: backendAdapter(args.backend),
+    adapter: backendAdapter(options.backend),
     headers: options.headers,
     payloadOptions: {
-      disableStream: args.disable_stream,
-      disableIgnoreEos: args.disable_ignore_eos,
-      returnLogprob: args.return_logprob,
-      returnRoutedExperts: args.return_routed_experts,
+      disableStream: request.disableStream,
+      disableIgnoreEos: request.disableIgnoreEos,
+      returnLogprob: request.returnLogprob,
+      returnRoutedExperts: request.returnRoutedExperts,
     },
   };
-  if (args.print_requests) context.printRequests = options.print;
+  if (request.printRequests) context.printRequests = options.print;
 
   return {
     inputFor(row, loraName, extraRequestBody) {

@@ -10,12 +10,12 @@ import { pyFloat } from '../../core/pyformat.js';
 import { pyRepr, pyStrRepr } from '../../core/pyrepr.js';
 import { redactText } from '../../core/redact.js';
 import type { PyValue } from '../../core/pyrepr.js';
-import type { BenchArgs } from '../args/types.js';
+import type { ProfileOptions } from '../run-config.js';
 import { postForStatus } from '../transport/auxiliary.js';
 import type { HttpPool } from '../transport/http-pool.js';
 
 export interface ProfilerContext {
-  args: BenchArgs;
+  profile: ProfileOptions;
   baseUrl: string;
   pool: HttpPool;
   env: NodeJS.ProcessEnv;
@@ -25,9 +25,9 @@ export interface ProfilerContext {
 }
 
 /** The start_profile body; creates its output directory on this machine, as the reference does. */
-export function startProfileBody(args: BenchArgs, env: NodeJS.ProcessEnv, unixSeconds: number): Record<string, PyValue> {
-  const numSteps = args.profile_by_stage && args.profile_num_steps === null ? 5 : args.profile_num_steps;
-  const baseDir = args.profile_output_dir ?? env.SGLANG_TORCH_PROFILER_DIR ?? '/tmp';
+export function startProfileBody(profile: ProfileOptions, env: NodeJS.ProcessEnv, unixSeconds: number): Record<string, PyValue> {
+  const numSteps = profile.byStage && profile.numSteps === null ? 5 : profile.numSteps;
+  const baseDir = profile.outputDir ?? env.SGLANG_TORCH_PROFILER_DIR ?? '/tmp';
   const outputDir = join(resolve(baseDir), pyRepr(pyFloat(unixSeconds)));
   try {
     mkdirSync(outputDir, { recursive: true });
@@ -35,28 +35,28 @@ export function startProfileBody(args: BenchArgs, env: NodeJS.ProcessEnv, unixSe
     throw new UserError(`cannot create the profile directory ${outputDir} (${(error as Error).message}); pass a writable --profile-output-dir`);
   }
   return {
-    activities: args.profile_activities,
+    activities: [...profile.activities],
     num_steps: numSteps,
-    profile_by_stage: args.profile_by_stage,
-    profile_stages: args.profile_stages,
+    profile_by_stage: profile.byStage,
+    profile_stages: profile.stages && [...profile.stages],
     output_dir: outputDir,
-    profile_prefix: args.profile_prefix,
+    profile_prefix: profile.prefix,
   };
 }
 
 async function profileRequest(context: ProfilerContext, url: string) {
   const body = url.endsWith('/start_profile')
-    ? startProfileBody(context.args, context.env, (performance.timeOrigin + performance.now()) / 1000)
+    ? startProfileBody(context.profile, context.env, (performance.timeOrigin + performance.now()) / 1000)
     : {};
   context.print(`async_request_profile api_url=${pyStrRepr(redactText(url))} body=${pyRepr(body)}`);
   return postForStatus(context.pool, url, context.headers, body);
 }
 
 /** ("Prefill-i", url) for each prefill URL, then ("Decode-i", url) for each decode URL. */
-export function pdProfileTargets(args: BenchArgs): Array<[string, string]> {
+export function pdProfileTargets(profile: ProfileOptions): Array<[string, string]> {
   const targets: Array<[string, string]> = [];
-  (args.profile_prefill_url ?? []).forEach((url, i) => targets.push([`Prefill-${i}`, url]));
-  (args.profile_decode_url ?? []).forEach((url, i) => targets.push([`Decode-${i}`, url]));
+  (profile.prefillUrls ?? []).forEach((url, i) => targets.push([`Prefill-${i}`, url]));
+  (profile.decodeUrls ?? []).forEach((url, i) => targets.push([`Decode-${i}`, url]));
   return targets;
 }
 
@@ -76,10 +76,10 @@ async function callPdWorkers(context: ProfilerContext, targets: Array<[string, s
 
 /** Starts profiling (no-op without `--profile`). */
 export async function startProfiler(context: ProfilerContext): Promise<void> {
-  const { args } = context;
-  if (!args.profile) return;
-  if (args.pd_separated) {
-    const targets = pdProfileTargets(args);
+  const { profile } = context;
+  if (!profile.enabled) return;
+  if (profile.pdSeparated) {
+    const targets = pdProfileTargets(profile);
     if (targets.length === 0) {
       context.print('Warning: PD separated mode requires --profile-prefill-url or --profile-decode-url');
       context.print('Skipping profiler start. Please specify worker URLs for profiling.');
@@ -95,14 +95,14 @@ export async function startProfiler(context: ProfilerContext): Promise<void> {
 
 /** Stops profiling; without PD it is skipped when `--profile-num-steps` bounds the profile. */
 export async function stopProfiler(context: ProfilerContext): Promise<void> {
-  const { args } = context;
-  if (!args.profile) return;
-  if (args.pd_separated) {
-    const targets = pdProfileTargets(args);
+  const { profile } = context;
+  if (!profile.enabled) return;
+  if (profile.pdSeparated) {
+    const targets = pdProfileTargets(profile);
     if (targets.length > 0) await callPdWorkers(context, targets, 'stop');
     return;
   }
-  if (args.profile_num_steps !== null) return;
+  if (profile.numSteps !== null) return;
   context.print('Stopping profiler...');
   const outcome = await profileRequest(context, `${context.baseUrl}/stop_profile`);
   if (outcome.ok) context.print('Profiler stopped');

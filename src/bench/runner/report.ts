@@ -5,8 +5,8 @@
 import { calculateExtras } from '../metrics/extras.js';
 import { calculateMetrics, usesRetokenizedItl } from '../metrics/calculate.js';
 import type { BenchmarkMetrics, ServebenchExtras } from '../metrics/types.js';
-import type { Tokenizer } from '../../tokenizer/types.js';
-import type { BenchArgs } from '../args/types.js';
+import type { Tokenizer } from '../../tokenizer/index.js';
+import type { BenchRunConfig } from '../run-config.js';
 import type { BenchmarkRun } from './benchmark.js';
 
 export interface RunSummary {
@@ -23,14 +23,14 @@ async function tokenCounts(tokenizer: Tokenizer, texts: readonly string[]): Prom
 }
 
 /** Computes the metrics of `run`; failed outputs are not tokenized. */
-export async function summarizeRun(run: BenchmarkRun, args: BenchArgs, tokenizer: Tokenizer): Promise<RunSummary> {
+export async function summarizeRun(run: BenchmarkRun, config: Pick<BenchRunConfig, 'backend' | 'load'>, tokenizer: Tokenizer): Promise<RunSummary> {
   const { outputs } = run;
   const retokenizedOutputLens = await tokenCounts(
     tokenizer,
     outputs.map((output) => (output.success ? output.generatedText : '')),
   );
   let chunkTokenCounts: number[][] | undefined;
-  if (usesRetokenizedItl(args.backend, run.acceptLength)) {
+  if (usesRetokenizedItl(config.backend, run.acceptLength)) {
     const flat = await tokenCounts(tokenizer, outputs.flatMap((output) => (output.success ? output.textChunks : [])));
     let next = 0;
     chunkTokenCounts = outputs.map((output) => (output.success ? output.textChunks.map(() => flat[next++]!) : []));
@@ -38,12 +38,12 @@ export async function summarizeRun(run: BenchmarkRun, args: BenchArgs, tokenizer
   const metrics = calculateMetrics({
     outputs,
     durationS: run.duration,
-    backend: args.backend,
+    backend: config.backend,
     acceptLength: run.acceptLength,
     retokenizedOutputLens,
     chunkTokenCounts,
     multiTurn: run.rows === null,
   });
-  const extras = calculateExtras({ outputs, requestRate: args.request_rate, maxConcurrency: args.max_concurrency });
+  const extras = calculateExtras({ outputs, requestRate: config.load.requestRate, maxConcurrency: config.load.maxConcurrency });
   return { metrics, extras };
 }

@@ -96,17 +96,17 @@ test('multi-turn: detection and history growth with failed turns appending empty
 test('profiler: start body with num_steps forced by --profile-by-stage, PD worker targets in order', () => {
   const dir = mkdtempSync(join(tmpdir(), 'servebench-profile-'));
   try {
-    const args = {
-      profile_by_stage: true, profile_num_steps: null, profile_output_dir: dir, profile_activities: ['CPU'],
-      profile_stages: null, profile_prefix: 'p', profile_prefill_url: ['http://p0', 'http://p1'], profile_decode_url: ['http://d0'],
-    } as unknown as Parameters<typeof startProfileBody>[0];
-    const body = startProfileBody(args, {}, 1700000000.25);
+    const profile = {
+      enabled: true, pdSeparated: true, byStage: true, numSteps: null, outputDir: dir, activities: ['CPU'],
+      stages: null, prefix: 'p', prefillUrls: ['http://p0', 'http://p1'], decodeUrls: ['http://d0'],
+    };
+    const body = startProfileBody(profile, {}, 1700000000.25);
     assert.deepEqual(body, {
       activities: ['CPU'], num_steps: 5, profile_by_stage: true, profile_stages: null,
       output_dir: join(dir, '1700000000.25'), profile_prefix: 'p',
     });
     assert.ok(statSync(join(dir, '1700000000.25')).isDirectory(), 'the directory is created on the client');
-    assert.deepEqual(pdProfileTargets(args), [['Prefill-0', 'http://p0'], ['Prefill-1', 'http://p1'], ['Decode-0', 'http://d0']]);
+    assert.deepEqual(pdProfileTargets(profile), [['Prefill-0', 'http://p0'], ['Prefill-1', 'http://p1'], ['Decode-0', 'http://d0']]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

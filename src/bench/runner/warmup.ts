@@ -4,7 +4,7 @@
  * global extra body only and no routing key. All copies failing ends the run.
  */
 import { UserError } from '../../core/errors.js';
-import type { BenchArgs } from '../args/types.js';
+import type { BenchRunConfig } from '../run-config.js';
 import type { DatasetRow } from '../types.js';
 import type { RequestExecutor } from './executor.js';
 import { warmupLora } from './lora.js';
@@ -13,23 +13,23 @@ const WARMUP_MAX_OUTPUT_LEN = 32;
 
 /** Runs the warmup and prints the reference's two lines around it. */
 export async function runWarmup(
-  args: BenchArgs,
+  config: Pick<BenchRunConfig, 'load' | 'request'>,
   row: DatasetRow,
   executor: RequestExecutor,
-  extraRequestBody: Record<string, unknown>,
   print: (line: string) => void,
 ): Promise<void> {
-  print(`Starting warmup with ${args.warmup_requests} sequences...`);
+  const requested = config.load.warmupRequests;
+  print(`Starting warmup with ${requested} sequences...`);
   const input = {
-    ...executor.inputFor(row, warmupLora(args.lora_name), extraRequestBody),
+    ...executor.inputFor(row, warmupLora(config.request.lora.names), { ...config.request.extraBody }),
     outputLen: Math.min(row.outputLen, WARMUP_MAX_OUTPUT_LEN),
   };
   delete input.routingKey;
-  const copies = Math.max(0, args.warmup_requests);
+  const copies = Math.max(0, requested);
   const outputs = (await Promise.all(Array.from({ length: copies }, () => executor.execute(input, 0)))).flat();
   if (copies > 0 && !outputs.some((output) => output.success)) {
     const firstError = (outputs[0]?.error ?? '').replace(/\s*\n\s*/g, ' ').trim();
     throw new UserError(`Warmup failed - Please make sure benchmark arguments are correctly specified. Error: ${firstError}`);
   }
-  print(`Warmup completed with ${args.warmup_requests} sequences. Starting main benchmark run...`);
+  print(`Warmup completed with ${requested} sequences. Starting main benchmark run...`);
 }

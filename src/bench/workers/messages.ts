@@ -9,10 +9,13 @@ import type { RequestInput, RequestOutput } from '../types.js';
 
 /**
  * What a worker needs to build the same request executor as the main thread (`workerData`); it
- * makes its own pool (with `args.extensions.streamIdleTimeout`) and forwards `--print-requests`
- * lines to the main thread.
+ * makes its own pool (with `streamIdleTimeout`) and forwards `--print-requests` lines to the main thread.
  */
-export type LoadWorkerConfig = Omit<ExecutorOptions, 'pool' | 'print'>;
+export type LoadWorkerConfig = Omit<ExecutorOptions, 'pool' | 'print'> & {
+  streamIdleTimeout: number;
+  /** Raise the worker's loop under SCHED_FIFO for the measured phase (`--realtime`). */
+  realtime: boolean;
+};
 
 export type ToWorker =
   /** Send one request (a whole conversation in multi-turn mode); `queueTime` seconds were spent waiting for a slot. */

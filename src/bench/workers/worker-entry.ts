@@ -15,7 +15,7 @@ const port = parentPort!;
 const config = workerData as LoadWorkerConfig;
 const offsetMs = threadClockOffsetMs();
 const post = (message: FromWorker): void => port.postMessage(message);
-const pool = new HttpPool({ streamIdleTimeout: config.args.extensions.streamIdleTimeout });
+const pool = new HttpPool({ streamIdleTimeout: config.streamIdleTimeout });
 const executor = createExecutor({ ...config, pool, print: (line) => post({ kind: 'print', line }) });
 
 /**
@@ -51,7 +51,7 @@ port.on('message', (message: ToWorker) => {
       return;
     case 'measure':
       health?.stop();
-      health = startThreadHealthMonitor({ realtime: config.args.extensions.realtime });
+      health = startThreadHealthMonitor({ realtime: config.realtime });
       return;
     case 'abort-all':
       pool.abortAll(message.message);

@@ -4,7 +4,7 @@
  * that precede it. A heading starts a new recipe: commands do not leak across recipes unless the
  * heading says "same deployment" / "same benchmark".
  */
-import { findResultBlocks, type LocatedBlock } from '../../bench/output/parse-block.js';
+import { findResultBlocks, type LocatedBlock } from '../../bench/index.js';
 import type { RecipeConfig } from '../types.js';
 import { parseBenchCommand } from './bench-command.js';
 import { checkAgainstArgs, checkBlockArithmetic } from './consistency.js';

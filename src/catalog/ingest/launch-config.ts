@@ -42,6 +42,9 @@ const FIELDS: ReadonlyArray<readonly [flags: readonly string[], field: keyof Dep
   [['--deepep-mode'], 'deepepMode', 'string'],
 ];
 
+/** The structured fields, in table order: what a recipe can state about a server's configuration. */
+export const DEPLOYMENT_FIELDS: readonly (keyof DeploymentFlags)[] = FIELDS.map(([, field]) => field);
+
 function readField(kind: FieldKind, value: string | true): string | number | boolean | undefined {
   if (kind === 'bool') return value === true || /^(true|1)$/i.test(value);
   if (value === true) return undefined;

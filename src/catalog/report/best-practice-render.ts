@@ -5,9 +5,16 @@ import { formatNumber } from './text-table.js';
 
 export type TableFormat = 'md' | 'csv' | 'html';
 
+/** A column added before the recipe (the accuracy of a task, say): its heading, CSV name and cell per row. */
+export interface ExtraColumn {
+  header: string;
+  csvHeader: string;
+  cell(row: BestPracticeRow): string;
+}
+
 const HEADERS = ['Model', 'Hardware', 'Cards', 'Deploy mode', 'Dataset', 'Quantization', 'Mean TPOT (ms)', 'Output tok/s per card', 'Recipe'];
 
-function cells(row: BestPracticeRow): string[] {
+function cells(row: BestPracticeRow, extra: readonly ExtraColumn[]): string[] {
   return [
     row.model ?? '-',
     row.hardware ?? '-',
@@ -17,6 +24,7 @@ function cells(row: BestPracticeRow): string[] {
     row.quantization ?? '-',
     formatNumber(row.meanTpotMs),
     formatNumber(row.outputPerCard),
+    ...extra.map((column) => column.cell(row)),
   ];
 }
 
@@ -25,39 +33,44 @@ function classTitle(group: ClassGroup): string {
   return bound === null ? group.latencyClass.name : `${group.latencyClass.name} (mean TPOT <= ${bound} ms)`;
 }
 
-function markdown(groups: readonly ClassGroup[]): string {
+function headers(extra: readonly ExtraColumn[]): string[] {
+  return [...HEADERS.slice(0, -1), ...extra.map((column) => column.header), HEADERS.at(-1)!];
+}
+
+function markdown(groups: readonly ClassGroup[], extra: readonly ExtraColumn[]): string {
   const out: string[] = [];
+  const titles = headers(extra);
   for (const group of groups) {
-    out.push(`### ${escapeMarkdownCell(classTitle(group))}`, '', `| ${HEADERS.join(' | ')} |`, `|${HEADERS.map(() => '---').join('|')}|`);
+    out.push(`### ${escapeMarkdownCell(classTitle(group))}`, '', `| ${titles.join(' | ')} |`, `|${titles.map(() => '---').join('|')}|`);
     for (const row of group.rows) {
       const recipe = escapeMarkdownCell(row.recipe).replace(/[[\]]/g, '\\$&');
       const link = row.link ? `[${recipe}](<${row.link.replace(/[<>]/g, encodeURIComponent)}>) (run ${row.runId})` : `run ${row.runId}`;
-      out.push(`| ${[...cells(row).map(escapeMarkdownCell), link].join(' | ')} |`);
+      out.push(`| ${[...cells(row, extra).map(escapeMarkdownCell), link].join(' | ')} |`);
     }
     out.push('');
   }
   return out.join('\n');
 }
 
-function csv(groups: readonly ClassGroup[]): string {
-  const header = ['latency_class', 'model', 'hardware', 'cards', 'deploy_mode', 'dataset', 'quantization', 'mean_tpot_ms', 'output_tok_s_per_card', 'recipe', 'source', 'run_id', 'cards_derivation'];
+function csv(groups: readonly ClassGroup[], extra: readonly ExtraColumn[]): string {
+  const header = ['latency_class', 'model', 'hardware', 'cards', 'deploy_mode', 'dataset', 'quantization', 'mean_tpot_ms', 'output_tok_s_per_card', ...extra.map((column) => column.csvHeader), 'recipe', 'source', 'run_id', 'cards_derivation'];
   const lines = [header.join(',')];
   for (const group of groups) {
     for (const row of group.rows) {
-      const fields = [group.latencyClass.name, ...cells(row), row.recipe, row.link ?? '', row.runId, row.cardsHow ?? ''];
+      const fields = [group.latencyClass.name, ...cells(row, extra), row.recipe, row.link ?? '', row.runId, row.cardsHow ?? ''];
       lines.push(fields.map((f) => csvField(f === '-' ? '' : f)).join(','));
     }
   }
   return lines.join('\n') + '\n';
 }
 
-function html(groups: readonly ClassGroup[]): string {
+function html(groups: readonly ClassGroup[], extra: readonly ExtraColumn[]): string {
   const out = ['<!DOCTYPE html>', '<html><head><meta charset="utf-8"><title>servebench best-practice table</title></head><body>'];
   for (const group of groups) {
-    out.push(`<h3>${escapeHtml(classTitle(group))}</h3>`, '<table>', `<tr>${HEADERS.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>`);
+    out.push(`<h3>${escapeHtml(classTitle(group))}</h3>`, '<table>', `<tr>${headers(extra).map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>`);
     for (const row of group.rows) {
       const title = row.cardsHow ? ` title="${escapeHtml(row.cardsHow)}"` : '';
-      const tds = cells(row).map((c, i) => (i === 2 ? `<td${title}>${escapeHtml(c)}</td>` : `<td>${escapeHtml(c)}</td>`));
+      const tds = cells(row, extra).map((c, i) => (i === 2 ? `<td${title}>${escapeHtml(c)}</td>` : `<td>${escapeHtml(c)}</td>`));
       const recipe = row.link
         ? `<a href="${escapeHtml(encodeURI(row.link))}">${escapeHtml(row.recipe)}</a> <code>${escapeHtml(row.runId)}</code>`
         : `<code>${escapeHtml(row.runId)}</code>`;
@@ -69,7 +82,7 @@ function html(groups: readonly ClassGroup[]): string {
   return out.join('\n') + '\n';
 }
 
-/** The table in the requested format. */
-export function renderBestPractice(groups: readonly ClassGroup[], format: TableFormat): string {
-  return format === 'md' ? markdown(groups) : format === 'csv' ? csv(groups) : html(groups);
+/** The table in the requested format, with `extra` columns before the recipe. */
+export function renderBestPractice(groups: readonly ClassGroup[], format: TableFormat, extra: readonly ExtraColumn[] = []): string {
+  return format === 'md' ? markdown(groups, extra) : format === 'csv' ? csv(groups, extra) : html(groups, extra);
 }

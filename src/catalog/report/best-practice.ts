@@ -5,6 +5,7 @@
  */
 import { UsageError } from '../../core/errors.js';
 import type { RunRecord } from '../types.js';
+import { isEvalRun } from './eval-runs.js';
 import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName } from './run-facts.js';
 
 /** A latency class: runs whose mean TPOT is at most `maxTpotMs` (null = no bound: the catch-all class). */
@@ -82,12 +83,13 @@ export function bestPracticeRow(run: RunRecord): BestPracticeRow {
 
 /**
  * Rows grouped by latency class (first class whose bound holds); rows without a TPOT form a final
- * `unclassified` group. Within a class: by model, then the highest output per card first.
+ * `unclassified` group. Within a class: by model, then the highest output per card first. Eval
+ * (accuracy) runs are no rows of their own: their accuracy goes beside the rows (`accuracyColumns`).
  */
 export function groupByLatencyClass(runs: readonly RunRecord[], classes: readonly LatencyClass[]): ClassGroup[] {
   const groups: ClassGroup[] = classes.map((latencyClass) => ({ latencyClass, rows: [] }));
   const unclassified: ClassGroup = { latencyClass: { name: 'unclassified', maxTpotMs: null }, rows: [] };
-  for (const row of runs.map(bestPracticeRow)) {
+  for (const row of runs.filter((run) => !isEvalRun(run)).map(bestPracticeRow)) {
     const tpot = row.meanTpotMs;
     const group = tpot === null ? unclassified : groups.find((g) => g.latencyClass.maxTpotMs === null || tpot <= g.latencyClass.maxTpotMs);
     (group ?? unclassified).rows.push(row);

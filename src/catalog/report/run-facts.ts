@@ -3,8 +3,8 @@
  * labelled with how it was derived: card count, dataset label, deploy mode, quantization.
  */
 import { basename } from 'node:path';
-import { hardwareForLabel } from '../../sim/model/catalog.js';
-import { cardsFor, instanceDeviceCount } from '../../sim/model/device-count.js';
+import { hardwareForLabel } from '../../sim/index.js';
+import { cardsFor, instanceDeviceCount } from '../../sim/index.js';
 import type { DeploymentInstance, RunRecord } from '../types.js';
 
 /** A derived value and the reason it holds. */
@@ -49,9 +49,10 @@ export function formatLength(tokens: number): string {
 
 const RANDOM_DATASETS = new Set(['random', 'random-ids', 'image']);
 
-/** Workload label: the `dataset` label (a recipe heading's), else `in-out` from random lengths, else the dataset name. */
+/** Workload label: the `dataset` label (a recipe heading's), an eval run's task (`gsm8k 5-shot`), else `in-out` from random lengths, else the dataset name. */
 export function deriveDatasetLabel(run: RunRecord): string | null {
   if (run.labels.dataset) return run.labels.dataset;
+  if (run.source.kind === 'eval') return `${String(run.metrics.task)} ${String(run.metrics.num_shots)}-shot`;
   const args = run.args ?? {};
   const name = typeof args.dataset_name === 'string' ? args.dataset_name : null;
   const input = args.random_input_len;

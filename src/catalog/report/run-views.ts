@@ -1,6 +1,7 @@
 /** Terminal views of stored runs: the `runs` list, `show` details and the `compare` table. Pure. */
 import type { RunRecord } from '../types.js';
 import type { MetricRow, NoiseCheck } from './compare.js';
+import type { LinkedRun } from './eval-runs.js';
 import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName } from './run-facts.js';
 import { sanitizeTerminal } from './escape.js';
 import { formatNumber, formatSigned, formatTextTable } from './text-table.js';
@@ -42,8 +43,8 @@ function formatArg(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** Everything stored about a run (`servebench show`). */
-export function formatRunDetails(run: RunRecord): string {
+/** Everything stored about a run (`servebench show`), then `linked`: the runs of the same server configuration. */
+export function formatRunDetails(run: RunRecord, linked: readonly LinkedRun[] = []): string {
   const cards = deriveCards(run);
   const quantization = deriveQuantization(run);
   const lines = [
@@ -82,6 +83,7 @@ export function formatRunDetails(run: RunRecord): string {
     ...section('recipe', recipeLines),
     ...section('environment', envLines),
     ...section('warnings', run.warnings),
+    ...section('same server configuration', linked.map((other) => `run ${other.id}: ${other.summary}`)),
   ].join('\n');
   return sanitizeTerminal(text);
 }

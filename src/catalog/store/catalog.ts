@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { UserError } from '../../core/errors.js';
 import { redactValue } from '../../core/redact.js';
 import { capWarnings } from '../warnings.js';
-import type { RecordOutcome, RequestRecord, RunFilter, RunInput, RunRecord } from '../types.js';
+import type { RecordOutcome, RequestRecord, RunFilter, RunInput, RunRecord, RunSource } from '../types.js';
 import { decodeJson, encodeJson } from './json-codec.js';
 import { resolveCatalogPath } from './paths.js';
 import { migrate } from './schema.js';
@@ -28,7 +28,7 @@ interface RunRow {
   started_at: string | null;
   model: string | null;
   tool_version: string | null;
-  source_kind: 'bench' | 'ingest';
+  source_kind: RunSource['kind'];
   source_file: string | null;
   source_title: string | null;
   content_hash: string;

@@ -1,141 +1,31 @@
 /**
- * `servebench bench`: a drop-in `python -m sglang.bench_serving`. Orchestration only — the
- * start-up sequence of spec §1.3 with the reference's stdout lines in order, then the run, the
- * result block, servebench's extras and the JSONL record.
+ * `servebench bench`: a drop-in `python -m sglang.bench_serving`. Wiring only: the parsed and
+ * resolved arguments (spec §1.3, the reference's stdout lines in order), the bench pipeline with
+ * bench_serving's console and the report that prints and keeps the results, and the exit status.
  */
-import { availableParallelism } from 'node:os';
-import { UsageError, UserError, describeError } from '../../core/errors.js';
-import { pythonJsonLoads } from '../../core/pyjson.js';
-import { redactText } from '../../core/redact.js';
-import { createBenchRngs } from '../../core/rng.js';
-import { formatNamespace } from '../../bench/args/namespace.js';
-import { HelpRequested, parseBenchArgs } from '../../bench/args/parse.js';
-import { parseExtraBody } from '../../bench/args/extra-body.js';
-import type { BenchArgs } from '../../bench/args/types.js';
-import { resolvePort, resolveUrls } from '../../bench/args/urls.js';
-import { validateBenchArgs } from '../../bench/args/validate.js';
-import { runHeaders } from '../../bench/backends/index.js';
-import { buildDataset } from '../../bench/datasets/index.js';
-import { ALL_REQUESTS_FAILED_WARNING } from '../../bench/metrics/calculate.js';
-import { formatResultBlock } from '../../bench/output/block.js';
-import { formatExtendedBlock } from '../../bench/output/extras-block.js';
-import { appendJsonl, checkOutputFile, defaultOutputFileName } from '../../bench/output/jsonl-file.js';
-import { createProgressBar, stallTimeoutNotice } from '../../bench/output/progress.js';
-import { buildResultRecord, type JsonRecord } from '../../bench/output/record.js';
-import type { RequestOutput } from '../../bench/types.js';
-import { runBenchmark } from '../../bench/runner/benchmark.js';
-import { discoverModel } from '../../bench/runner/discovery.js';
-import { InterruptWatch, signalExitCode, signalName } from '../../bench/runner/interrupt.js';
-import { summarizeRun } from '../../bench/runner/report.js';
-import { judgeClient } from '../../bench/selfcheck/verdict.js';
-import { resolveWorkerCount } from '../../bench/workers/plan.js';
-import { fetchServerInfo } from '../../bench/transport/auxiliary.js';
-import { HttpPool } from '../../bench/transport/http-pool.js';
-import { loadTokenizer } from '../../tokenizer/index.js';
-import { splitCommandLine } from '../../sim/flags/launch-flags.js';
-import { TOOL_VERSION } from '../../core/version.js';
-import type { Tokenizer } from '../../tokenizer/types.js';
+import { UserError } from '../../core/errors.js';
+import { formatNamespace } from '../../bench/index.js';
+import { HelpRequested, parseBenchArgs } from '../../bench/index.js';
+import { resolvedNamespace } from '../../bench/index.js';
+import type { BenchArgs } from '../../bench/index.js';
+import { ModelDiscoveryError, consoleReport, resolveRunConfig, runBench, signalExitCode, signalName, type ResultKeepers } from '../../bench/index.js';
+import { checkOutputFile, defaultOutputFileName } from '../../bench/index.js';
 import type { Command } from '../main.js';
-import type { SimThreadHandle } from '../../sim/server/sim-thread.js';
 
-const print = (line: string): void => {
-  process.stdout.write(`${line}\n`);
+const write = (text: string): void => {
+  process.stdout.write(text);
 };
+const print = (line: string): void => write(`${line}\n`);
 const notice = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
 
-function isHttpUrl(text: string): boolean {
-  return URL.canParse(text) && ['http:', 'https:'].includes(new URL(text).protocol);
-}
-
-/** Step 10: the model's own tokenizer decides the chat-template notice; a load failure is only reported. */
-async function checkChatTemplate(model: string): Promise<Tokenizer | null> {
-  let tokenizer: Tokenizer | null = null;
-  try {
-    tokenizer = await loadTokenizer({ model });
-  } catch (error) {
-    print(`Fail to load tokenizer config with error=${(error as Error).message}`);
-  }
-  if (tokenizer === null || !tokenizer.hasChatTemplate) {
-    print('');
-    print('WARNING It is recommended to use the `Chat` or `Instruct` model for benchmarking.');
-    print('Because when the tokenizer counts the output tokens, if there is gibberish, it might count incorrectly.');
-    print('');
-  }
-  return tokenizer;
-}
-
-/** Starts the simulated server of `--sim` on its own thread and points host/port at it. */
-async function startSim(args: BenchArgs): Promise<SimThreadHandle | null> {
-  if (args.extensions.sim === null) return null;
-  const { startEmbeddedSim } = await import('../../sim/server/sim-thread.js');
-  const sim = await startEmbeddedSim(splitCommandLine(args.extensions.sim));
-  args.base_url = null;
-  args.host = '127.0.0.1';
-  args.port = sim.port;
-  return sim;
-}
-
-/** `--plot-throughput`: the two per-second plots as PNG files next to the JSONL file. */
-async function plotThroughput(outputFile: string, outputs: readonly RequestOutput[]): Promise<void> {
-  const { writeThroughputPlots } = await import('../../plots/export.js');
-  writeThroughputPlots(outputFile, outputs, print);
-}
-
-/**
- * Keeps the run in the catalog. A catalog that cannot be written (locked, corrupt) costs a warning
- * line, not the measurement: the JSONL line, when it could be written (`outputFile`), has it.
- */
-async function recordInCatalog(
-  args: BenchArgs,
-  record: JsonRecord,
-  outputFile: string | null,
-  outputs: readonly RequestOutput[],
-  startedAt: Date,
-): Promise<void> {
-  const { recordBenchRun } = await import('../../catalog/record-bench.js');
-  try {
-    const { id, path } = recordBenchRun({
-      record,
-      args: { ...args },
-      outputs,
-      startedAt,
-      toolVersion: `servebench ${TOOL_VERSION}`,
-      outputFile,
-      dbPath: args.extensions.db,
-      simFlags: args.extensions.sim,
-    });
-    notice(`Run ${id} recorded in ${path}`);
-  } catch (error) {
-    const kept = outputFile === null ? 'nor in a JSONL file' : `its record is in ${outputFile}`;
-    notice(`warning: the run was not recorded in the catalog (${describeError(error)}); ${kept}`);
-  }
-}
-
-/**
- * Keeps the results: the JSONL line, the plots, the catalog run. The catalog run is recorded even
- * when the line could not be appended (the disk filled up, the folder went away mid-run); the
- * append's error is raised after it.
- */
-async function saveResults(
-  args: BenchArgs,
-  record: JsonRecord,
-  outputFile: string,
-  outputs: readonly RequestOutput[],
-  startedAt: Date,
-): Promise<void> {
-  let appendError: unknown = null;
-  try {
-    appendJsonl(outputFile, record);
-  } catch (error) {
-    appendError = error;
-  }
-  const appended = appendError === null;
-  if (appended && args.plot_throughput && outputs.some((output) => output.success)) await plotThroughput(outputFile, outputs);
-  if (!args.extensions.noCatalog) await recordInCatalog(args, record, appended ? outputFile : null, outputs, startedAt);
-  if (!appended) throw appendError;
-}
+const keepers: ResultKeepers = {
+  plotThroughput: async (outputFile, outputs) => {
+    (await import('../../plots/index.js')).writeThroughputPlots(outputFile, outputs, print);
+  },
+  recordRun: async (recording) => (await import('../../catalog/index.js')).recordBenchRun(recording),
+};
 
 async function run(argv: string[]): Promise<number> {
   let args: BenchArgs;
@@ -143,102 +33,45 @@ async function run(argv: string[]): Promise<number> {
     args = parseBenchArgs(argv);
   } catch (error) {
     if (error instanceof HelpRequested) {
-      process.stdout.write(error.text);
+      write(error.text);
       return error.exitCode;
     }
     throw error;
   }
   print(`benchmark_args=${formatNamespace(args)}`);
-  const rngs = createBenchRngs(args.seed);
-  const extraRequestBody = parseExtraBody(args.extra_request_body);
-  validateBenchArgs(args);
+  const config = resolveRunConfig(args);
   // Results that could not be kept are not worth measuring: the file is tried before anything starts.
-  const outputFile = args.output_file ?? defaultOutputFileName(args, new Date());
+  const outputFile = config.output.file ?? defaultOutputFileName(config, new Date());
   checkOutputFile(outputFile);
-  const sim = await startSim(args);
-  const pool = new HttpPool({ streamIdleTimeout: args.extensions.streamIdleTimeout });
+  let outcome: Awaited<ReturnType<typeof runBench>>;
   try {
-    args.port = resolvePort(args);
-    const urls = resolveUrls(args);
-    if (!isHttpUrl(urls.apiUrl)) {
-      throw new UsageError(`cannot send requests to '${redactText(urls.apiUrl)}': pass --base-url as a full URL like http://127.0.0.1:30000`);
-    }
-    const { withAuth: auth } = runHeaders(process.env, args.header);
-    if (args.model === null) {
-      const found = await discoverModel(pool, args.backend, urls.modelUrl, auth);
-      if (!found.ok) {
-        found.lines.forEach(print);
-        return 1;
-      }
-      args.model = found.model;
-    }
-    const modelTokenizer = await checkChatTemplate(args.model);
-    print(formatNamespace(args));
-    print('');
-
-    const modelId = args.served_model_name ?? args.model;
-    const tokenizer =
-      args.tokenizer === null && modelTokenizer !== null ? modelTokenizer : await loadTokenizer({ tokenizer: args.tokenizer, model: args.model });
-    const dataset = await buildDataset(args, tokenizer, print, { rngs });
-    const { workers, note: workersNote } = resolveWorkerCount(args.extensions.workers, availableParallelism(), dataset.rows.length);
-    if (workersNote !== null) notice(workersNote);
-
-    // On stderr, as the progress line: stdout stays bench_serving's.
-    notice(stallTimeoutNotice(args.extensions.streamIdleTimeout));
-    const startedAt = new Date();
-    // From the first request until the results are saved, a stop signal ends sending and the
-    // results of what completed are still printed and kept; before that there is nothing to keep.
-    const interrupts = new InterruptWatch();
-    try {
-      const runResult = await runBenchmark({
-        args,
-        dataset,
-        modelId,
-        apiUrl: urls.apiUrl,
-        baseUrl: urls.baseUrl,
-        extraRequestBody,
-        pool,
-        rngs,
-        env: process.env,
-        print,
-        notice,
-        createProgress: (total, silentTransfers) => createProgressBar(total, args.disable_tqdm, { silentTransfers }),
-        interrupts,
-        workers,
-      });
-
-      const { metrics, extras } = await summarizeRun(runResult, args, tokenizer);
-      if (metrics.completed === 0) notice(`UserWarning: ${ALL_REQUESTS_FAILED_WARNING}`);
-      process.stdout.write(formatResultBlock(metrics, args));
-      process.stdout.write(formatExtendedBlock(extras));
-      // The loops that stamped the events judge the run.
-      print(judgeClient(runResult.loopHealth).line);
-      if (sim !== null) {
-        const { judgeSimWrites } = await import('../../sim/truth/lateness-verdict.js');
-        print(judgeSimWrites(await sim.writeLateness()).line);
-      }
-
-      const serverInfo = await fetchServerInfo(pool, urls.baseUrl, auth, pythonJsonLoads);
-      const record = buildResultRecord({ args, metrics, serverInfo, outputs: runResult.outputs, extras });
-      await saveResults(args, record, outputFile, runResult.outputs, startedAt);
-
-      const signal = interrupts.signal;
-      if (signal !== null) {
-        notice(`servebench bench: stopped by ${signalName(signal)}; the results of the ${metrics.completed} completed requests are saved (exit status ${signalExitCode(signal)})`);
-        return signalExitCode(signal);
-      }
-      if (metrics.completed === 0) {
-        const where = args.output_details ? `each request's error is in ${outputFile}` : 'add --output-details to record each error';
-        throw new UserError(`all ${runResult.outputs.length} requests failed (causes above; ${where}); check the server and the benchmark arguments`);
-      }
-      return 0;
-    } finally {
-      interrupts.dispose();
-    }
-  } finally {
-    await pool.close();
-    await sim?.close();
+    outcome = await runBench(config, { print, notice, env: process.env }, {
+      sim: config.sim,
+      console: {
+        announce: (target) => {
+          print(formatNamespace(resolvedNamespace(args, config, target)));
+          print('');
+        },
+      },
+      workerThreads: true,
+      onStop: 'finish',
+      report: consoleReport({ args, outputFile, write, notice, keepers }),
+    });
+  } catch (error) {
+    if (!(error instanceof ModelDiscoveryError)) throw error;
+    error.lines.forEach(print);
+    return 1;
   }
+  const { result, signal } = outcome;
+  if (signal !== null) {
+    notice(`servebench bench: stopped by ${signalName(signal)}; the results of the ${result.metrics.completed} completed requests are saved (exit status ${signalExitCode(signal)})`);
+    return signalExitCode(signal);
+  }
+  if (result.metrics.completed === 0) {
+    const where = config.output.details ? `each request's error is in ${outputFile}` : 'add --output-details to record each error';
+    throw new UserError(`all ${result.outputs.length} requests failed (causes above; ${where}); check the server and the benchmark arguments`);
+  }
+  return 0;
 }
 
 export const command: Command = {

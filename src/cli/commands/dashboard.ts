@@ -3,7 +3,7 @@ import type { Command } from '../main.js';
 import { LISTEN_PORT, boundedArgType } from '../../core/flag-range.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
 import { addOption } from '../command-parser.js';
-import { isLoopbackHost, startDashboard } from '../../dashboard/server.js';
+import { isLoopbackHost, startDashboard } from '../../dashboard/index.js';
 
 interface DashboardArgs extends CatalogArgs {
   host: string;

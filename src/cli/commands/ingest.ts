@@ -8,8 +8,8 @@ import type { Command } from '../main.js';
 import { UserError } from '../../core/errors.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
 import { parseLabels } from '../run-filter-args.js';
-import { readRunsFromText } from '../../catalog/ingest/read-runs.js';
-import type { RunInput } from '../../catalog/types.js';
+import { readRunsFromText } from '../../catalog/index.js';
+import type { RunInput } from '../../catalog/index.js';
 
 interface IngestArgs extends CatalogArgs {
   files: string[];

@@ -3,16 +3,17 @@
  * against the simulated deployment, computed in virtual time (seconds of CPU, no server).
  */
 import { performance } from 'node:perf_hooks';
-import { formatNamespace } from '../../bench/args/namespace.js';
-import { formatResultBlock } from '../../bench/output/block.js';
-import { formatExtendedBlock } from '../../bench/output/extras-block.js';
-import { appendJsonl, checkOutputFile } from '../../bench/output/jsonl-file.js';
-import { buildResultRecord } from '../../bench/output/record.js';
-import { storedCrossValidation } from '../../sim/model/efficiency.js';
-import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../../sweep/bench-setup.js';
-import { formatExpectedErrorSection } from '../../sweep/expected-error.js';
-import { describeDeployment, parsePredictDeployment } from '../../sweep/predict-deployment.js';
-import { predictBench } from '../../sweep/prediction.js';
+import { formatNamespace } from '../../bench/index.js';
+import { resolvedNamespace } from '../../bench/index.js';
+import { formatResultBlock } from '../../bench/index.js';
+import { formatExtendedBlock } from '../../bench/index.js';
+import { appendJsonl, checkOutputFile } from '../../bench/index.js';
+import { buildResultRecord } from '../../bench/index.js';
+import { storedCrossValidation } from '../../sim/index.js';
+import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../../predict/index.js';
+import { formatExpectedErrorSection } from '../../predict/index.js';
+import { describeDeployment, parsePredictDeployment } from '../../predict/index.js';
+import { predictBench } from '../../predict/index.js';
 import { addHelpGroups, commandParser, wantsHelp } from '../command-parser.js';
 import { extractOptions, helpGroups, optionsOf, splitAtDoubleDash, type OptionGroup } from '../exact-options.js';
 import { SGLANG_FLAGS_HELP, SIM_MODEL_FLAGS_HELP } from '../launch-flags-help.js';
@@ -82,26 +83,28 @@ async function run(argv: string[]): Promise<number> {
   const options = extractOptions(before, OPTIONS, 'predict', true);
   const deployment = parsePredictDeployment(options.rest, options.values.get('prefill') ?? [], options.values.get('decode') ?? []);
   const first = deployment.instances[0]!.launch;
-  const args = parseWorkloadArgs(after, 'predict', first.servedModelName ?? first.modelPath);
-  if (args.output_file !== null) checkOutputFile(args.output_file);
+  const { args: parsed, config } = parseWorkloadArgs(after, 'predict', first.servedModelName ?? first.modelPath);
+  const args = resolvedNamespace(parsed, config);
+  const outputFile = config.output.file;
+  if (outputFile !== null) checkOutputFile(outputFile);
   print(`benchmark_args=${formatNamespace(args)}`);
   print(`servebench predict: ${describeDeployment(deployment)}; virtual time, no server contacted`);
-  const lengthOnly = lengthOnlyWorkload(args);
+  const lengthOnly = lengthOnlyWorkload(config);
   if (lengthOnly !== null) print(lengthOnly.note);
-  const workloads = await predictionWorkloads(args, lengthOnly, print);
+  const workloads = await predictionWorkloads(config, lengthOnly, print);
 
   const started = performance.now();
-  const prediction = await predictBench(deployment, args, workloads, { explain: options.values.has('explain') });
+  const prediction = await predictBench(deployment, config, workloads, { explain: options.values.has('explain') });
   const wallSeconds = (performance.now() - started) / 1000;
 
-  process.stdout.write(formatResultBlock(prediction.metrics, args));
+  process.stdout.write(formatResultBlock(prediction.metrics, config));
   const expectedError = storedCrossValidation();
   process.stdout.write(formatExtendedBlock(prediction.extras, formatExpectedErrorSection(prediction.metrics, expectedError)));
   prediction.notes.forEach(print);
   prediction.explanation.forEach(print);
   print(`Prediction (servebench performance model, not a measurement): ${prediction.durationS.toFixed(2)} s of virtual time computed in ${wallSeconds.toFixed(2)} s`);
-  if (args.output_file !== null) {
-    appendJsonl(args.output_file, buildResultRecord({ args, metrics: prediction.metrics, serverInfo: null, outputs: prediction.outputs, extras: prediction.extras, prediction: { expectedError } }));
+  if (outputFile !== null) {
+    appendJsonl(outputFile, buildResultRecord({ args, metrics: prediction.metrics, serverInfo: null, outputs: prediction.outputs, extras: prediction.extras, prediction: { expectedError } }));
   }
   return 0;
 }

@@ -4,8 +4,8 @@ import { AT_LEAST_ONE, boundedArgType } from '../../core/flag-range.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
 import { addOption } from '../command-parser.js';
 import { runFilterOf, type RunFilterArgs } from '../run-filter-args.js';
-import { formatRunList } from '../../catalog/report/run-views.js';
-import { encodeJson } from '../../catalog/store/json-codec.js';
+import { formatRunList } from '../../catalog/index.js';
+import { encodeJson } from '../../catalog/index.js';
 
 interface RunsArgs extends CatalogArgs, RunFilterArgs {
   limit: number;

@@ -1,8 +1,9 @@
 /** `servebench show RUN`: everything stored about one run. */
 import type { Command } from '../main.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
-import { formatRunDetails } from '../../catalog/report/run-views.js';
-import { encodeJson } from '../../catalog/store/json-codec.js';
+import { linkedRuns } from '../../catalog/index.js';
+import { formatRunDetails } from '../../catalog/index.js';
+import { encodeJson } from '../../catalog/index.js';
 
 interface ShowArgs extends CatalogArgs {
   run: string;
@@ -26,7 +27,7 @@ export const command: Command = catalogCommand<ShowArgs>({
         const body = args.requests ? { ...run, requests: catalog.getRequests(run.id) } : run;
         process.stdout.write(`${encodeJson(body)}\n`);
       } else {
-        process.stdout.write(`${formatRunDetails(run)}\n`);
+        process.stdout.write(`${formatRunDetails(run, linkedRuns(run, catalog.listRuns()))}\n`);
       }
     });
     return 0;

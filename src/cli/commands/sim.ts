@@ -3,7 +3,7 @@
  * serving from its own thread (see sim-thread.ts for why) until SIGINT/SIGTERM.
  */
 import { UserError } from '../../core/errors.js';
-import { startDedicatedSim } from '../../sim/server/sim-thread.js';
+import { startDedicatedSim } from '../../sim/index.js';
 import { addHelpGroups, commandParser, wantsHelp } from '../command-parser.js';
 import { SGLANG_FLAGS_HELP, SIM_MODEL_FLAGS_HELP, SIM_SERVER_FLAGS_HELP, TRUTH_FLAGS_HELP } from '../launch-flags-help.js';
 import type { Command } from '../main.js';

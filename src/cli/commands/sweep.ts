@@ -2,8 +2,8 @@
  * `servebench sweep [options] -- [bench flags]`: a load sweep, an SLO search, or a configuration
  * search, against a real server, the in-process sim in real time, or predictions in virtual time.
  */
-import { runConfigSearch } from '../../sweep/run-config-search.js';
-import { runLoadSweep } from '../../sweep/run-sweep.js';
+import { runConfigSearch } from '../../config-search/index.js';
+import { runLoadSweep } from '../../sweep/index.js';
 import { addHelpGroups, commandParser, wantsHelp } from '../command-parser.js';
 import { helpGroups, splitAtDoubleDash } from '../exact-options.js';
 import type { Command } from '../main.js';

@@ -5,8 +5,19 @@ import { UserError } from '../../core/errors.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
 import { addOption } from '../command-parser.js';
 import { runFilterOf, type RunFilterArgs } from '../run-filter-args.js';
-import { DEFAULT_CLASSES, groupByLatencyClass, parseClasses } from '../../catalog/report/best-practice.js';
-import { renderBestPractice, type TableFormat } from '../../catalog/report/best-practice-render.js';
+import { DEFAULT_CLASSES, groupByLatencyClass, parseClasses } from '../../catalog/index.js';
+import { renderBestPractice, type ExtraColumn, type TableFormat } from '../../catalog/index.js';
+import { accuracyColumns, isEvalRun } from '../../catalog/index.js';
+import type { RunRecord } from '../../catalog/index.js';
+
+/** One column per task whose accuracy (`servebench eval`) was measured on the server configuration of a row. */
+function accuracyOf(performanceRuns: readonly RunRecord[], allRuns: readonly RunRecord[]): ExtraColumn[] {
+  return accuracyColumns(performanceRuns, allRuns).map(({ task, byRun }) => ({
+    header: `${task.toUpperCase()} accuracy`,
+    csvHeader: `${task}_accuracy`,
+    cell: (row) => byRun.get(row.runId) ?? '-',
+  }));
+}
 
 interface TableArgs extends CatalogArgs, RunFilterArgs {
   format: TableFormat;
@@ -16,8 +27,9 @@ interface TableArgs extends CatalogArgs, RunFilterArgs {
 
 export const command: Command = catalogCommand<TableArgs>({
   name: 'table',
-  summary: 'best-practice table (model, hardware, cards, TPOT, tok/s per card) as md, csv or html',
-  description: 'Best-practice table of catalog runs, grouped into latency classes by mean TPOT.',
+  summary: 'best-practice table (model, hardware, cards, TPOT, tok/s per card, accuracy) as md, csv or html',
+  description:
+    'Best-practice table of catalog runs, grouped into latency classes by mean TPOT. Where servebench eval measured the accuracy of a row\'s server configuration, a column per task shows it.',
   addArguments(parser) {
     addOption(parser, ['--format'], { choices: ['md', 'csv', 'html'], default: 'md', help: 'output format' });
     addOption(parser, ['--classes'], { default: DEFAULT_CLASSES, help: 'latency classes by mean TPOT ms' });
@@ -30,9 +42,11 @@ export const command: Command = catalogCommand<TableArgs>({
   async run(args) {
     const classes = parseClasses(args.classes);
     const text = await withCatalog(args.db, (catalog) => {
-      const runs = catalog.listRuns(runFilterOf(args));
+      const runs = catalog.listRuns(runFilterOf(args)).filter((run) => !isEvalRun(run));
       if (runs.length === 0) throw new UserError(`no runs match in ${catalog.path}; ingest logs with 'servebench ingest' first`);
-      return renderBestPractice(groupByLatencyClass(runs.reverse(), classes), args.format);
+      // Every eval run may sit beside a row: the filters choose rows, not accuracy figures.
+      const accuracy = accuracyOf(runs, catalog.listRuns());
+      return renderBestPractice(groupByLatencyClass(runs.reverse(), classes), args.format, accuracy);
     });
     if (args.output) {
       try {

@@ -4,10 +4,10 @@
  */
 import { compareMetrics, noiseChecks, shortModelName } from '../../catalog/index.js';
 import type { MetricRow, NoiseCheck, RequestRecord, RunRecord } from '../../catalog/index.js';
-import { formatMetric } from '../../catalog/report/run-views.js';
-import { formatSigned } from '../../catalog/report/text-table.js';
-import { throughputPoints } from '../../plots/charts.js';
-import { throughputVsTpotOption } from '../../plots/options.js';
+import { formatMetric } from '../../catalog/index.js';
+import { formatSigned } from '../../catalog/index.js';
+import { throughputPoints } from '../../plots/index.js';
+import { throughputVsTpotOption } from '../../plots/index.js';
 import { html, type SafeHtml } from '../html.js';
 import { chartFigure, missingChart } from '../inline-chart.js';
 import { page } from '../layout.js';

@@ -1,9 +1,10 @@
 /** One run: headline figures, facts, warnings, the four plots, every metric, and its configuration. */
 import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName } from '../../catalog/index.js';
 import type { RequestRecord, RunRecord } from '../../catalog/index.js';
-import { formatMetric } from '../../catalog/report/run-views.js';
-import { formatNumber } from '../../catalog/report/text-table.js';
-import { RUN_PLOT_KINDS, runChartAvailability, runChartOption, type RunPlotKind } from '../../plots/charts.js';
+import { accuracyText, isEvalRun, type LinkedRun } from '../../catalog/index.js';
+import { formatMetric } from '../../catalog/index.js';
+import { formatNumber } from '../../catalog/index.js';
+import { RUN_PLOT_KINDS, runChartAvailability, runChartOption, type RunPlotKind } from '../../plots/index.js';
 import { html, type HtmlValue, type SafeHtml } from '../html.js';
 import { chartFigure, missingChart } from '../inline-chart.js';
 import { page } from '../layout.js';
@@ -21,9 +22,24 @@ function cellText(value: unknown): string {
   return JSON.stringify(value);
 }
 
+const card = (key: string, label: string, value: string): SafeHtml =>
+  html`<div class="card" data-metric="${key}"><div class="v">${value}</div><div class="k">${label}</div></div>`;
+
+/** An eval run's figures: SGLang's four lines and the counts behind them. */
+function evalHeadline(run: RunRecord): SafeHtml {
+  const synthetic = run.metrics.answers === 'synthetic';
+  return html`<div class="cards">
+${card('accuracy', `Accuracy (${String(run.metrics.task)})`, accuracyText(run))}
+${card('invalid', 'Invalid', synthetic ? 'n/a (sim)' : formatNumber(run.metrics.invalid, 3))}
+${card('latency', 'Latency (s)', formatNumber(run.metrics.latency, 3))}
+${card('output_throughput', 'Output tok/s', formatNumber(run.metrics.output_throughput))}
+${card('questions', 'Questions', formatMetric(run.metrics.questions))}
+${card('failed', 'Failed requests', formatMetric(run.metrics.failed))}
+</div>`;
+}
+
 function headline(run: RunRecord): SafeHtml {
-  const card = (key: string, label: string, value: string): SafeHtml =>
-    html`<div class="card" data-metric="${key}"><div class="v">${value}</div><div class="k">${label}</div></div>`;
+  if (isEvalRun(run)) return evalHeadline(run);
   return html`<div class="cards">
 ${card('output_throughput', 'Output tok/s', formatNumber(run.metrics.output_throughput))}
 ${card('mean_tpot_ms', 'Mean TPOT (ms)', formatNumber(run.metrics.mean_tpot_ms))}
@@ -83,8 +99,16 @@ ${run.recipe.instances.map(
 )}`;
 }
 
-/** The run detail page. */
-export function renderRunPage(run: RunRecord, requests: readonly RequestRecord[]): string {
+/** The runs of the same server configuration: accuracy beside a performance run, performance beside an eval run. */
+function linkedSection(run: RunRecord, linked: readonly LinkedRun[]): SafeHtml {
+  if (linked.length === 0 && !isEvalRun(run)) return html``;
+  const empty = 'No performance run of this server configuration is in the catalog yet.';
+  return html`<h2>Same server configuration</h2>
+${linked.length === 0 ? html`<p class="sub">${empty}</p>` : html`<ul id="linked">${linked.map((other) => html`<li><a href="/runs/${other.id}"><code>${other.id}</code></a> ${other.summary}</li>`)}</ul>`}`;
+}
+
+/** The run detail page; `linked` are the runs of the same server configuration (`linkedRuns`). */
+export function renderRunPage(run: RunRecord, requests: readonly RequestRecord[], linked: readonly LinkedRun[] = []): string {
   const body = html`<h1>${shortModelName(run) ?? 'unknown model'}</h1>
 <p class="sub">run <code>${run.id}</code>${run.source.title ? ` · ${run.source.title}` : ''}</p>
 ${headline(run)}
@@ -93,6 +117,7 @@ ${
     ? html`<div class="warnings" id="warnings"><strong>Warnings</strong><ul>${run.warnings.map((w) => html`<li>${w}</li>`)}</ul></div>`
     : ''
 }
+${linkedSection(run, linked)}
 <h2>Plots</h2>
 ${plots(run, requests)}
 <div class="cols">

@@ -3,14 +3,14 @@
  * flags: the deployment from its SGLang flags, the workload `servebench bench` would build from its
  * bench flags (built once), then the engine in virtual time under a given calibration (many times).
  */
-import type { BenchArgs } from '../../bench/args/types.js';
-import { rowsFromLengths } from '../../bench/datasets/rows.js';
+import type { BenchRunConfig } from '../../bench/index.js';
+import { rowsFromLengths } from '../../bench/index.js';
 import { createBenchRngs, NumpyRandomState } from '../../core/rng.js';
 import { mean, median } from '../../core/stats.js';
-import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../../sweep/bench-setup.js';
-import { parsePredictDeployment, type PredictDeployment } from '../../sweep/predict-deployment.js';
-import { predictableWorkload, runWorkload } from '../../sweep/prediction.js';
-import type { Workload } from '../../sweep/workload-cache.js';
+import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../../predict/index.js';
+import { parsePredictDeployment, type PredictDeployment } from '../../predict/index.js';
+import { predictableWorkload, runWorkload } from '../../predict/index.js';
+import type { Workload } from '../../predict/index.js';
 import { resolveDeployment, type Deployment } from '../model/deployment.js';
 import type { Calibration } from '../model/efficiency.js';
 import type { PredictionCase } from './cases.js';
@@ -23,7 +23,7 @@ export interface PreparedCase {
   deployment: PredictDeployment;
   /** The resolved deployment of each instance (prefill instances first), under the stored fit. */
   resolved: Deployment[];
-  args: BenchArgs;
+  config: BenchRunConfig;
   workload: Workload;
 }
 
@@ -49,11 +49,11 @@ function logNormalLens(numpy: NumpyRandomState, count: number, sigma: number, to
 }
 
 /** A ShareGPT-shaped workload with the case's published token totals (its prompts are not available offline). */
-function lengthsWorkload(args: BenchArgs, totals: { inputTotal: number; outputTotal: number }): Workload {
-  const rngs = createBenchRngs(args.seed);
+function lengthsWorkload(config: BenchRunConfig, totals: { inputTotal: number; outputTotal: number }): Workload {
+  const rngs = createBenchRngs(config.seed);
   const numpy = new NumpyRandomState(1);
-  const inputs = logNormalLens(numpy, args.num_prompts, 1.5, totals.inputTotal);
-  const outputs = logNormalLens(numpy, args.num_prompts, 0.9, totals.outputTotal);
+  const inputs = logNormalLens(numpy, config.dataset.numPrompts, 1.5, totals.inputTotal);
+  const outputs = logNormalLens(numpy, config.dataset.numPrompts, 0.9, totals.outputTotal);
   return { dataset: { rows: rowsFromLengths(inputs, outputs), multiTurn: false }, rngs };
 }
 
@@ -68,11 +68,11 @@ export async function prepareCase(c: PredictionCase): Promise<PreparedCase> {
   const deployment = deploymentOf(c);
   const resolved = deployment.instances.map((instance) => resolveDeployment(instance.launch));
   const serving = resolved[resolved.length - 1]!;
-  const args = parseWorkloadArgs(['--backend', c.backend, ...c.benchFlags], 'predict', c.modelPath);
+  const { config } = parseWorkloadArgs(['--backend', c.backend, ...c.benchFlags], 'predict', c.modelPath);
   const workload = c.workloadLengths
-    ? lengthsWorkload(args, c.workloadLengths)
-    : await predictableWorkload(args, await predictionWorkloads(args, lengthOnlyWorkload(args), () => {}));
-  return { case: c, group: `${serving.model.key} × ${serving.hardware.key}`, deployment, resolved, args, workload };
+    ? lengthsWorkload(config, c.workloadLengths)
+    : await predictableWorkload(config, await predictionWorkloads(config, lengthOnlyWorkload(config), () => {}));
+  return { case: c, group: `${serving.model.key} × ${serving.hardware.key}`, deployment, resolved, config, workload };
 }
 
 /**
@@ -81,7 +81,7 @@ export async function prepareCase(c: PredictionCase): Promise<PreparedCase> {
  * times, and sorting millions of inter-token gaps would be most of the cost.
  */
 export function simulateCase(p: PreparedCase, calibration: Calibration = {}): PredictedFigures {
-  const { result } = runWorkload(p.deployment, p.args, p.workload, calibration);
+  const { result } = runWorkload(p.deployment, p.config, p.workload, calibration);
   const ttfts: number[] = [];
   const tpots: number[] = [];
   let gaps = 0;

@@ -1,6 +1,6 @@
 /** bench_serving's metrics of a predicted run. */
-import { calculateMetrics } from '../../bench/metrics/calculate.js';
-import type { BenchmarkMetrics } from '../../bench/metrics/types.js';
+import { calculateMetrics } from '../../bench/index.js';
+import type { BenchmarkMetrics } from '../../bench/index.js';
 import type { PredictResult } from './virtual-client.js';
 
 /**

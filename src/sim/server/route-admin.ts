@@ -10,7 +10,7 @@ import { readBody, sendEmpty, sendJson, sendText } from './http-io.js';
 import { resolvedServerArgs } from './server-args.js';
 import type { SimContext } from './sim-context.js';
 
-import { TOOL_VERSION as VERSION } from '../../core/version.js';
+import { SIM_SERVER_NAME, TOOL_VERSION as VERSION } from '../../core/version.js';
 
 /** `/get_server_info` and `/server_info`: launch args as SGLang resolves them, scheduler state, version. */
 export function serverInfo(ctx: SimContext): Record<string, unknown> {
@@ -29,7 +29,7 @@ export function serverInfo(ctx: SimContext): Record<string, unknown> {
         token_usage: stats.kvUsage,
       },
     ],
-    version: `servebench-sim ${VERSION}`,
+    version: `${SIM_SERVER_NAME} ${VERSION}`,
   };
 }
 

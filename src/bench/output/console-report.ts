@@ -1,0 +1,49 @@
+/**
+ * `servebench bench`'s report on its run: once the metrics are in, bench_serving's result block,
+ * servebench's extras and the self-check verdicts on stdout; once the server info is, the JSONL
+ * record (with the resolved Namespace as arguments) and the rest of what is kept.
+ */
+import { resolvedNamespace } from '../args/resolved-namespace.js';
+import type { BenchArgs } from '../args/types.js';
+import { ALL_REQUESTS_FAILED_WARNING } from '../metrics/calculate.js';
+import type { BenchReport } from '../run-bench.js';
+import { judgeClient } from '../selfcheck/verdict.js';
+import { formatResultBlock } from './block.js';
+import { formatExtendedBlock } from './extras-block.js';
+import { keepResults, type ResultKeepers } from './keep-results.js';
+import { buildResultRecord } from './record.js';
+
+export interface ConsoleReportOptions {
+  /** The namespace as parsed. */
+  args: BenchArgs;
+  outputFile: string;
+  /** stdout. */
+  write(text: string): void;
+  /** stderr, one line per call. */
+  notice(line: string): void;
+  keepers: ResultKeepers;
+}
+
+export function consoleReport(options: ConsoleReportOptions): BenchReport {
+  const { write, notice } = options;
+  const print = (line: string): void => write(`${line}\n`);
+  return {
+    async summarized(run, simWrites) {
+      if (run.metrics.completed === 0) notice(`UserWarning: ${ALL_REQUESTS_FAILED_WARNING}`);
+      write(formatResultBlock(run.metrics, run.config));
+      write(formatExtendedBlock(run.extras));
+      // The loops that stamped the events judge the run.
+      print(judgeClient(run.loopHealth).line);
+      if (simWrites !== null) {
+        const { judgeSimWrites } = await import('../../sim/index.js');
+        print(judgeSimWrites(await simWrites()).line);
+      }
+    },
+    async finished(result) {
+      const args = resolvedNamespace(options.args, result.config, result.target);
+      const record = buildResultRecord({ args, metrics: result.metrics, serverInfo: result.serverInfo, outputs: result.outputs, extras: result.extras });
+      const { config, outputs, startedAt } = result;
+      await keepResults({ record, args, config, outputFile: options.outputFile, outputs, startedAt }, options.keepers, notice);
+    },
+  };
+}

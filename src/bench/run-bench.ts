@@ -1,0 +1,224 @@
+/**
+ * The bench pipeline, the one way servebench measures a server: start the sim to benchmark (if
+ * any), resolve the target (port, URLs, model), load the tokenizer; then for each run build the
+ * dataset, send it, summarize it and fetch the server's info. `servebench bench` runs it once with
+ * bench_serving's console and a report that prints and keeps the results; a sweep opens it once and
+ * measures every load quietly. Failures are thrown as typed errors; the commands decide what is
+ * printed and the exit status.
+ */
+import { availableParallelism } from 'node:os';
+import { UserError } from '../core/errors.js';
+import { pythonJsonLoads } from '../core/pyjson.js';
+import type { PyValue } from '../core/pyrepr.js';
+import { createBenchRngs } from '../core/rng.js';
+import { splitCommandLine } from '../sim/index.js';
+import type { SimThreadHandle } from '../sim/index.js';
+import type { LatenessSummary } from '../sim/index.js';
+import { loadTokenizer } from '../tokenizer/index.js';
+import type { Tokenizer } from '../tokenizer/index.js';
+import { runHeaders, type RunHeaders } from './backends/index.js';
+import { checkChatTemplate } from './chat-template-check.js';
+import { buildDataset } from './datasets/index.js';
+import type { BenchmarkMetrics, ServebenchExtras } from './metrics/types.js';
+import { createProgressBar, stallTimeoutNotice } from './output/progress.js';
+import type { BenchRunConfig } from './run-config.js';
+import { runBenchmark } from './runner/benchmark.js';
+import { InterruptWatch, signalExitCode, signalName, type StopSignal } from './runner/interrupt.js';
+import { summarizeRun } from './runner/report.js';
+import type { LoopHealthSample } from './selfcheck/verdict.js';
+import { resolveTarget, simAddress, type BenchTarget } from './target.js';
+import { fetchServerInfo } from './transport/auxiliary.js';
+import { HttpPool } from './transport/http-pool.js';
+import type { RequestOutput } from './types.js';
+import { resolveWorkerCount } from './workers/plan.js';
+
+export interface BenchIo {
+  /** bench_serving's console lines (stdout), one per call. */
+  print(line: string): void;
+  /** Operator notices (stderr), one per call. */
+  notice(line: string): void;
+  /** Where the auth keys, `SGLANG_IS_IN_CI` and the profiler's directory come from. */
+  env: NodeJS.ProcessEnv;
+}
+
+export interface OpenOptions {
+  /** SGLang launch flags of a sim to start on its own thread and benchmark; null benchmarks the config's server. */
+  sim: string | null;
+  /**
+   * bench_serving's console (`servebench bench`): the chat-template notice, then `announce` (the
+   * resolved Namespace) before the tokenizer loads, and in each run the stall-timeout notice and
+   * the progress bar. Null opens and runs quietly, as a sweep's points do.
+   */
+  console: { announce(target: BenchTarget): void } | null;
+  /** Spread each run's load over `--workers` threads; false sends from this thread (a sweep's points). */
+  workerThreads: boolean;
+}
+
+/** A run's measurement, before the server's info is fetched. */
+export interface MeasuredRun {
+  config: BenchRunConfig;
+  target: BenchTarget;
+  startedAt: Date;
+  /** One output per sent request in dataset order. */
+  outputs: RequestOutput[];
+  durationS: number;
+  metrics: BenchmarkMetrics;
+  extras: ServebenchExtras;
+  /** Self-check samples of the loops that sent the requests. */
+  loopHealth: LoopHealthSample[];
+}
+
+export interface BenchResult extends MeasuredRun {
+  /** The `/get_server_info` body (floats kept), or null. */
+  serverInfo: PyValue;
+}
+
+/** A caller that shows and keeps a run's results as it goes (`servebench bench`); both hooks run while stop signals are caught. */
+export interface BenchReport {
+  /** The metrics are in; `simWrites` reads the started sim's write lateness (null without one). The server info is fetched next. */
+  summarized(run: MeasuredRun, simWrites: (() => Promise<LatenessSummary>) | null): Promise<void>;
+  finished(result: BenchResult): Promise<void>;
+}
+
+export interface MeasureOptions {
+  /**
+   * A stop signal from the first request until the results are in: 'finish' summarizes, reports and
+   * returns what completed; 'abandon' throws RunInterrupted (at once when the requests were cut short).
+   */
+  onStop: 'finish' | 'abandon';
+  report?: BenchReport;
+}
+
+/** A run a stop signal cut short under `onStop: 'abandon'`; its exit status is the signal's. */
+export class RunInterrupted extends UserError {
+  override readonly code = 'E_RUN_INTERRUPTED';
+  constructor(readonly signal: StopSignal) {
+    super(`the run was stopped by ${signalName(signal)}`, signalExitCode(signal));
+  }
+}
+
+export interface BenchSession {
+  readonly target: BenchTarget;
+  /**
+   * One run of `config`: the session's, or a sweep point's (the same target at another load).
+   * `signal` is the stop signal that came before the run's results were kept, or null.
+   */
+  measure(config: BenchRunConfig, options: MeasureOptions): Promise<{ result: BenchResult; signal: StopSignal | null }>;
+  close(): Promise<void>;
+}
+
+async function startSim(flags: string | null): Promise<SimThreadHandle | null> {
+  if (flags === null) return null;
+  const { startEmbeddedSim } = await import('../sim/index.js');
+  return startEmbeddedSim(splitCommandLine(flags));
+}
+
+/** The tokenizer that builds the dataset and recounts the outputs; with the console, bench_serving's chat-template check comes first. */
+async function runTokenizer(config: BenchRunConfig, target: BenchTarget, io: BenchIo, benchConsole: OpenOptions['console']): Promise<Tokenizer> {
+  const spec = { tokenizer: config.tokenizer, model: target.model };
+  if (benchConsole === null) return loadTokenizer(spec);
+  const modelTokenizer = await checkChatTemplate(target.model, io.print);
+  benchConsole.announce(target);
+  return config.tokenizer === null && modelTokenizer !== null ? modelTokenizer : loadTokenizer(spec);
+}
+
+/** Opens the target `config` and `options.sim` name; throws UsageError, ModelDiscoveryError, or the sim's and tokenizer's errors. */
+export async function openBench(config: BenchRunConfig, io: BenchIo, options: OpenOptions): Promise<BenchSession> {
+  const sim = await startSim(options.sim);
+  const pool = new HttpPool({ streamIdleTimeout: config.streamIdleTimeout });
+  try {
+    const headers = runHeaders(io.env, config.request.headers);
+    const target = await resolveTarget(config, sim === null ? config.server : simAddress(sim.port), pool, headers.withAuth);
+    const tokenizer = await runTokenizer(config, target, io, options.console);
+    return new OpenSession(target, tokenizer, pool, headers, sim, io, options);
+  } catch (error) {
+    await closeAll(pool, sim);
+    throw error;
+  }
+}
+
+async function closeAll(pool: HttpPool, sim: SimThreadHandle | null): Promise<void> {
+  await pool.close();
+  await sim?.close();
+}
+
+class OpenSession implements BenchSession {
+  constructor(
+    readonly target: BenchTarget,
+    private readonly tokenizer: Tokenizer,
+    private readonly pool: HttpPool,
+    private readonly headers: RunHeaders,
+    private readonly sim: SimThreadHandle | null,
+    private readonly io: BenchIo,
+    private readonly options: OpenOptions,
+  ) {}
+
+  async measure(config: BenchRunConfig, options: MeasureOptions): Promise<{ result: BenchResult; signal: StopSignal | null }> {
+    const { target, tokenizer, pool, headers, sim, io } = this;
+    const benchConsole = this.options.console;
+    const rngs = createBenchRngs(config.seed);
+    const dataset = await buildDataset(config, tokenizer, io.print, { rngs });
+    const workers = this.workerCount(config, dataset.rows.length);
+    // On stderr, as the progress line: stdout stays bench_serving's.
+    if (benchConsole !== null) io.notice(stallTimeoutNotice(config.streamIdleTimeout));
+    const startedAt = new Date();
+    // From the first request until the results are kept, a stop signal ends sending and the results
+    // of what completed are still summarized; before that there is nothing to keep.
+    const interrupts = new InterruptWatch();
+    const abandonOnStop = (): void => {
+      if (options.onStop === 'abandon' && interrupts.signal !== null) throw new RunInterrupted(interrupts.signal);
+    };
+    try {
+      const run = await runBenchmark({
+        config,
+        target,
+        dataset,
+        pool,
+        rngs,
+        headers,
+        env: io.env,
+        print: io.print,
+        notice: io.notice,
+        createProgress: (total, silentTransfers) =>
+          benchConsole === null ? null : createProgressBar(total, config.output.disableProgress, { silentTransfers }),
+        interrupts,
+        workers,
+      });
+      abandonOnStop();
+      const { metrics, extras } = await summarizeRun(run, config, tokenizer);
+      const measured: MeasuredRun = { config, target, startedAt, outputs: run.outputs, durationS: run.duration, metrics, extras, loopHealth: run.loopHealth };
+      await options.report?.summarized(measured, sim === null ? null : () => sim.writeLateness());
+      const result: BenchResult = { ...measured, serverInfo: await fetchServerInfo(pool, target.urls.baseUrl, headers.withAuth, pythonJsonLoads) };
+      await options.report?.finished(result);
+      abandonOnStop();
+      return { result, signal: interrupts.signal };
+    } finally {
+      interrupts.dispose();
+    }
+  }
+
+  close(): Promise<void> {
+    return closeAll(this.pool, this.sim);
+  }
+
+  private workerCount(config: BenchRunConfig, requests: number): number {
+    if (!this.options.workerThreads) return 1;
+    const { workers, note } = resolveWorkerCount(config.workers, availableParallelism(), requests);
+    if (note !== null) this.io.notice(note);
+    return workers;
+  }
+}
+
+/** Opens the target, runs `config` once, closes: what `servebench bench` does. */
+export async function runBench(
+  config: BenchRunConfig,
+  io: BenchIo,
+  options: OpenOptions & MeasureOptions,
+): Promise<{ result: BenchResult; signal: StopSignal | null }> {
+  const session = await openBench(config, io, options);
+  try {
+    return await session.measure(config, options);
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,16 @@
+/** The sim subsystem's front door: what other subsystems may import from it. */
+export { createDisaggregatedEngine, createEngine, type SimEngine } from './engine/index.js';
+export { SGLANG_FLAGS, SIM_MODEL_FLAGS, SIM_SERVER_FLAGS, TRUTH_DEFAULTS, TRUTH_FLAGS, type FlagSpec } from './flags/effective-flags.js';
+export { readHardwareSpec } from './flags/hardware-spec-file.js';
+export { defaultLaunchConfig, parseLaunchArgs, splitCommandLine } from './flags/launch-flags.js';
+export { getHardware, hardwareForLabel, hardwareNames, type HardwareProfile, type ModelSpec } from './model/catalog.js';
+export { resolveDeployment } from './model/deployment.js';
+export { cardsFor, instanceDeviceCount } from './model/device-count.js';
+export { storedCrossValidation, type Calibration, type CrossValidationSummary } from './model/efficiency.js';
+export { explainStep } from './model/explain.js';
+export { resolveModel } from './model/model-source.js';
+export { predictRun, type PredictResult } from './predict/index.js';
+export { predictedMetrics } from './predict/predicted-metrics.js';
+export { startDedicatedSim, startEmbeddedSim, type SimThreadHandle } from './server/sim-thread.js';
+export { judgeSimWrites, type LatenessSummary } from './truth/lateness-verdict.js';
+export type { LaunchConfig } from './types.js';
