@@ -10,7 +10,7 @@
  *   3. plus the two markers around it (`<|vision_start|>` … `<|vision_end|>`).
  */
 import { UsageError } from '../../core/errors.js';
-import { smartResize as resizeWithin } from '../../sim/model/image-tokens.js';
+import { smartResize as resizeWithin } from '../../core/smart-resize.js';
 
 export const VISION_FACTOR = 28;
 export const VISION_MIN_PIXELS = 56 * 56;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { getModel } from './catalog.js';
-import { imageTokens, smartResize } from './image-tokens.js';
+import { imageTokens } from './image-tokens.js';
 
 const vision = (key: string) => getModel(key)!.vision!;
 
@@ -19,12 +19,4 @@ test("Qwen3-VL: 16-pixel patches, 32-pixel merged blocks, within its processor's
   assert.equal(imageTokens(vision('qwen3-vl-30b-a3b'), 1920, 1080), 60 * 34);
   // The minimum area is 256×256 pixels: 8 × 8 blocks.
   assert.equal(imageTokens(vision('qwen3-vl-235b-a22b'), 64, 64), 64);
-});
-
-test('smart_resize: rounds to the factor, scales down past the maximum area and up below the minimum', () => {
-  const rule = { factor: 28, minPixels: 56 * 56, maxPixels: 28 * 28 * 1280 };
-  assert.deepEqual(smartResize(1080, 1920, rule), { height: 728, width: 1316 });
-  assert.deepEqual(smartResize(70, 70, rule), { height: 56, width: 56 });
-  // Python's round: 42 / 28 = 1.5 rounds to the even 2.
-  assert.deepEqual(smartResize(42, 84, { ...rule, minPixels: 1 }), { height: 56, width: 84 });
 });
