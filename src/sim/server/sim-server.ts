@@ -150,7 +150,7 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
   const metrics = new SimMetrics(modelName);
   const recorder =
     truth !== null || options.recordWrites !== undefined ? new TruthRecorder(truth !== null || options.recordWrites === 'requests') : null;
-  const log = options.logs === true ? new ServerLog(launch, truth === null ? deployment : null, clock, (line) => process.stdout.write(`${line}\n`)) : null;
+  const log = options.logs === true ? new ServerLog(launch, deployment, clock, (line) => process.stdout.write(`${line}\n`)) : null;
   const driver = new EngineDriver(createSimEngine(launch, deployment, truth, log), clock, (emission, dueMs, actualMs) => {
     metrics.observe(emission);
     recorder?.record(emission, dueMs, actualMs);
