@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { readHardwareSpec } from '../sim/index.js';
 import { getHardware } from '../sim/index.js';
 import { storedCrossValidation } from '../sim/index.js';
-import { formatRankingTable, formatSeparationSummary, formatTopLaunches, indistinguishableFromBest } from './config-report.js';
+import { formatRankingTable, formatSeparationSummary, formatSkipped, formatTopLaunches, indistinguishableFromBest } from './config-report.js';
 import { createSearchContext, type ConfigSearchSpec } from './config-context.js';
 import { canUseWorkers, createPooledEvaluator } from './config-pool.js';
 import { searchConfigurations, type CandidateOutcome } from './config-search.js';
@@ -92,6 +92,8 @@ export async function runConfigSearch(plan: ConfigSearchPlan, print: Print): Pro
   print('');
   print(formatRankingTable(ranked, expectedError));
   print(formatExpectedErrorNote(expectedError));
+  const skipped = formatSkipped(ranked);
+  if (skipped.length > 0) print(['', ...skipped].join('\n'));
   print('');
   const launches = formatTopLaunches(ranked, { modelPath: plan.modelPath, devicesPerNode: hardware.devicesPerNode, top: plan.top, expectedError });
   if (launches.length === 0) print('No configuration meets the SLO on this hardware; relax the SLO or add devices.');
