@@ -1,11 +1,24 @@
 /** Renders best-practice table groups as Markdown, CSV or HTML. Everything from a log is escaped. */
-import type { BestPracticeRow, ClassGroup } from './best-practice.js';
+import type { BestPracticeRow, ClassGroup, DefinitionNote } from './best-practice.js';
 import { csvField, escapeHtml, escapeMarkdownCell } from './escape.js';
 import { formatNumber } from './text-table.js';
 
 export type TableFormat = 'md' | 'csv' | 'html';
 
 const HEADERS = ['Model', 'Hardware', 'Cards', 'Deploy mode', 'Dataset', 'Quantization', 'Mean TPOT (ms)', 'Output tok/s per card', 'Recipe'];
+
+/** Marks a figure measured with another tool's definition; the group's notes say which. */
+const REDEFINED = ' †';
+const COLUMN_NAMES: Record<DefinitionNote['column'], string> = { meanTpotMs: 'mean TPOT', outputPerCard: 'output throughput' };
+
+function marked(row: BestPracticeRow, column: DefinitionNote['column'], text: string): string {
+  return row.definitionNotes.some((n) => n.column === column) ? `${text}${REDEFINED}` : text;
+}
+
+/** One line per redefined figure of the group: `† mean TPOT of run ID: definition`. */
+function definitionLines(group: ClassGroup): string[] {
+  return group.rows.flatMap((row) => row.definitionNotes.map((n) => `${REDEFINED.trim()} ${COLUMN_NAMES[n.column]} of run ${row.runId}: ${n.definition}`));
+}
 
 function cells(row: BestPracticeRow): string[] {
   return [
@@ -15,8 +28,8 @@ function cells(row: BestPracticeRow): string[] {
     row.deployMode ?? '-',
     row.dataset ?? '-',
     row.quantization ?? '-',
-    formatNumber(row.meanTpotMs),
-    formatNumber(row.outputPerCard),
+    marked(row, 'meanTpotMs', formatNumber(row.meanTpotMs)),
+    marked(row, 'outputPerCard', formatNumber(row.outputPerCard)),
   ];
 }
 
@@ -34,17 +47,24 @@ function markdown(groups: readonly ClassGroup[]): string {
       const link = row.link ? `[${recipe}](<${row.link.replace(/[<>]/g, encodeURIComponent)}>) (run ${row.runId})` : `run ${row.runId}`;
       out.push(`| ${[...cells(row).map(escapeMarkdownCell), link].join(' | ')} |`);
     }
-    out.push('');
+    const notes = definitionLines(group);
+    out.push('', ...notes.map((n) => `${escapeMarkdownCell(n)}  `), ...(notes.length ? [''] : []));
   }
   return out.join('\n');
 }
 
 function csv(groups: readonly ClassGroup[]): string {
-  const header = ['latency_class', 'model', 'hardware', 'cards', 'deploy_mode', 'dataset', 'quantization', 'mean_tpot_ms', 'output_tok_s_per_card', 'recipe', 'source', 'run_id', 'cards_derivation'];
+  const header = [
+    'latency_class', 'model', 'hardware', 'cards', 'deploy_mode', 'dataset', 'quantization', 'mean_tpot_ms', 'output_tok_s_per_card', 'recipe', 'source',
+    'run_id', 'cards_derivation', 'definition_notes',
+  ];
   const lines = [header.join(',')];
   for (const group of groups) {
     for (const row of group.rows) {
-      const fields = [group.latencyClass.name, ...cells(row), row.recipe, row.link ?? '', row.runId, row.cardsHow ?? ''];
+      // CSV cells stay plain numbers; what a redefined figure means goes in its own column.
+      const figures = [formatNumber(row.meanTpotMs), formatNumber(row.outputPerCard)];
+      const notes = row.definitionNotes.map((n) => `${COLUMN_NAMES[n.column]}: ${n.definition}`).join('; ');
+      const fields = [group.latencyClass.name, ...cells(row).slice(0, 6), ...figures, row.recipe, row.link ?? '', row.runId, row.cardsHow ?? '', notes];
       lines.push(fields.map((f) => csvField(f === '-' ? '' : f)).join(','));
     }
   }
@@ -63,7 +83,7 @@ function html(groups: readonly ClassGroup[]): string {
         : `<code>${escapeHtml(row.runId)}</code>`;
       out.push(`<tr>${tds.join('')}<td>${recipe}</td></tr>`);
     }
-    out.push('</table>');
+    out.push('</table>', ...definitionLines(group).map((n) => `<p>${escapeHtml(n)}</p>`));
   }
   out.push('</body></html>');
   return out.join('\n') + '\n';
