@@ -11,13 +11,18 @@ const HEADERS = ['Model', 'Hardware', 'Cards', 'Deploy mode', 'Dataset', 'Quanti
 const REDEFINED = ' †';
 const COLUMN_NAMES: Record<DefinitionNote['column'], string> = { meanTpotMs: 'mean TPOT', outputPerCard: 'output throughput' };
 
+/** The notes of the figures the row shows (a figure it lacks needs none). */
+function shownNotes(row: BestPracticeRow): DefinitionNote[] {
+  return row.definitionNotes.filter((n) => row[n.column] !== null);
+}
+
 function marked(row: BestPracticeRow, column: DefinitionNote['column'], text: string): string {
-  return row.definitionNotes.some((n) => n.column === column) ? `${text}${REDEFINED}` : text;
+  return shownNotes(row).some((n) => n.column === column) ? `${text}${REDEFINED}` : text;
 }
 
 /** One line per redefined figure of the group: `† mean TPOT of run ID: definition`. */
 function definitionLines(group: ClassGroup): string[] {
-  return group.rows.flatMap((row) => row.definitionNotes.map((n) => `${REDEFINED.trim()} ${COLUMN_NAMES[n.column]} of run ${row.runId}: ${n.definition}`));
+  return group.rows.flatMap((row) => shownNotes(row).map((n) => `${REDEFINED.trim()} ${COLUMN_NAMES[n.column]} of run ${row.runId}: ${n.definition}`));
 }
 
 function cells(row: BestPracticeRow): string[] {
@@ -63,7 +68,7 @@ function csv(groups: readonly ClassGroup[]): string {
     for (const row of group.rows) {
       // CSV cells stay plain numbers; what a redefined figure means goes in its own column.
       const figures = [formatNumber(row.meanTpotMs), formatNumber(row.outputPerCard)];
-      const notes = row.definitionNotes.map((n) => `${COLUMN_NAMES[n.column]}: ${n.definition}`).join('; ');
+      const notes = shownNotes(row).map((n) => `${COLUMN_NAMES[n.column]}: ${n.definition}`).join('; ');
       const fields = [group.latencyClass.name, ...cells(row).slice(0, 6), ...figures, row.recipe, row.link ?? '', row.runId, row.cardsHow ?? '', notes];
       lines.push(fields.map((f) => csvField(f === '-' ? '' : f)).join(','));
     }
