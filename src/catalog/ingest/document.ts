@@ -9,9 +9,10 @@ import type { RecipeConfig } from '../types.js';
 import { parseBenchCommand } from './bench-command.js';
 import { checkAgainstArgs, checkBlockArithmetic } from './consistency.js';
 import { parseHeading, type HeadingFacts } from './heading.js';
-import { parseDeploymentInstance } from './launch-config.js';
+import { parseDeploymentInstances } from './launch-config.js';
 import { parseNamespace } from './python-repr.js';
-import { findCommands, findExports, type FoundCommand } from './shell-command.js';
+import { findExports, type FoundCommand } from './shell-command.js';
+import { findCommands } from './shell-script.js';
 
 /** One run found in a document, before it becomes a catalog record. */
 export interface ExtractedRun {
@@ -85,7 +86,7 @@ export function extractRuns(text: string): ExtractedRun[] {
   const blocks = findResultBlocks(text);
   const inBlock = new Set<number>();
   for (const b of blocks) for (let i = b.startLine; i < b.endLine; i++) inBlock.add(i);
-  const commands = findCommands(lines).filter((c) => !inBlock.has(c.startLine));
+  const commands = findCommands(lines, { skip: inBlock });
   const firstContent = Math.min(commands[0]?.startLine ?? Infinity, blocks[0]?.startLine ?? Infinity);
   const commandLines = new Set(commands.flatMap((c) => Array.from({ length: c.endLine - c.startLine }, (_, k) => c.startLine + k)));
   const headings = findHeadings(lines, firstContent, new Set([...inBlock, ...commandLines]));
@@ -127,8 +128,7 @@ export function extractRuns(text: string): ExtractedRun[] {
     } else if (event.kind === 'command') {
       const { command } = event;
       if (command.kind === 'bench') {
-        const warnings: string[] = [];
-        bench = { args: parseBenchCommand(command.args, warnings), warnings };
+        bench = benchOf(command);
         deploymentClosed = true;
       } else {
         if (!deployment || deploymentClosed) {
@@ -136,7 +136,7 @@ export function extractRuns(text: string): ExtractedRun[] {
           deployment = { recipe: { instances: [], env, origin: 'file' }, warnings: [] };
           deploymentClosed = false;
         }
-        deployment.recipe.instances.push(parseDeploymentInstance(command, deployment.warnings));
+        deployment.recipe.instances.push(...parseDeploymentInstances(command, deployment.warnings));
       }
     } else if (event.kind === 'namespace') {
       try {
@@ -154,6 +154,24 @@ export function extractRuns(text: string): ExtractedRun[] {
     }
   }
   return runs;
+}
+
+/**
+ * The arguments of a bench command. A loop that runs it with different values (a concurrency
+ * sweep) leaves those options out: which run printed which result block is not known.
+ */
+function benchOf(command: FoundCommand): BenchState {
+  const warnings: string[] = [];
+  const runs = (command.runs ?? [command.args]).map((args) => parseBenchCommand(args, warnings));
+  const args = runs[0]!;
+  for (const option of Object.keys(args)) {
+    const values = runs.map((r) => JSON.stringify(r[option]));
+    if (new Set(values).size > 1) {
+      delete args[option];
+      warnings.push(`the bench command runs in a loop with ${option} ${values.join(', ')}; which run a result belongs to is unknown, so ${option} is left out`);
+    }
+  }
+  return { args, warnings: [...new Set(warnings)] };
 }
 
 function reuseBench(args: Record<string, unknown>, extra: string[]): BenchState {

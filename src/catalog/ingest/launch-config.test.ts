@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDeploymentInstance } from './launch-config.js';
-import { findCommands } from './shell-command.js';
+import { findCommands } from './shell-script.js';
 
 function parse(text: string) {
   const warnings: string[] = [];
