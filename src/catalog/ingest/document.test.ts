@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractRuns } from './document.js';
+import { extractDocument } from './document.js';
 
 const BLOCK = (tpot: number): string =>
   ['============ Serving Benchmark Result ============', 'Backend:  sglang', `Mean TPOT (ms):  ${tpot}`, '='.repeat(50)].join('\n');
 
 test('commands stay inside their recipe unless the heading says "same"', () => {
-  const runs = extractRuns(
+  const { runs } = extractDocument(
     [
       '## H100 x1, Qwen3-8B, TP1',
       'python -m sglang.launch_server --model-path Qwen/Qwen3-8B --tp 1',
@@ -31,7 +31,7 @@ test('commands stay inside their recipe unless the heading says "same"', () => {
 });
 
 test('each block of a sweep log takes the Namespace printed before it; an unreadable one is a warning', () => {
-  const runs = extractRuns(
+  const { runs } = extractDocument(
     [
       "Namespace(backend='sglang', request_rate=1.0, max_concurrency=None)",
       BLOCK(5).replace('Backend:  sglang', 'Backend:  sglang\nTraffic request rate: 1.0'),

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UserError } from '../../core/errors.js';
-import { contentHash, readRunsFromText, recipeFromLaunchCommands } from './read-runs.js';
+import { contentHash } from './content-hash.js';
+import { readRunsFromText, recipeFromLaunchCommands } from './read-runs.js';
 
 const BLOCK = ['============ Serving Benchmark Result ============', 'Mean TPOT (ms):  20.5', 'Output token throughput (tok/s): 800', '='.repeat(50)].join('\n');
 

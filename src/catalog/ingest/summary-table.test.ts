@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { findMarkdownTables } from './markdown-table.js';
 import { quantizationFor, readSummaryRows } from './summary-table.js';
 import { parseHeading } from './heading.js';
 import { labelsFromFileName } from './file-name.js';
@@ -12,7 +13,7 @@ const PAGE = `
 `;
 
 test('each recipe heading gets the quantization of its summary row', () => {
-  const rows = readSummaryRows(PAGE);
+  const rows = readSummaryRows(findMarkdownTables(PAGE.split('\n')), () => null);
   assert.equal(rows.length, 2);
   assert.equal(quantizationFor(parseHeading('Qwen3-235B Atlas 800I A3-8Card PD Mixed 3.5K-1.5K 50ms'), rows), 'W8A8');
   assert.equal(quantizationFor(parseHeading('Qwen3-235B Atlas 800I A3-16Card PD Separation 3.5K-1.5K 50ms'), rows), 'W4A8');
