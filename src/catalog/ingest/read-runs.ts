@@ -1,8 +1,9 @@
 /**
- * Turns the text of one input file into catalog runs, the format told from the content: JSON
- * results (bench_serving/servebench JSONL), CSV summary tables, HTML pages, and console logs or
- * recipe documents (Markdown, or pages saved as text). Pure: the caller reads the file. Bad input
- * is a `UserError` naming the file.
+ * Turns the text of one input file into catalog runs, the format told from the content, never
+ * the file name: JSON results (bench_serving/servebench JSONL, `vllm bench serve`, GuideLLM,
+ * AIPerf, GenAI-Perf), CSV (AIPerf/GenAI-Perf exports, summary tables), HTML pages, and console
+ * logs or recipe documents (Markdown, or pages saved as text). Pure: the caller reads the file.
+ * Bad input is a `UserError` naming the file.
  */
 import { UserError } from '../../core/errors.js';
 import type { RecipeConfig, RunInput } from '../types.js';
@@ -13,6 +14,7 @@ import { readDocumentRuns, readSummaryCsvRuns } from './document-runs.js';
 import { labelsFromFileName } from './file-name.js';
 import { htmlToDocumentText, looksLikeHtml } from './html-page.js';
 import { parseDeploymentInstance } from './launch-config.js';
+import { profileExportCsvTool, readProfileExportCsv } from './profile-export.js';
 import { readResultRecords } from './result-records.js';
 import { detectCommand, shellWords } from './shell-command.js';
 
@@ -41,10 +43,13 @@ export function recipeFromLaunchCommands(commands: readonly string[], warnings: 
   return { instances, env: {}, origin: 'command line (--launch)' };
 }
 
-/** The runs of a CSV summary table; null when the text is none. */
+/** The runs of a CSV file: an AIPerf or GenAI-Perf export, or a summary table; null when it is neither. */
 function csvRuns(text: string, file: string): RunInput[] | null {
   if (!text.split('\n', 1)[0]!.includes(',')) return null;
-  const summary = readSummaryCsvRuns(parseCsv(text), file);
+  const records = parseCsv(text);
+  const tool = profileExportCsvTool(records);
+  if (tool) return [readProfileExportCsv(records, tool, text, file)];
+  const summary = readSummaryCsvRuns(records, file);
   return summary.length ? summary : null;
 }
 

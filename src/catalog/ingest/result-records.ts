@@ -1,13 +1,19 @@
 /**
- * Runs of a JSON result file: bench_serving's or servebench's JSONL records. A file is one JSON
- * object, or one object per line (JSONL), where a line that is not one is skipped and counted.
+ * Runs of a JSON result file, whichever tool wrote it, told apart by content: a GuideLLM report
+ * (`benchmarks` with `metrics`), an AIPerf or GenAI-Perf summary export (metrics as `{unit, avg,
+ * ...}` objects), a `vllm bench serve` result (`model_id`, `burstiness`, ...), else bench_serving's
+ * or servebench's JSONL record. A file is one JSON object, or one object per line (JSONL, and
+ * vLLM's `--append-result`), where a line that is not one is skipped and counted.
  */
 import { basename } from 'node:path';
 import { UserError } from '../../core/errors.js';
 import { isObject } from '../../core/json-object.js';
 import type { RunInput } from '../types.js';
 import { contentHash } from './content-hash.js';
+import { isGuidellmReport, readGuidellmReport } from './guidellm-report.js';
 import { parsePythonJson, readJsonlRecord } from './jsonl.js';
+import { profileExportTool, readProfileExportJson } from './profile-export.js';
+import { isVllmResult, readVllmResult } from './vllm-result.js';
 
 /** How many of the skipped line numbers the warning lists; the rest are only counted. */
 const SKIPPED_LINES_SHOWN = 5;
@@ -55,9 +61,15 @@ function jsonRecords(text: string): { records: JsonRecordAt[]; skipped: number[]
   return { records, skipped };
 }
 
-/** The run of one record of bench_serving or servebench. */
+/** AIPerf's per-request records (`profile_export.jsonl`) hold no run's figures: its summary export does. */
+function isPerRequestRecord(record: Readonly<Record<string, unknown>>): boolean {
+  return isObject(record.metadata) && isObject(record.metrics) && 'request_start_ns' in record.metadata;
+}
+
+/** The runs of one record of bench_serving, servebench or vLLM. */
 function recordRun(record: Record<string, unknown>, recordText: string, file: string, line: number): RunInput {
   const source = { kind: 'ingest' as const, file, contentHash: contentHash(recordText), title: `${basename(file)}:${line}` };
+  if (isVllmResult(record)) return readVllmResult(record, source);
   const read = readJsonlRecord(record);
   const serverVersion = (read.serverInfo as { version?: unknown } | null)?.version;
   return {
@@ -78,7 +90,16 @@ function recordRun(record: Record<string, unknown>, recordText: string, file: st
 export function readResultRecords(text: string, file: string): RunInput[] {
   const { records, skipped } = jsonRecords(text);
   if (records.length === 0) {
-    throw new UserError(`${file} holds no readable JSON result record; pass a bench_serving JSONL file or console log`);
+    throw new UserError(`${file} holds no readable JSON result record; pass a bench_serving, vLLM, GuideLLM, AIPerf or GenAI-Perf result file, or a console log`);
+  }
+  if (records.length === 1 && skipped.length === 0) {
+    const { record } = records[0]!;
+    if (isGuidellmReport(record)) return readGuidellmReport(record, file);
+    const tool = profileExportTool(record);
+    if (tool) return [readProfileExportJson(record, tool, text, file)];
+  }
+  if (records.every((r) => isPerRequestRecord(r.record))) {
+    throw new UserError(`${file} holds AIPerf per-request records, not a run's results; ingest the run's profile_export_aiperf.json or .csv`);
   }
   const fileWarnings = skipped.length ? [skippedLinesWarning(file, skipped)] : [];
   return records.map(({ record, text: recordText, line }) => {
