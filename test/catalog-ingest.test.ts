@@ -242,14 +242,21 @@ describe('bad input leaves the catalog untouched with a one-line error', () => {
     test(name, () => {
       const file = join(dir, name);
       writeFileSync(file, content);
-      // A good file ahead of the bad one is not stored either: files are read before anything is written.
-      const result = runCli(['ingest', '--db', db, CODER, file]);
-      assert.equal(result.status, 1);
+      const result = runCli(['ingest', '--db', db, file]);
+      assert.equal(result.status, 1, 'nothing could be read');
       assert.match(result.stderr, message);
       assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
       assert.equal(runsIn(db).length, 1);
     });
   }
+
+  test('bad files among good ones: one line for each, the good ones stored, exit 0', () => {
+    const result = runCli(['ingest', '--db', db, join(dir, 'binary.log'), CODER, join(dir, 'empty.log')]);
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(result.stderr.trim().split('\n').map((l) => /binary\.log|empty\.log/.exec(l)?.[0]), ['binary.log', 'empty.log']);
+    assert.match(result.stdout, /qwen3-coder-480b-w8a8_ascend_3500-1500_c80\.log: 1 run \(1 new/);
+    assert.equal(runsIn(db).length, 2, 'what was stored before is kept, the good file added');
+  });
 
   test('a log cut inside the result block is stored with what it has and a warning', () => {
     const file = join(dir, 'cut.log');
