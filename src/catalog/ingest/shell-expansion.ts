@@ -143,7 +143,12 @@ function parameter(inside: string, variables: ShellVariables): ShellValue | unde
     const fallback = expandText(withDefault[3]!, variables);
     return fallback.unknown.length ? undefined : fallback.text;
   }
-  return NAME.test(inside) ? variables.get(inside) : undefined;
+  return NAME.test(inside) ? scalar(variables.get(inside)) : undefined;
+}
+
+/** A variable named without an index: an array stands for its first element, as in bash. */
+function scalar(value: ShellValue | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : (value as string | undefined);
 }
 
 /** The output of a command substitution the script determines (`expr`, `echo`); undefined for any other command. */
@@ -179,7 +184,7 @@ function expansionAt(text: string, start: number, variables: ShellVariables): { 
     return { value: next === '(' ? substitution(inside, variables) : parameter(inside, variables), end };
   }
   const name = /^[A-Za-z_]\w*/.exec(text.slice(start + 1));
-  if (name) return { value: variables.get(name[0]), end: start + name[0].length };
+  if (name) return { value: scalar(variables.get(name[0])), end: start + name[0].length };
   // `$1`, `$@`, `$?`, `$$`: only the running shell knows them.
   return { value: undefined, end: /[\d@*#?$!-]/.test(next ?? '') ? start + 1 : start };
 }

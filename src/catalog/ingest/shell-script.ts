@@ -227,13 +227,14 @@ function run(nodes: readonly Node[], variables: ShellVariables, record: Recorder
       else for (const value of values.flatMap((v) => v.words).slice(0, MAX_ITERATIONS)) pass((v) => v.set(node.variable, value));
     } else if (node.kind === 'c-for') {
       const counter = new Map(variables);
-      arithmeticAssignment(node.init, counter);
-      for (let i = 0; i < MAX_ITERATIONS && arithmetic(node.condition, counter) === 1; i++) {
+      const evaluate = (text: string): number | null => arithmetic(expandText(text, counter).text, counter);
+      arithmeticAssignment(expandText(node.init, counter).text, counter);
+      for (let i = 0; i < MAX_ITERATIONS && evaluate(node.condition) === 1; i++) {
         const state = new Map(counter);
         pass((v) => state.forEach((value, name) => v.set(name, value)));
-        arithmeticAssignment(node.step, counter);
+        arithmeticAssignment(expandText(node.step, counter).text, counter);
       }
-      if (passes.length === 0 && arithmetic(node.condition, counter) === null) pass(() => {});
+      if (passes.length === 0 && evaluate(node.condition) === null) pass(() => {});
     } else {
       pass(() => {});
     }
