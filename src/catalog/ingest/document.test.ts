@@ -47,3 +47,27 @@ test('each block of a sweep log takes the Namespace printed before it; an unread
   assert.match(runs[1]!.warnings[0]!, /^benchmark arguments line 7 unreadable: Namespace\( is not closed/);
   assert.notEqual(runs[0]!.text, runs[1]!.text);
 });
+
+test('a deeper heading stating nothing belongs to the recipe above; recipe sections are kept without result blocks', () => {
+  const { runs, sections } = extractDocument(
+    [
+      '## Qwen3-8B H100 x2 PD Mixed 1K-1K',
+      '### Model Deployment',
+      'sglang serve --model-path Qwen/Qwen3-8B --tp 2',
+      '### Benchmark',
+      'for c in 1 8; do python -m sglang.bench_serving --num-prompts 10 --max-concurrency $c; done',
+      BLOCK(5),
+      '## Qwen3-8B H100 x4 PD Mixed 1K-1K',
+      'sglang serve --model-path Qwen/Qwen3-8B --tp 4',
+    ].join('\n'),
+  );
+  assert.deepEqual(sections.map((s) => [s.title, s.recipe?.instances[0]?.config.tpSize, s.facts.cards]), [
+    ['Qwen3-8B H100 x2 PD Mixed 1K-1K', 2, 2],
+    ['Qwen3-8B H100 x4 PD Mixed 1K-1K', 4, 4],
+  ]);
+  assert.equal(runs.length, 1);
+  assert.equal(runs[0]!.section, 0);
+  assert.equal(runs[0]!.recipe!.instances[0]!.config.tpSize, 2, 'the deployment under "Model Deployment" reaches the block under "Benchmark"');
+  assert.deepEqual(runs[0]!.args, { num_prompts: 10 }, 'a concurrency the loop varies is not one the block can claim');
+  assert.ok(runs[0]!.warnings.includes('the bench command runs in a loop with max_concurrency 1, 8; which run a result belongs to is unknown, so max_concurrency is left out'));
+});
