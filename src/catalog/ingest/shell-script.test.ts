@@ -56,3 +56,23 @@ test('each recipe is a script of its own: variables do not cross a reset line', 
   assert.deepEqual(findCommands(lines, { resets: new Set([2]) }).map((c) => c.args), [['--tp', '8'], ['--tp', '$TP']]);
   assert.deepEqual(findCommands(lines, { skip: new Set([1]) }).map((c) => c.startLine), [3]);
 });
+
+test('a node index found by a loop is the runtime\'s: the launch after it keeps --node-rank as written', () => {
+  const [launch] = runs(
+    [
+      "IPs=('your prefill ip1' 'your prefill ip2')",
+      'LOCAL_HOST=`hostname -I|awk -F " " \'{print$1}\'`',
+      'for i in "${!IPs[@]}";',
+      'do',
+      '  if [ "$LOCAL_HOST" == "${IPs[$i]}" ]; then',
+      '      VC_TASK_INDEX=$i',
+      '      break',
+      '  fi',
+      'done',
+      'nnodes=${#IPs[@]}',
+      'tp_size=`expr 16 \\* ${nnodes}`',
+      'python3 -m sglang.launch_server --tp $tp_size --nnodes $nnodes --node-rank $VC_TASK_INDEX --dist-init-addr ${IPs[0]}:10000',
+    ].join('\n'),
+  );
+  assert.deepEqual(launch, [['--tp', '32', '--nnodes', '2', '--node-rank', '$VC_TASK_INDEX', '--dist-init-addr', 'your prefill ip1:10000']]);
+});
