@@ -156,6 +156,7 @@ describe("other tools' results", () => {
     assert.ok(out.includes(`* itl_ms is defined differently: ${vllm!.id}: every gap between consecutive streamed chunks`), out);
     assert.ok(out.includes(`${aiperf!.id}: (latency - TTFT) / (output tokens - 1) of each request`), out);
     assert.match(out, /\* ttft_ms is defined differently: .*first streamed chunk that has choices/);
+    assert.match(cli('show', aiperf!.id), /metrics measured otherwise than bench_serving's:\n {2}mean_itl_ms, median_itl_ms, .*: \(latency - TTFT\)/);
   });
 
   test('table marks the figures another tool defined differently and says how', () => {

@@ -74,10 +74,15 @@ export function formatRunDetails(run: RunRecord): string {
     }
   }
   const envLines = Object.entries(run.environment).map(([k, v]) => `${k}: ${v}`);
+  // One line per definition, with the metrics that have it.
+  const keysByDefinition = new Map<string, string[]>();
+  for (const [key, definition] of Object.entries(run.metricDefinitions ?? {})) keysByDefinition.set(definition, [...(keysByDefinition.get(definition) ?? []), key]);
+  const definitionLines = [...keysByDefinition].map(([definition, keys]) => `${keys.join(', ')}: ${definition}`);
   const text = [
     ...lines,
     ...section('labels', labelLines),
     ...section('metrics', metricLines),
+    ...section("metrics measured otherwise than bench_serving's", definitionLines),
     ...section('arguments', argLines),
     ...section('recipe', recipeLines),
     ...section('environment', envLines),
