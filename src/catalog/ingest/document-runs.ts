@@ -106,7 +106,9 @@ export function readDocumentRuns(text: string, file: string): RunInput[] {
   const { runs, sections } = extractDocument(text, { tableLines });
   const summary = readSummaryRows(tables, (t) => captionAbove(lines, t, tableLines));
   if (runs.length === 0 && summary.length === 0) {
-    throw new UserError(`${file} holds no bench_serving result block ('Serving Benchmark Result'), JSONL record or summary table; nothing ingested`);
+    // A table that looked like one but could not be read is the likeliest reason: say so.
+    const why = flat.warnings[0] ? ` (${flat.warnings[0]})` : '';
+    throw new UserError(`${file} holds no bench_serving result block ('Serving Benchmark Result'), JSONL record or summary table${why}; nothing ingested`);
   }
   const recipeRuns = runs.map((run) => recipeRun(run, file, summary));
   const recipeRunIds = new Map<number, string[]>();

@@ -19,4 +19,5 @@ test('an HTML page is told from a log or Markdown that mentions a tag', () => {
   assert.equal(looksLikeHtml('<!DOCTYPE html>\n<html>'), true);
   assert.equal(looksLikeHtml('<div><table></table></div>'), true);
   assert.equal(looksLikeHtml('# Notes\nuse <b>bold</b> here\n</div>'), false);
+  assert.equal(looksLikeHtml('<div align="center"><img src="logo.png"></div>\n\n| a | b |\n|---|---|\n| 1 | 2 |\n<pre>x</pre>'), false);
 });

@@ -141,7 +141,11 @@ export function htmlToDocumentText(html: string): string {
   return out.lines.join('\n').trim();
 }
 
-/** True for a text that is an HTML page rather than a log or Markdown that mentions a tag. */
+const HTML_DOCUMENT = /^\s*(<!doctype html|<html[\s>]|<\?xml[^>]*>\s*<html)/i;
+/** A Markdown table separator: a Markdown page that opens with markup (`<div align="center">`) is still Markdown. */
+const MARKDOWN_TABLE = /^\s*\|?\s*:?-{3,}:?\s*\|/m;
+
+/** True for a text that is an HTML page (or a saved fragment of one) rather than a log or Markdown that holds a tag. */
 export function looksLikeHtml(text: string): boolean {
-  return /^\s*(<!doctype html|<html[\s>]|<\?xml[^>]*>\s*<html)/i.test(text) || (/<\/(table|pre|body|div)>/i.test(text) && /^\s*</.test(text));
+  return HTML_DOCUMENT.test(text) || (/^\s*</.test(text) && /<\/(table|pre|body)>/i.test(text) && !MARKDOWN_TABLE.test(text));
 }

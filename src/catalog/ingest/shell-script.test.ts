@@ -52,9 +52,9 @@ test('C-style and while loops, multi-line arrays and $(echo serve ...) wrappers'
 });
 
 test('each recipe is a script of its own: variables do not cross a reset line', () => {
-  const lines = ['TP=8', 'sglang serve --tp $TP', '## next recipe', 'sglang serve --tp $TP'];
-  assert.deepEqual(findCommands(lines, { resets: new Set([2]) }).map((c) => c.args), [['--tp', '8'], ['--tp', '$TP']]);
-  assert.deepEqual(findCommands(lines, { skip: new Set([1]) }).map((c) => c.startLine), [3]);
+  const lines = ['TP=8', 'sglang serve --tp $TP', '## next recipe', 'sglang serve --tp $TP && python -m sglang.bench_serving --num-prompts 1'];
+  assert.deepEqual(findCommands(lines, { resets: new Set([2]) }).map((c) => c.args), [['--tp', '8'], ['--tp', '$TP'], ['--num-prompts', '1']]);
+  assert.deepEqual(findCommands(lines, { skip: new Set([1]) }).map((c) => [c.kind, c.startLine]), [['launch', 3], ['bench', 3]]);
 });
 
 test('a node index found by a loop is the runtime\'s: the launch after it keeps --node-rank as written', () => {

@@ -72,6 +72,7 @@ function splitStatements(text: string): string[] {
   return parts;
 }
 
+const NAME = /^[A-Za-z_]\w*$/;
 const KEYWORDS_BEFORE_A_COMMAND = new Set(['then', 'else', 'do', '{', '}', '!']);
 const IGNORED = new Set(['if', 'elif', 'fi', 'esac', 'case', 'break', 'continue', 'return', 'exit']);
 
@@ -110,7 +111,6 @@ function parseBlock(statements: readonly Statement[], at: { index: number }, clo
   return nodes;
 }
 
-const NAME = /^[A-Za-z_]\w*$/;
 const ASSIGNMENT = /^([A-Za-z_]\w*)=([\s\S]*)$/;
 const DECLARATION = new Set(['export', 'declare', 'local', 'readonly', 'typeset']);
 /** `> log`, `>>out.txt`, `2>&1`, `&>x`. An input `<` only alone: `<PREFILL_IP>` is a page's placeholder, not a redirection. */
@@ -277,11 +277,13 @@ function scriptLines(lines: readonly string[], from: number, to: number, skip: R
 export function findCommands(lines: readonly string[], options: ScriptOptions = {}): FoundCommand[] {
   const skip = options.skip ?? new Set<number>();
   const resets = [...(options.resets ?? [])].sort((a, b) => a - b);
-  const found = new Map<number, FoundCommand>();
+  // A command is its statement: each pass of a loop adds a run to it; two commands on one line stay two.
+  const found = new Map<string, FoundCommand>();
   const record: Recorder = (statement, command) => {
-    const known = found.get(statement.startLine);
+    const key = `${statement.startLine}:${statement.text}`;
+    const known = found.get(key);
     if (known) known.runs!.push(command.args);
-    else found.set(statement.startLine, { ...command, runs: [command.args], startLine: statement.startLine, endLine: statement.endLine });
+    else found.set(key, { ...command, runs: [command.args], startLine: statement.startLine, endLine: statement.endLine });
   };
   // Each recipe (between resets) is a script of its own.
   const bounds = [0, ...resets.filter((r) => r > 0), lines.length];
