@@ -96,6 +96,10 @@ describe('pages as people save them', () => {
     );
     const mtp = summaryRuns(HTML_PAGE)[1]!;
     assert.equal(mtp.recipe!.instances[1]!.config.speculativeNumSteps, 3, 'a recipe without a result block still lends its deployment');
+    const referred = summaryRuns(MARKDOWN_PAGE)[2]!;
+    assert.deepEqual([referred.recipe!.origin, referred.recipe!.instances[0]!.config.tpSize, referred.args!.max_concurrency], [
+      'recipe "Qwen3 30B High Throughput 50ms" (summary table link), deployed as recipe "Qwen3 30B Low Latency 15ms" (the page refers to it)', 2, 64,
+    ], '"Please turn to [...](#anchor)" lends that recipe\'s deployment');
     const text = summaryRuns(TEXT_PAGE);
     assert.deepEqual(text.map((r) => r.labels['recipe-run'] ?? null), [null, fromFile(TEXT_PAGE)[0]!.id, null, null, null]);
   });

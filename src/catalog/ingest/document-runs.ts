@@ -66,6 +66,12 @@ function rowMetrics(facts: RowFacts): Record<string, MetricValue> {
   return metrics;
 }
 
+/** Where a summary run's deployment comes from: the linked recipe, and where that recipe took it if not from its own commands. */
+function summaryOrigin(title: string, recipeOrigin: string): string {
+  const link = `recipe "${title}" (summary table link)`;
+  return recipeOrigin === 'file' ? link : `${link}, deployed as ${recipeOrigin}`;
+}
+
 /** The run of a summary row, linked to the recipe section it summarises (if one matches). */
 function summaryRun(row: SummaryRow, file: string, sections: readonly RecipeSection[], recipeRunIds: ReadonlyMap<number, string[]>): RunInput {
   const { index, warning } = sectionFor(row, sections);
@@ -80,7 +86,7 @@ function summaryRun(row: SummaryRow, file: string, sections: readonly RecipeSect
     args: section?.args ?? null,
     model: row.facts.model ?? null,
     labels,
-    recipe: section?.recipe ? { ...section.recipe, origin: `recipe "${section.title}" (summary table link)` } : null,
+    recipe: section?.recipe ? { ...section.recipe, origin: summaryOrigin(section.title, section.recipe.origin) } : null,
     warnings: [...row.warnings, ...(warning ? [warning] : []), ...(section?.recipe || section?.args ? section.warnings : [])],
   };
 }

@@ -71,3 +71,25 @@ test('a deeper heading stating nothing belongs to the recipe above; recipe secti
   assert.deepEqual(runs[0]!.args, { num_prompts: 10 }, 'a concurrency the loop varies is not one the block can claim');
   assert.ok(runs[0]!.warnings.includes('the bench command runs in a loop with max_concurrency 1, 8; which run a result belongs to is unknown, so max_concurrency is left out'));
 });
+
+test('a recipe that says "Please turn to" another deploys as that recipe', () => {
+  const { sections } = extractDocument(
+    [
+      '### DeepSeek R1 Low Latency 20ms 1',
+      'Model: Deepseek R1',
+      'Hardware: Atlas 800I A3 32Card',
+      'DataSets: 6K1.6K',
+      'python -m sglang.launch_server --model-path /m --tp 32 --disaggregation-mode decode',
+      '### DeepSeek R1 Low Latency 20ms 2',
+      'Model: Deepseek R1',
+      'DataSets: 3.9K1K',
+      'Please Turn to [DeepSeek R1 Low Latency 20ms](#deepSeek-r1-low-latency-20ms-1)',
+      'python -m sglang.bench_serving --num-prompts 768',
+    ].join('\n'),
+  );
+  assert.deepEqual(sections.map((s) => [s.recipe?.instances[0]?.config.tpSize, s.recipe?.origin]), [
+    [32, 'file'],
+    [32, 'recipe "DeepSeek R1 Low Latency 20ms 1" (the page refers to it)'],
+  ]);
+  assert.deepEqual(sections[1]!.args, { num_prompts: 768 });
+});

@@ -7,7 +7,8 @@
  * ("Model Deployment", "Benchmark") is part of the recipe above it.
  *
  * A recipe section is kept even when no result block follows it: a page's summary table may
- * give its figures (summary-table.ts links them).
+ * give its figures (summary-table.ts links them). A recipe without a launch command of its own
+ * that says "Please turn to [another recipe](#anchor)" deploys as that (earlier) recipe.
  */
 import { findResultBlocks, type LocatedBlock } from '../../bench/output/parse-block.js';
 import type { RecipeConfig } from '../types.js';
@@ -16,7 +17,7 @@ import { checkAgainstArgs, checkBlockArithmetic } from './consistency.js';
 import type { HeadingFacts } from './heading.js';
 import { parseDeploymentInstances } from './launch-config.js';
 import { parseNamespace } from './python-repr.js';
-import { fencedLines, findHeadings, statesFacts, type Heading } from './recipe-headings.js';
+import { anchorOf, fencedLines, findHeadings, statesFacts, type Heading } from './recipe-headings.js';
 import { findExports, type FoundCommand } from './shell-command.js';
 import { findCommands } from './shell-script.js';
 
@@ -61,6 +62,8 @@ export interface DocumentOptions {
 }
 
 const PACKAGE_LINE = /^([A-Za-z][\w.-]*)\s{2,}(\d[\w.+-]*)\s*$/;
+/** `Please turn to [DeepSeek R1 Low Latency 20ms](#deepseek-r1-low-latency-20ms-1)` under a recipe's deployment. */
+const DEPLOYMENT_REFERENCE = /\b(?:turn to|refer to|same deployment as)\b[^[]*\[[^\]]*\]\(#([^)\s]+)\)/i;
 const ENV_FACT = /^(Image|CANN|CUDA|Driver|Docker image)\s*:\s*(.+?)\s*$/i;
 
 interface DeploymentState {
@@ -77,6 +80,7 @@ type Event =
   | { kind: 'heading'; line: number; heading: Heading }
   | { kind: 'command'; line: number; command: FoundCommand }
   | { kind: 'namespace'; line: number; text: string }
+  | { kind: 'reference'; line: number; anchor: string }
   | { kind: 'block'; line: number; block: LocatedBlock };
 
 function lineRange(start: number, end: number): number[] {
@@ -116,7 +120,10 @@ export function extractDocument(text: string, options: DocumentOptions = {}): Ex
     ...blocks.map((b) => ({ kind: 'block' as const, line: b.startLine, block: b })),
   ];
   lines.forEach((line, i) => {
-    if (!inBlock.has(i) && /^\s*(benchmark_args=)?Namespace\(/.test(line)) events.push({ kind: 'namespace', line: i, text: line });
+    if (inBlock.has(i)) return;
+    if (/^\s*(benchmark_args=)?Namespace\(/.test(line)) events.push({ kind: 'namespace', line: i, text: line });
+    const reference = DEPLOYMENT_REFERENCE.exec(line);
+    if (reference) events.push({ kind: 'reference', line: i, anchor: reference[1]!.toLowerCase() });
   });
   events.sort((a, b) => a.line - b.line);
 
@@ -169,6 +176,13 @@ export function extractDocument(text: string, options: DocumentOptions = {}): Ex
           deploymentClosed = false;
         }
         deployment.recipe.instances.push(...parseDeploymentInstances(command, deployment.warnings));
+      }
+    } else if (event.kind === 'reference') {
+      const target = sections.find((section) => anchorOf(section) === event.anchor);
+      if (!deployment && target?.recipe) {
+        deployment = { recipe: { ...structuredClone(target.recipe), origin: `recipe "${target.title}" (the page refers to it)` }, warnings: [...target.warnings] };
+        // A launch command after the reference describes a deployment of its own, not an addition.
+        deploymentClosed = true;
       }
     } else if (event.kind === 'namespace') {
       try {

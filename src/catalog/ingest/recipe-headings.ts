@@ -38,6 +38,16 @@ export function fencedLines(lines: readonly string[]): Set<number> {
   return fenced;
 }
 
+/** A heading as pages slug it for anchors: `DeepSeek R1 Low Latency 20ms 1` → `deepseek-r1-low-latency-20ms-1`. */
+export function headingSlug(title: string): string {
+  return title.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+}
+
+/** The anchor links reach a heading by (lower-case): its own `{#id}`, else its slug. */
+export function anchorOf(heading: { title: string; anchor: string | null }): string {
+  return (heading.anchor ?? headingSlug(heading.title)).toLowerCase();
+}
+
 /** True when the facts say anything a summary row or a table column could use. */
 export function statesFacts(facts: HeadingFacts): boolean {
   return [facts.model, facts.hardware, facts.cards, facts.deployMode, facts.datasetLabel].some((f) => f !== undefined);

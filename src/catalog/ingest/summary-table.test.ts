@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findMarkdownTables } from './markdown-table.js';
-import { headingSlug, quantizationFor, readSummaryRows, sectionFor } from './summary-table.js';
+import { quantizationFor, readSummaryRows, sectionFor } from './summary-table.js';
+import { headingSlug } from './recipe-headings.js';
 import { parseHeading } from './heading.js';
 import { labelsFromFileName } from './file-name.js';
 

@@ -8,6 +8,7 @@
  */
 import type { HeadingFacts } from './heading.js';
 import type { PageTable } from './page-table.js';
+import { anchorOf } from './recipe-headings.js';
 import { columnOf, readCell, type RowFacts } from './summary-columns.js';
 
 export interface SummaryRow {
@@ -91,11 +92,6 @@ export function quantizationFor(heading: HeadingFacts, rows: readonly SummaryRow
   return best && !tie ? best.facts.quantization! : null;
 }
 
-/** A heading as pages slug it for anchors: `DeepSeek R1 Low Latency 20ms 1` → `deepseek-r1-low-latency-20ms-1`. */
-export function headingSlug(title: string): string {
-  return title.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
-}
-
 /** The section a row summarises: its index, or null with a warning when several match alike. */
 export function sectionFor(
   row: SummaryRow,
@@ -103,7 +99,7 @@ export function sectionFor(
 ): { index: number | null; warning: string | null } {
   if (row.anchor !== null) {
     const anchor = row.anchor.toLowerCase();
-    const linked = sections.flatMap((s, i) => ((s.anchor ?? headingSlug(s.title)).toLowerCase() === anchor ? [i] : []));
+    const linked = sections.flatMap((s, i) => (anchorOf(s) === anchor ? [i] : []));
     if (linked.length === 1) return { index: linked[0]!, warning: null };
   }
   // Model and workload must be stated on both sides; the other facts must agree where both state them.
