@@ -8,7 +8,7 @@ import type { MetricValue } from '../types.js';
 const NAMED: Readonly<Record<string, string>> = { avg: 'mean', mean: 'mean', median: 'median', p50: 'median', std: 'std', std_dev: 'std', min: 'min', max: 'max' };
 
 /** The key prefix of a statistic (`avg` → `mean`, `p95` → `p95`); null for anything else (`unit`, `count`). */
-export function statisticPrefix(stat: string): string | null {
+function statisticPrefix(stat: string): string | null {
   return NAMED[stat] ?? (/^p\d+(\.\d+)?$/.test(stat) ? stat : null);
 }
 
