@@ -153,7 +153,7 @@ describe('recipe documents and JSONL records', () => {
     const result = runCli(['ingest', '--db', db, RECIPES]);
     assert.equal(result.status, 0, result.stderr);
     assert.equal(result.stdout.includes('sk-fixture-secret'), false);
-    const runs = runsIn(db);
+    const runs = runsIn(db).filter((r) => r.labels.source !== 'summary-table');
     assert.deepEqual(runs.map((r) => r.labels.quantization), ['W8A8', 'W4A8', 'W4A8']);
     assert.deepEqual(runs.map((r) => r.labels.deploy), ['pd-mixed', 'pd-separation', 'pd-separation']);
     assert.deepEqual(runs.map((r) => r.labels.dataset), ['3.5K-1.5K', '3.5K-1.5K', '2K-2K']);
@@ -165,6 +165,20 @@ describe('recipe documents and JSONL records', () => {
     assert.equal(runs[0]!.recipe!.env.OPENAI_API_KEY, '<redacted>');
     assert.equal(runs[0]!.recipe!.instances[0]!.flags['--api-key'], '<redacted>');
     assert.equal(JSON.stringify(runs).includes('sk-fixture-secret'), false);
+  });
+
+  test('summary rows of the page are runs of their own, each linked to the recipe it summarises', () => {
+    const all = runsIn(db);
+    const recipes = all.filter((r) => r.labels.source !== 'summary-table');
+    const rows = all.filter((r) => r.labels.source === 'summary-table');
+    assert.deepEqual(
+      rows.map((r) => [r.labels.cards, r.labels.deploy, r.labels.dataset, r.labels['target-latency-ms'], r.labels.quantization]),
+      [['8', 'pd-mixed', '3.5K-1.5K', '50', 'W8A8'], ['16', 'pd-separation', '3.5K-1.5K', '20', 'W4A8'], ['16', 'pd-separation', '2K-2K', '20', 'W4A8']],
+    );
+    assert.deepEqual(rows.map((r) => r.labels['recipe-run']), recipes.map((r) => r.id));
+    assert.deepEqual(rows.map((r) => r.metrics), [{}, {}, {}], 'a TPOT written as "50ms" is the latency target, not a measurement');
+    assert.deepEqual(rows[1]!.recipe!.instances.map((i) => i.role), ['prefill', 'decode', 'router']);
+    assert.match(rows[0]!.source.title!, /^summary table 1, row 1 → Qwen3-235B Atlas 800I A3-8Card PD Mixed 3.5K-1.5K 50ms$/);
   });
 
   test('JSONL records with details become runs with per-request records; user labels apply', () => {
@@ -228,14 +242,21 @@ describe('bad input leaves the catalog untouched with a one-line error', () => {
     test(name, () => {
       const file = join(dir, name);
       writeFileSync(file, content);
-      // A good file ahead of the bad one is not stored either: files are read before anything is written.
-      const result = runCli(['ingest', '--db', db, CODER, file]);
-      assert.equal(result.status, 1);
+      const result = runCli(['ingest', '--db', db, file]);
+      assert.equal(result.status, 1, 'nothing could be read');
       assert.match(result.stderr, message);
       assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
       assert.equal(runsIn(db).length, 1);
     });
   }
+
+  test('bad files among good ones: one line for each, the good ones stored, exit 0', () => {
+    const result = runCli(['ingest', '--db', db, join(dir, 'binary.log'), CODER, join(dir, 'empty.log')]);
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(result.stderr.trim().split('\n').map((l) => /binary\.log|empty\.log/.exec(l)?.[0]), ['binary.log', 'empty.log']);
+    assert.match(result.stdout, /qwen3-coder-480b-w8a8_ascend_3500-1500_c80\.log: 1 run \(1 new/);
+    assert.equal(runsIn(db).length, 2, 'what was stored before is kept, the good file added');
+  });
 
   test('a log cut inside the result block is stored with what it has and a warning', () => {
     const file = join(dir, 'cut.log');

@@ -36,3 +36,4 @@ export { formatComparison, formatMetric, formatRunDetails, formatRunList } from 
 export { formatNumber, formatSigned, formatTextTable } from './report/text-table.js';
 export { encodeJson } from './store/json-codec.js';
 export { recordBenchRun } from './record-bench.js';
+export { readIngestFiles } from './ingest/read-files.js';

@@ -3,6 +3,7 @@
  * Metric names are bench_serving's JSONL keys (`mean_ttft_ms`, `output_throughput`, ...).
  */
 import type { LaunchConfig } from '../sim/index.js';
+import type { MetricDefinitions } from './metric-definitions.js';
 
 /** A metric value as bench_serving reports it: a number (Infinity for `inf`), a string (`backend`, `trace`) or null (`not set`). */
 export type MetricValue = number | string | null;
@@ -122,6 +123,8 @@ export interface RunInput {
   source: RunSource;
   /** Result metrics, keyed like the JSONL record (`duration`, `completed`, `mean_ttft_ms`, ...). */
   metrics: Record<string, MetricValue>;
+  /** Definitions of the metrics another tool measured differently from bench_serving (see metric-definitions.ts). */
+  metricDefinitions?: MetricDefinitions;
   /** Resolved bench arguments (BenchArgs in snake_case, or what a log states); secrets are redacted on write. */
   args?: Record<string, unknown> | null;
   /** Model name; default: `args.model`, else the recipe's model path. */
@@ -153,6 +156,8 @@ export interface RunRecord {
   source: RunSource;
   args: Record<string, unknown> | null;
   metrics: Record<string, MetricValue>;
+  /** Definitions of the metrics not measured as bench_serving measures them; absent or empty: all are. */
+  metricDefinitions?: MetricDefinitions;
   serverInfo: unknown;
   environment: Record<string, string>;
   labels: Record<string, string>;

@@ -14,6 +14,8 @@ export interface HeadingFacts {
   /** Workload label as written, normalised to upper-case K: `3.5K-1.5K`. */
   datasetLabel?: string;
   targetLatencyMs?: number;
+  /** Stated by a recipe's fact line (`Quantization: W8A8`); a heading's words never say it. */
+  quantization?: string;
   concurrency?: number;
   reusesDeployment: boolean;
   reusesBenchmark: boolean;
@@ -25,8 +27,24 @@ const HARDWARE =
   /\b(GB[23]00|B[23]00|H[12]00|H800|H20|A100|A800|L40S?|MI3\d{2}X?|Atlas\s*800[IT]?\s*A[23]|Ascend[\s-]?910[BC]\d*|910[BC]\d*)(?![\w.])/i;
 const MODEL = /\b((?:DeepSeek|Qwen|Llama|GLM|Kimi|Mistral|Mixtral|gpt-oss|MiniMax|Gemma|Phi)[\w.\-]*\w)/i;
 const SIZE = String.raw`\d+(?:\.\d+)?[Kk]`;
-const WORKLOAD = new RegExp(String.raw`\b(${SIZE})\s*[-/]\s*(${SIZE})(?![\w.])`);
+/** `3.5K-1.5K`, `1k/1k`, `128K+1K`, and `3.5K1.5K` (pages drop the separator). */
+const WORKLOAD = new RegExp(String.raw`\b(${SIZE})\s*[-/+]?\s*(${SIZE})(?![\w.])`);
 const ISL_OSL = /ISL\/OSL\s*=?\s*(\d+(?:\.\d+)?[Kk]?)\s*\/\s*(\d+(?:\.\d+)?[Kk]?)/i;
+const IN_OUT = new RegExp(String.raw`\bIN\s*(${SIZE})\s*OUT\s*(${SIZE})(?![\w.])`, 'i');
+/** A qualifier written right after a workload: `128K+1K (90% prefix cache hit rate)`. */
+const QUALIFIER = /^\s*(\([^()]{1,80}\))/;
+
+/**
+ * The workload a text states, normalised to upper-case K and a dash (`3.5K-1.5K`); null when it
+ * states none. With `keepQualifier` (a table cell, where it can only describe the workload), a
+ * parenthesis right after it is kept: `128K-1K (90% prefix cache hit rate)`.
+ */
+export function workloadLabel(text: string, keepQualifier = false): string | null {
+  const m = WORKLOAD.exec(text) ?? ISL_OSL.exec(text) ?? IN_OUT.exec(text);
+  if (!m) return null;
+  const qualifier = keepQualifier ? QUALIFIER.exec(text.slice(m.index + m[0].length)) : null;
+  return `${m[1]!.toUpperCase()}-${m[2]!.toUpperCase()}${qualifier ? ` ${qualifier[1]}` : ''}`;
+}
 
 function firstNumber(re: RegExp, text: string): number | undefined {
   const m = re.exec(text);
@@ -49,8 +67,8 @@ export function parseHeading(text: string): HeadingFacts {
   if (nodes !== undefined) facts.nodes = nodes;
   if (/\bPD[\s-]*(mixed|co-?located)/i.test(text)) facts.deployMode = 'pd-mixed';
   else if (/\bPD[\s-]*(separat|disagg)/i.test(text)) facts.deployMode = 'pd-separation';
-  const workload = WORKLOAD.exec(text) ?? ISL_OSL.exec(text);
-  if (workload) facts.datasetLabel = `${workload[1]!.toUpperCase()}-${workload[2]!.toUpperCase()}`;
+  const workload = workloadLabel(text);
+  if (workload) facts.datasetLabel = workload;
   const latency = firstNumber(/\b(\d+(?:\.\d+)?)\s?ms\b/i, text);
   if (latency !== undefined) facts.targetLatencyMs = latency;
   const concurrency = firstNumber(/\bconcurrency\s*[:=]?\s*(\d+)/i, text);

@@ -68,8 +68,8 @@ function numbers(value: unknown): (number | null)[] | null {
   return Array.isArray(value) ? value.map((v) => (typeof v === 'number' ? v : null)) : null;
 }
 
-/** Per-request records from the detail arrays; null when the record has none. */
-function readDetails(record: Record<string, unknown>, warnings: string[]): RequestRecord[] {
+/** Per-request records from the detail arrays (`ttfts`, `itls`, `input_lens`, ...); empty when the record has none. */
+export function requestsFromDetails(record: Record<string, unknown>, warnings: string[]): RequestRecord[] {
   const ttfts = numbers(record.ttfts);
   if (!ttfts) return [];
   const inputLens = numbers(record.input_lens) ?? [];
@@ -116,5 +116,5 @@ export function readJsonlRecord(record: Record<string, unknown>): JsonlRun {
     if (value === null || typeof value === 'number' || typeof value === 'string') metrics[key] = value;
   }
   const fromServebench = isObject(record.servebench);
-  return { args, metrics, serverInfo: record.server_info ?? null, requests: readDetails(record, warnings), labels, fromServebench, warnings };
+  return { args, metrics, serverInfo: record.server_info ?? null, requests: requestsFromDetails(record, warnings), labels, fromServebench, warnings };
 }

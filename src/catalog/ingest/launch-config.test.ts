@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseDeploymentInstance } from './launch-config.js';
-import { findCommands } from './shell-command.js';
+import { parseDeploymentInstance, parseDeploymentInstances } from './launch-config.js';
+import { findCommands } from './shell-script.js';
 
 function parse(text: string) {
   const warnings: string[] = [];
@@ -43,4 +43,15 @@ test('PD roles, shell variables and unreadable numbers', () => {
     "--tp has an unreadable value 'many'",
   ]);
   assert.equal(parse('python -m sglang_router.launch_router --pd-disaggregation').instance.role, 'router');
+});
+
+test('runs of one launch once per node: one instance per --nnodes runs, per-node values listed', () => {
+  const launch = (runs: string[][]) => ({ kind: 'launch' as const, launcher: 'sglang serve', args: runs[0]!, runs, startLine: 0, endLine: 1 });
+  const warnings: string[] = [];
+  const twoNode = parseDeploymentInstances(launch([['--tp', '32', '--nnodes', '2', '--node-rank', '0'], ['--tp', '32', '--nnodes', '2', '--node-rank', '1']]), warnings);
+  assert.deepEqual(twoNode.map((i) => [i.config.tpSize, i.config.nnodes, i.flags['--node-rank']]), [[32, 2, '0,1']]);
+  const replicas = parseDeploymentInstances(launch([['--tp', '16', '--port', '8998'], ['--tp', '16', '--port', '8999']]), warnings);
+  assert.deepEqual(replicas.map((i) => i.flags['--port']), ['8998', '8999'], 'single-node runs are instances of their own');
+  assert.equal(parseDeploymentInstances(launch([['--tp', '8'], ['--tp', '8']]), warnings).length, 1, 'identical runs are one instance');
+  assert.deepEqual(warnings, []);
 });

@@ -3,6 +3,10 @@
  * performance (tp, dp, ep, dp-attention, max running requests, chunked prefill, speculative
  * decoding, disaggregation mode, quantization, nnodes, context length, ...) plus every flag as given.
  * Values the text does not give (or gives only as a shell variable) stay absent.
+ *
+ * A launch that a script runs once per node (a loop giving each node its `--node-rank`) is one
+ * instance per `--nnodes` nodes: a two-node instance's runs are one instance whose per-node values
+ * are listed (`--node-rank 0,1`), two single-node runs two instances.
  */
 import { redactSetting } from '../../core/redact.js';
 import type { DeploymentFlags, DeploymentInstance } from '../types.js';
@@ -54,9 +58,40 @@ function readField(kind: FieldKind, value: string | true): string | number | boo
   return n;
 }
 
-/** Builds the structured instance of a launch or router command; unreadable values become warnings. */
+/** Builds the structured instance of one run of a launch or router command; unreadable values become warnings. */
 export function parseDeploymentInstance(command: FoundCommand, warnings: string[]): DeploymentInstance {
-  const { flags: given } = parseFlags(command.args);
+  return instanceOf(command, parseFlags(command.args).flags, warnings);
+}
+
+/** Flags of several runs of one command: a value all runs share, else the runs' values in order, comma-separated. */
+function perNodeFlags(runs: readonly string[][]): Record<string, string | true> {
+  const parsed = runs.map((args) => parseFlags(args).flags);
+  const merged: Record<string, string | true> = {};
+  for (const name of new Set(parsed.flatMap((f) => Object.keys(f)))) {
+    const values = parsed.map((f) => f[name]).filter((v): v is string | true => v !== undefined);
+    merged[name] = new Set(values).size === 1 ? values[0]! : values.map(String).join(',');
+  }
+  return merged;
+}
+
+/**
+ * The instances a command deploys: one, or, when a script runs it once per node with different
+ * arguments, one per group of `--nnodes` runs.
+ */
+export function parseDeploymentInstances(command: FoundCommand, warnings: string[]): DeploymentInstance[] {
+  const runs = command.runs ?? [command.args];
+  if (new Set(runs.map((args) => JSON.stringify(args))).size <= 1) return [parseDeploymentInstance(command, warnings)];
+  const nnodes = Number(parseFlags(command.args).flags['--nnodes'] ?? 1);
+  const perInstance = Number.isInteger(nnodes) && nnodes > 0 ? nnodes : 1;
+  if (runs.length % perInstance !== 0) {
+    warnings.push(`${command.launcher} runs ${runs.length} times but --nnodes is ${perInstance}; each group of ${perInstance} runs read as one instance`);
+  }
+  const instances: DeploymentInstance[] = [];
+  for (let i = 0; i < runs.length; i += perInstance) instances.push(instanceOf(command, perNodeFlags(runs.slice(i, i + perInstance)), warnings));
+  return instances;
+}
+
+function instanceOf(command: Pick<FoundCommand, 'kind' | 'launcher'>, given: Record<string, string | true>, warnings: string[]): DeploymentInstance {
   const flags: Record<string, string | true> = {};
   for (const [name, value] of Object.entries(given)) flags[name] = redactSetting(name, value);
   const config: DeploymentFlags = {};

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UserError } from '../../core/errors.js';
-import { contentHash, readRunsFromText, recipeFromLaunchCommands } from './read-runs.js';
+import { contentHash } from './content-hash.js';
+import { readRunsFromText, recipeFromLaunchCommands } from './read-runs.js';
 
 const BLOCK = ['============ Serving Benchmark Result ============', 'Mean TPOT (ms):  20.5', 'Output token throughput (tok/s): 800', '='.repeat(50)].join('\n');
 
@@ -65,4 +66,23 @@ test('absurd values in a record are stored as null with a warning naming them', 
   assert.deepEqual(run!.metrics, { completed: null, mean_tpot_ms: null, concurrency: null, duration: 2 });
   assert.equal(run!.warnings!.length, 1);
   assert.match(run!.warnings![0]!, /^values outside physical bounds stored as not measured: completed 1e\+308 .*mean_tpot_ms -inf .*concurrency 1e\+23 /);
+});
+
+test('the format is told from the content, whatever the file is called', () => {
+  const html = readRunsFromText(`<!DOCTYPE html><html><body><h2>Qwen3-235B Atlas 800I A3-8Card PD Mixed 3.5K-1.5K 50ms</h2><pre>${BLOCK}</pre></body></html>`, 'page.txt');
+  assert.deepEqual([html.length, html[0]!.metrics.mean_tpot_ms, html[0]!.labels!.cards], [1, 20.5, '8']);
+  const csv = readRunsFromText('Model,Hardware,Cards,TPOT(ms)\nQwen3-8B,H100,1,8.4\n', 'export.log');
+  assert.deepEqual([csv[0]!.model, csv[0]!.metrics, csv[0]!.labels], ['Qwen3-8B', { mean_tpot_ms: 8.4 }, { hardware: 'H100', cards: '1', source: 'summary-table' }]);
+  const aiperf = readRunsFromText('Metric,avg,min,max,p1,p99,std\nTime to First Token (ms),95.4,70.1,170.0,71.0,160.5,18.0\n', 'numbers.txt');
+  assert.deepEqual([aiperf[0]!.toolVersion, aiperf[0]!.metrics.mean_ttft_ms], ['aiperf', 95.4]);
+  const guidellm = readRunsFromText(JSON.stringify({ benchmarks: [{ metrics: { request_totals: { successful: 3 } } }] }), 'out.json');
+  assert.deepEqual([guidellm[0]!.toolVersion, guidellm[0]!.metrics.completed], ['guidellm', 3]);
+  const vllm = readRunsFromText('{"model_id": "m", "completed": 4}\n{"model_id": "m", "completed": 5}\n', 'appended.jsonl');
+  assert.deepEqual(vllm.map((r) => [r.toolVersion, r.metrics.completed]), [['vllm bench serve', 4], ['vllm bench serve', 5]]);
+});
+
+test('per-request AIPerf records and a CSV that is no export nor summary table are clear errors', () => {
+  const record = JSON.stringify({ metadata: { request_start_ns: 1 }, metrics: { time_to_first_token: { value: 1, unit: 'ms' } }, error: null });
+  assert.throws(() => readRunsFromText(`${record}\n${record}\n`, 'profile_export.jsonl'), /holds AIPerf per-request records, not a run's results; ingest the run's profile_export_aiperf\.json or \.csv/);
+  assert.throws(() => readRunsFromText('name,age\nbob,3\n', 'people.csv'), /people\.csv holds no bench_serving result block/);
 });

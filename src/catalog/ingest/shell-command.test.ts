@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findCommands, findExports, parseFlags, shellWords } from './shell-command.js';
+import { findExports, parseFlags, shellWords } from './shell-command.js';
+import { findCommands } from './shell-script.js';
 
 test('shell words: quotes, comments, escapes', () => {
   assert.deepEqual(shellWords(`--host "0.0.0.0" --name 'a b' x\\ y # comment`), ['--host', '0.0.0.0', '--name', 'a b', 'x y']);
@@ -25,7 +26,7 @@ test('finds launch, $(echo serve) wrappers, routers and bench commands across co
     found.map((c) => [c.kind, c.launcher, c.startLine, c.endLine]),
     [
       ['launch', 'python3 -m sglang.launch_server', 1, 4],
-      ['launch', 'sglang serve', 4, 7],
+      ['launch', 'sglang serve', 4, 8],
       ['router', 'python -m sglang_router.launch_router', 8, 9],
       ['bench', 'python3 -m sglang.bench_serving', 9, 10],
     ],

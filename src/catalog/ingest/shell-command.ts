@@ -1,19 +1,23 @@
 /**
- * Finds SGLang commands in pasted shell text: `python -m sglang.launch_server ...`, `sglang serve
- * ...`, `X=$(echo serve ...)` wrappers, routers and `python -m sglang.bench_serving ...`, written
- * over several lines with `\` continuations, with comments, quotes and `export` lines around them.
+ * The word-level pieces of reading pasted shell text: `\` continuations joined, words split as a
+ * shell would, an SGLang command recognised among words (`python -m sglang.launch_server ...`,
+ * `sglang serve ...`, `X=$(echo serve ...)` wrappers, routers, `python -m sglang.bench_serving ...`),
+ * `export` lines and flags. shell-script.ts runs the script these make up.
  */
 
 import { redactSetting } from '../../core/redact.js';
 
 export type CommandKind = 'launch' | 'router' | 'bench';
 
-/** A command found in the text, its arguments split like a shell would (variables left as written). */
+/** A command found in the text, its arguments split like a shell would (values the script does not determine left as written). */
 export interface FoundCommand {
   kind: CommandKind;
   /** The launcher as written, e.g. `python3 -m sglang.launch_server` or `sglang serve`. */
   launcher: string;
+  /** The arguments of its first run. */
   args: string[];
+  /** The arguments of each time a script runs it (several when a loop runs it once per node); absent: once, with `args`. */
+  runs?: string[][];
   /** 0-based line range the command spans (end exclusive). */
   startLine: number;
   endLine: number;
@@ -92,17 +96,6 @@ export function detectCommand(words: readonly string[]): { kind: CommandKind; la
     }
   }
   return null;
-}
-
-/** Every SGLang command in a range of lines, in order. */
-export function findCommands(lines: readonly string[], from = 0, to = lines.length): FoundCommand[] {
-  const found: FoundCommand[] = [];
-  for (const logical of logicalLines(lines, from, to)) {
-    if (!/sglang|servebench/.test(logical.text)) continue;
-    const command = detectCommand(shellWords(logical.text));
-    if (command) found.push({ ...command, startLine: logical.startLine, endLine: logical.endLine });
-  }
-  return found;
 }
 
 /** `export NAME=value` assignments in a range of lines; values of secret-looking names are redacted. */

@@ -1,5 +1,5 @@
 /** Renders best-practice table groups as Markdown, CSV or HTML. Everything from a log is escaped. */
-import type { BestPracticeRow, ClassGroup } from './best-practice.js';
+import type { BestPracticeRow, ClassGroup, DefinitionNote } from './best-practice.js';
 import { csvField, escapeHtml, escapeMarkdownCell } from './escape.js';
 import { formatNumber } from './text-table.js';
 
@@ -14,7 +14,26 @@ export interface ExtraColumn {
 
 const HEADERS = ['Model', 'Hardware', 'Cards', 'Deploy mode', 'Dataset', 'Quantization', 'Mean TPOT (ms)', 'Output tok/s per card', 'Recipe'];
 
-function cells(row: BestPracticeRow, extra: readonly ExtraColumn[]): string[] {
+/** Marks a figure measured with another tool's definition; the group's notes say which. */
+const REDEFINED = ' †';
+const COLUMN_NAMES: Record<DefinitionNote['column'], string> = { meanTpotMs: 'mean TPOT', outputPerCard: 'output throughput' };
+
+/** The notes of the figures the row shows (a figure it lacks needs none). */
+function shownNotes(row: BestPracticeRow): DefinitionNote[] {
+  return row.definitionNotes.filter((n) => row[n.column] !== null);
+}
+
+function marked(row: BestPracticeRow, column: DefinitionNote['column'], text: string): string {
+  return shownNotes(row).some((n) => n.column === column) ? `${text}${REDEFINED}` : text;
+}
+
+/** One line per redefined figure of the group: `† mean TPOT of run ID: definition`. */
+function definitionLines(group: ClassGroup): string[] {
+  return group.rows.flatMap((row) => shownNotes(row).map((n) => `${REDEFINED.trim()} ${COLUMN_NAMES[n.column]} of run ${row.runId}: ${n.definition}`));
+}
+
+/** The row's facts, its two figures (as `figures` writes them) and the extra columns. */
+function cells(row: BestPracticeRow, extra: readonly ExtraColumn[], figures: (row: BestPracticeRow) => string[] = markedFigures): string[] {
   return [
     row.model ?? '-',
     row.hardware ?? '-',
@@ -22,10 +41,18 @@ function cells(row: BestPracticeRow, extra: readonly ExtraColumn[]): string[] {
     row.deployMode ?? '-',
     row.dataset ?? '-',
     row.quantization ?? '-',
-    formatNumber(row.meanTpotMs),
-    formatNumber(row.outputPerCard),
+    ...figures(row),
     ...extra.map((column) => column.cell(row)),
   ];
+}
+
+function markedFigures(row: BestPracticeRow): string[] {
+  return [marked(row, 'meanTpotMs', formatNumber(row.meanTpotMs)), marked(row, 'outputPerCard', formatNumber(row.outputPerCard))];
+}
+
+/** CSV cells stay plain numbers; what a redefined figure means goes in its own column. */
+function plainFigures(row: BestPracticeRow): string[] {
+  return [formatNumber(row.meanTpotMs), formatNumber(row.outputPerCard)];
 }
 
 function classTitle(group: ClassGroup): string {
@@ -47,17 +74,22 @@ function markdown(groups: readonly ClassGroup[], extra: readonly ExtraColumn[]):
       const link = row.link ? `[${recipe}](<${row.link.replace(/[<>]/g, encodeURIComponent)}>) (run ${row.runId})` : `run ${row.runId}`;
       out.push(`| ${[...cells(row, extra).map(escapeMarkdownCell), link].join(' | ')} |`);
     }
-    out.push('');
+    const notes = definitionLines(group);
+    out.push('', ...notes.map((n) => `${escapeMarkdownCell(n)}  `), ...(notes.length ? [''] : []));
   }
   return out.join('\n');
 }
 
 function csv(groups: readonly ClassGroup[], extra: readonly ExtraColumn[]): string {
-  const header = ['latency_class', 'model', 'hardware', 'cards', 'deploy_mode', 'dataset', 'quantization', 'mean_tpot_ms', 'output_tok_s_per_card', ...extra.map((column) => column.csvHeader), 'recipe', 'source', 'run_id', 'cards_derivation'];
+  const header = [
+    'latency_class', 'model', 'hardware', 'cards', 'deploy_mode', 'dataset', 'quantization', 'mean_tpot_ms', 'output_tok_s_per_card',
+    ...extra.map((column) => column.csvHeader), 'recipe', 'source', 'run_id', 'cards_derivation', 'definition_notes',
+  ];
   const lines = [header.join(',')];
   for (const group of groups) {
     for (const row of group.rows) {
-      const fields = [group.latencyClass.name, ...cells(row, extra), row.recipe, row.link ?? '', row.runId, row.cardsHow ?? ''];
+      const notes = shownNotes(row).map((n) => `${COLUMN_NAMES[n.column]}: ${n.definition}`).join('; ');
+      const fields = [group.latencyClass.name, ...cells(row, extra, plainFigures), row.recipe, row.link ?? '', row.runId, row.cardsHow ?? '', notes];
       lines.push(fields.map((f) => csvField(f === '-' ? '' : f)).join(','));
     }
   }
@@ -76,7 +108,7 @@ function html(groups: readonly ClassGroup[], extra: readonly ExtraColumn[]): str
         : `<code>${escapeHtml(row.runId)}</code>`;
       out.push(`<tr>${tds.join('')}<td>${recipe}</td></tr>`);
     }
-    out.push('</table>');
+    out.push('</table>', ...definitionLines(group).map((n) => `<p>${escapeHtml(n)}</p>`));
   }
   out.push('</body></html>');
   return out.join('\n') + '\n';

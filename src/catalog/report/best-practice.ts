@@ -4,6 +4,7 @@
  * the published SGLang best-practice pages do.
  */
 import { UsageError } from '../../core/errors.js';
+import { BENCH_SERVING_DEFINITIONS, definitionOf, metricFamily } from '../metric-definitions.js';
 import type { RunRecord } from '../types.js';
 import { isEvalRun } from './eval-runs.js';
 import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName } from './run-facts.js';
@@ -27,12 +28,21 @@ export interface BestPracticeRow {
   quantization: string | null;
   meanTpotMs: number | null;
   outputThroughput: number | null;
-  /** Output token throughput ÷ cards, rounded to 2 decimals; null without a card count. */
+  /** Output token throughput ÷ cards, rounded to 2 decimals, else the per-card figure a summary table states; null without either. */
   outputPerCard: number | null;
+  /** The row's figures that another tool defined differently from bench_serving, with that definition. */
+  definitionNotes: DefinitionNote[];
   /** Recipe heading, else the source file name, else the run id. */
   recipe: string;
   /** The source file of the run, when it has one. */
   link: string | null;
+}
+
+/** A table figure whose definition is not bench_serving's (the table's columns are bench_serving's). */
+export interface DefinitionNote {
+  column: 'meanTpotMs' | 'outputPerCard';
+  /** What the figure is, e.g. GuideLLM's TPOT with the first token included. */
+  definition: string;
 }
 
 export interface ClassGroup {
@@ -60,10 +70,20 @@ function num(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
+/** The table's columns are bench_serving's mean TPOT and output throughput; a run measured otherwise says how. */
+function definitionNotes(run: RunRecord): DefinitionNote[] {
+  const columns = [['mean_tpot_ms', 'meanTpotMs'], ['output_throughput', 'outputPerCard']] as const;
+  return columns.flatMap(([key, column]) => {
+    const definition = definitionOf(run.metricDefinitions, key);
+    return key in run.metrics && definition !== null && definition !== BENCH_SERVING_DEFINITIONS[metricFamily(key)] ? [{ column, definition }] : [];
+  });
+}
+
 /** One table row for a run. */
 export function bestPracticeRow(run: RunRecord): BestPracticeRow {
   const cards = deriveCards(run);
   const output = num(run.metrics.output_throughput);
+  const statedPerCard = num(run.metrics.output_throughput_per_card);
   return {
     runId: run.id,
     model: shortModelName(run),
@@ -75,7 +95,8 @@ export function bestPracticeRow(run: RunRecord): BestPracticeRow {
     quantization: deriveQuantization(run)?.value ?? null,
     meanTpotMs: num(run.metrics.mean_tpot_ms),
     outputThroughput: output,
-    outputPerCard: output !== null && cards ? Math.round((output / cards.value) * 100) / 100 : null,
+    outputPerCard: output !== null && cards ? Math.round((output / cards.value) * 100) / 100 : statedPerCard,
+    definitionNotes: definitionNotes(run),
     recipe: run.source.title ?? (run.source.file ? run.source.file.split('/').pop()! : run.id),
     link: run.source.file,
   };

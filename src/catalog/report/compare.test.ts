@@ -1,12 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareMetrics, noiseChecks, requestTpotsMs, tQuantile975, welchInterval } from './compare.js';
+import { compareMetrics, definitionDifferences, noiseChecks, requestTpotsMs, tQuantile975, welchInterval } from './compare.js';
+import { formatComparison } from './run-views.js';
+import { BENCH_SERVING_DEFINITIONS } from '../metric-definitions.js';
 import type { RequestRecord, RunRecord } from '../types.js';
 
-function run(id: string, metrics: RunRecord['metrics']): RunRecord {
+function run(id: string, metrics: RunRecord['metrics'], metricDefinitions: Record<string, string> = {}): RunRecord {
   return {
     id, recordedAt: '', startedAt: null, model: null, toolVersion: null, source: { kind: 'bench', file: null, contentHash: id },
-    args: null, metrics, serverInfo: null, environment: {}, labels: {}, recipe: null, warnings: [], requestCount: 0,
+    args: null, metrics, metricDefinitions, serverInfo: null, environment: {}, labels: {}, recipe: null, warnings: [], requestCount: 0,
   };
 }
 
@@ -45,4 +47,21 @@ test('noise: a shift larger than the spread is flagged, a jitter is not', () => 
   assert.equal(same.find((c) => c.metric === 'ttft_ms')!.beyondNoise, false);
   assert.equal(requestTpotsMs(base).length, 8);
   assert.ok(Math.abs(requestTpotsMs(base)[0]! - 20) < 1e-9);
+});
+
+test('metrics two runs define differently are marked, with the definition of each run on a note line', () => {
+  const perRequest = '(latency - TTFT) / (output tokens - 1) of each request';
+  const runs = [
+    run('base', { mean_itl_ms: 20, p99_itl_ms: 90, mean_ttft_ms: 100 }),
+    run('aiperf', { mean_itl_ms: 21, p99_itl_ms: 25, mean_ttft_ms: 101 }, { mean_itl_ms: perRequest, p99_itl_ms: perRequest }),
+    run('other', { mean_ttft_ms: 99 }),
+  ];
+  const rows = compareMetrics(runs);
+  assert.deepEqual(definitionDifferences(runs, rows), [
+    { family: 'itl_ms', keys: ['mean_itl_ms', 'p99_itl_ms'], definitions: [BENCH_SERVING_DEFINITIONS.itl_ms, perRequest, null] },
+  ]);
+  const text = formatComparison(runs, rows, []);
+  assert.match(text, /^mean_itl_ms \*/m);
+  assert.match(text, /^mean_ttft_ms  /m, 'a metric defined alike is not marked');
+  assert.ok(text.includes(`* itl_ms is defined differently: base: ${BENCH_SERVING_DEFINITIONS.itl_ms}; aiperf: ${perRequest}`));
 });

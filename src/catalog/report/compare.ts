@@ -4,6 +4,7 @@
  * TTFT and mean TPOT, so a change is flagged only when it exceeds run-to-run noise.
  */
 import { mean, std } from '../../core/stats.js';
+import { definitionOf, metricFamily } from '../metric-definitions.js';
 import type { MetricValue, RequestRecord, RunRecord } from '../types.js';
 
 export interface MetricRow {
@@ -39,6 +40,37 @@ export function compareMetrics(runs: readonly RunRecord[]): MetricRow[] {
     );
     return { key, values, change };
   });
+}
+
+/** A measured quantity the compared runs define differently (e.g. ITL as every gap vs a per-request average). */
+export interface DefinitionDifference {
+  /** The metric family, e.g. `itl_ms`. */
+  family: string;
+  /** The compared keys of that family, e.g. `mean_itl_ms`, `p99_itl_ms`. */
+  keys: string[];
+  /** Each run's definition of the family (null: the run does not have it). */
+  definitions: (string | null)[];
+}
+
+/** The families of the compared metrics that at least two runs have with different definitions. */
+export function definitionDifferences(runs: readonly RunRecord[], rows: readonly MetricRow[]): DefinitionDifference[] {
+  const byFamily = new Map<string, DefinitionDifference>();
+  for (const row of rows) {
+    const present = row.values.map((v) => v !== undefined);
+    if (present.filter(Boolean).length < 2) continue;
+    const definitions = runs.map((run, i) => (present[i] ? definitionOf(run.metricDefinitions, row.key) : null));
+    const distinct = new Set(definitions.filter((d): d is string => d !== null));
+    if (distinct.size < 2) continue;
+    const family = metricFamily(row.key);
+    const difference = byFamily.get(family);
+    if (difference) {
+      difference.keys.push(row.key);
+      difference.definitions = difference.definitions.map((d, i) => d ?? definitions[i] ?? null);
+    } else {
+      byFamily.set(family, { family, keys: [row.key], definitions });
+    }
+  }
+  return [...byFamily.values()];
 }
 
 /** Per-request TTFT (ms) of successful requests. */

@@ -1,6 +1,6 @@
 /** Terminal views of stored runs: the `runs` list, `show` details and the `compare` table. Pure. */
 import type { RunRecord } from '../types.js';
-import type { MetricRow, NoiseCheck } from './compare.js';
+import { definitionDifferences, type MetricRow, type NoiseCheck } from './compare.js';
 import type { LinkedRun } from './eval-runs.js';
 import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName } from './run-facts.js';
 import { sanitizeTerminal } from './escape.js';
@@ -75,10 +75,15 @@ export function formatRunDetails(run: RunRecord, linked: readonly LinkedRun[] = 
     }
   }
   const envLines = Object.entries(run.environment).map(([k, v]) => `${k}: ${v}`);
+  // One line per definition, with the metrics that have it.
+  const keysByDefinition = new Map<string, string[]>();
+  for (const [key, definition] of Object.entries(run.metricDefinitions ?? {})) keysByDefinition.set(definition, [...(keysByDefinition.get(definition) ?? []), key]);
+  const definitionLines = [...keysByDefinition].map(([definition, keys]) => `${keys.join(', ')}: ${definition}`);
   const text = [
     ...lines,
     ...section('labels', labelLines),
     ...section('metrics', metricLines),
+    ...section("metrics measured otherwise than bench_serving's", definitionLines),
     ...section('arguments', argLines),
     ...section('recipe', recipeLines),
     ...section('environment', envLines),
@@ -96,8 +101,18 @@ function formatChange(change: number | null): string {
 /** The `compare` view: metrics side by side with change against the first run, then the noise verdicts. */
 export function formatComparison(runs: readonly RunRecord[], rows: readonly MetricRow[], checks: readonly NoiseCheck[]): string {
   const headers = ['METRIC', ...runs.map((r, i) => (i === 0 ? `${r.id} (base)` : r.id))];
-  const body = rows.map((row) => [row.key, ...row.values.map((v, i) => `${formatMetric(v)}${formatChange(row.change[i] ?? null)}`)]);
+  const differences = definitionDifferences(runs, rows);
+  const redefined = new Set(differences.flatMap((d) => d.keys));
+  const body = rows.map((row) => [
+    redefined.has(row.key) ? `${row.key} *` : row.key,
+    ...row.values.map((v, i) => `${formatMetric(v)}${formatChange(row.change[i] ?? null)}`),
+  ]);
   const out = [formatTextTable(headers, body), ''];
+  // A change between two differently defined metrics is not a change of the server: say so.
+  for (const d of differences) {
+    const each = d.definitions.flatMap((definition, i) => (definition === null ? [] : [`${runs[i]!.id}: ${definition}`]));
+    out.push(`* ${d.family} is defined differently: ${each.join('; ')}`);
+  }
   const names = { ttft_ms: 'mean TTFT', tpot_ms: 'mean TPOT' } as const;
   if (checks.length === 0) {
     out.push('noise: no per-request records on both sides; changes cannot be told apart from run-to-run noise');

@@ -39,6 +39,7 @@ interface RunRow {
   recipe_json: string | null;
   warnings_json: string;
   request_count: number;
+  metric_definitions_json: string | null;
 }
 
 interface RequestRow {
@@ -55,7 +56,7 @@ interface RequestRow {
 
 const RUN_COLUMNS = `r.id, r.recorded_at, r.started_at, r.model, r.tool_version, r.source_kind, r.source_file,
   r.source_title, r.content_hash, r.args_json, r.metrics_json, r.server_info_json, r.environment_json,
-  r.recipe_json, r.warnings_json, r.request_count`;
+  r.recipe_json, r.warnings_json, r.request_count, r.metric_definitions_json`;
 
 /** The run id for a content hash: stable, short, and the same in every catalog. */
 export function runIdFor(contentHash: string): string {
@@ -132,8 +133,9 @@ export class Catalog {
     this.db
       .prepare(
         `INSERT INTO runs (id, recorded_at, started_at, model, tool_version, source_kind, source_file, source_title,
-           content_hash, args_json, metrics_json, server_info_json, environment_json, recipe_json, warnings_json, request_count)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           content_hash, args_json, metrics_json, server_info_json, environment_json, recipe_json, warnings_json, request_count,
+           metric_definitions_json)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         id,
@@ -152,6 +154,7 @@ export class Catalog {
         run.recipe ? encodeJson(run.recipe) : null,
         encodeJson(capWarnings(run.warnings ?? [])),
         run.requests?.length ?? 0,
+        run.metricDefinitions && Object.keys(run.metricDefinitions).length > 0 ? encodeJson(run.metricDefinitions) : null,
       );
     const addLabel = this.db.prepare('INSERT INTO run_labels (run_id, key, value) VALUES (?, ?, ?)');
     for (const [key, value] of Object.entries(run.labels ?? {})) addLabel.run(id, key, value);
@@ -267,6 +270,7 @@ export class Catalog {
       source: { kind: row.source_kind, file: row.source_file, contentHash: row.content_hash, title: row.source_title },
       args: row.args_json ? decodeJson(row.args_json) : null,
       metrics: decodeJson(row.metrics_json),
+      metricDefinitions: row.metric_definitions_json ? decodeJson(row.metric_definitions_json) : {},
       serverInfo: row.server_info_json ? decodeJson(row.server_info_json) : null,
       environment: decodeJson(row.environment_json),
       labels: Object.fromEntries(labelRows.map((l) => [l.key, l.value])),

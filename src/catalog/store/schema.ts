@@ -54,6 +54,10 @@ const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `);
   },
+  // Runs imported from other tools store the definitions of metrics they measure differently.
+  (db) => {
+    db.exec('ALTER TABLE runs ADD COLUMN metric_definitions_json TEXT');
+  },
 ];
 
 /** The schema version this build writes. */

@@ -1,15 +1,14 @@
 /**
- * `servebench ingest FILE...`: reads bench_serving console logs, JSONL result files and recipe
- * documents into the catalog. Every file is read before anything is stored, and all runs are
- * stored in one transaction: a bad file leaves the catalog exactly as it was.
+ * `servebench ingest FILE...`: reads benchmark results (bench_serving logs and JSONL, vLLM,
+ * GuideLLM, AIPerf, GenAI-Perf) and recipe pages into the catalog. Every file is read before
+ * anything is stored, and all runs are stored in one transaction. A file that gives no run is one
+ * line on stderr; the exit status is 1 only when no file gave a run.
  */
-import { readFileSync } from 'node:fs';
 import type { Command } from '../main.js';
-import { UserError } from '../../core/errors.js';
+import { redactText } from '../../core/redact.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
 import { parseLabels } from '../run-filter-args.js';
-import { readRunsFromText } from '../../catalog/index.js';
-import type { RunInput } from '../../catalog/index.js';
+import { readIngestFiles } from '../../catalog/index.js';
 
 interface IngestArgs extends CatalogArgs {
   files: string[];
@@ -17,25 +16,14 @@ interface IngestArgs extends CatalogArgs {
   launch: string[] | null;
 }
 
-function readText(file: string): string {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new UserError(`${file}: no such file`);
-    if (code === 'EISDIR') throw new UserError(`${file} is a directory; pass the log files in it`);
-    throw new UserError(`cannot read ${file} (${code ?? (error as Error).message})`);
-  }
-  return bytes.toString('utf8');
-}
-
 export const command: Command = catalogCommand<IngestArgs>({
   name: 'ingest',
-  summary: 'read bench_serving logs, JSONL results and recipe pages into the run catalog',
-  description: 'Read bench_serving console logs, JSONL result files and recipe documents into the catalog.',
+  summary: "read bench logs, other tools' results and recipe pages into the run catalog",
+  description:
+    'Read bench_serving console logs and JSONL results, vLLM, GuideLLM, AIPerf and GenAI-Perf result files, and recipe pages ' +
+    '(Markdown, HTML, CSV, or saved as text) into the catalog.',
   addArguments(parser) {
-    parser.add_argument('files', { nargs: '+', metavar: 'FILE', help: 'console log, JSONL result file or recipe document' });
+    parser.add_argument('files', { nargs: '+', metavar: 'FILE', help: 'console log, result file (JSON, JSONL, CSV) or recipe page' });
     parser.add_argument('--label', {
       action: 'append',
       metavar: 'KEY=VALUE',
@@ -49,10 +37,9 @@ export const command: Command = catalogCommand<IngestArgs>({
   },
   async run(args) {
     const labels = parseLabels(args.label);
-    const perFile: { file: string; runs: RunInput[] }[] = args.files.map((file) => ({
-      file,
-      runs: readRunsFromText(readText(file), file, { labels, launchCommands: args.launch ?? [] }),
-    }));
+    const { read: perFile, problems } = readIngestFiles(args.files, { labels, launchCommands: args.launch ?? [] });
+    for (const problem of problems) process.stderr.write(`servebench ingest: error: ${redactText(problem)}\n`);
+    if (perFile.length === 0) return 1;
     await withCatalog(args.db, (catalog) => {
       const outcomes = catalog.recordRuns(perFile.flatMap((f) => f.runs), { mergeLabels: Object.keys(labels).length > 0 });
       let k = 0;
