@@ -21,8 +21,8 @@ function devicesOf(instance: DeploymentInstance): number {
 
 /**
  * Card count: the `cards` label, else the recipe's devices over the devices per card of the hardware
- * the label names (2 dies per Ascend A3 card; 1 when the label names no catalogued device); null
- * when neither says.
+ * the label names (2 dies per Ascend A3 card; 1 when the label names no catalogued device), counted in
+ * the device's own unit (hardware.json's `unit`: dies, GPUs); null when neither says.
  */
 export function deriveCards(run: RunRecord): Derived<number> | null {
   const label = Number(run.labels.cards);
@@ -35,7 +35,8 @@ export function deriveCards(run: RunRecord): Derived<number> | null {
   const profile = hardwareForLabel(hardware);
   if (profile !== undefined && profile.devicesPerCard > 1) {
     const cards = cardsFor(profile, devices);
-    return { value: cards, how: `recipe: ${perInstance} dies = ${cards} ${hardware} cards (${profile.devicesPerCard} dies per card)` };
+    const units = `${profile.unit}s`;
+    return { value: cards, how: `recipe: ${perInstance} ${units} = ${cards} ${hardware} cards (${profile.devicesPerCard} ${units} per card)` };
   }
   return { value: devices, how: `recipe: ${perInstance} devices` };
 }
