@@ -4,13 +4,13 @@
  * workload, and an evaluator that predicts each candidate in virtual time.
  */
 import { UserError } from '../core/errors.js';
-import type { BenchRunConfig } from '../bench/index.js';
+import type { BenchArgs, BenchRunConfig } from '../bench/index.js';
 import { parseLaunchArgs } from '../sim/index.js';
 import type { HardwareProfile, ModelSpec } from '../sim/index.js';
 import { resolveDeployment } from '../sim/index.js';
 import { cardsFor } from '../sim/index.js';
 import { resolveModel } from '../sim/index.js';
-import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../predict/index.js';
+import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags } from '../predict/index.js';
 import { createLocalEvaluator, type CandidateEvaluator } from './config-search.js';
 import { enumerateConfigs, type ConfigCandidate } from './config-space.js';
 import { instanceFlags } from './launch-render.js';
@@ -29,7 +29,8 @@ export interface ConfigSearchSpec {
   slo: Slo | null;
   maxConcurrency: number;
   promptsPerLoad: number;
-  benchArgv: string[];
+  /** The bench flags as parsed (plain data, so a worker thread receives them as they are). */
+  benchArgs: BenchArgs;
 }
 
 export interface SearchContext {
@@ -74,7 +75,7 @@ export function infeasibility(deployment: PredictDeployment, config: BenchRunCon
 export function createSearchContext(spec: ConfigSearchSpec): SearchContext {
   const hardware = spec.hardware;
   const { model } = resolveModel(spec.modelPath, null);
-  const flags = parseWorkloadArgs(spec.benchArgv, 'sweep', spec.modelPath);
+  const flags = resolveWorkloadFlags(spec.benchArgs, spec.modelPath);
   const candidates = enumerateConfigs({ model, devices: spec.devices, includePd: spec.includePd });
   const deployments = candidates.map((candidate) => candidateDeployment(candidate, spec.modelPath, hardware));
   const cards = cardsFor(hardware, spec.devices);

@@ -7,7 +7,8 @@ import type { BenchRunConfig } from '../../bench/index.js';
 import { rowsFromLengths } from '../../bench/index.js';
 import { createBenchRngs, NumpyRandomState } from '../../core/rng.js';
 import { mean, median } from '../../core/stats.js';
-import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../../predict/index.js';
+import { parseEmbeddedBenchArgs } from '../../cli/index.js';
+import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags } from '../../predict/index.js';
 import { parsePredictDeployment, type PredictDeployment } from '../../predict/index.js';
 import { predictableWorkload, runWorkload } from '../../predict/index.js';
 import type { Workload } from '../../predict/index.js';
@@ -68,7 +69,7 @@ export async function prepareCase(c: PredictionCase): Promise<PreparedCase> {
   const deployment = deploymentOf(c);
   const resolved = deployment.instances.map((instance) => resolveDeployment(instance.launch));
   const serving = resolved[resolved.length - 1]!;
-  const { config } = parseWorkloadArgs(['--backend', c.backend, ...c.benchFlags], 'predict', c.modelPath);
+  const { config } = resolveWorkloadFlags(parseEmbeddedBenchArgs(['--backend', c.backend, ...c.benchFlags], 'predict'), c.modelPath);
   const workload = c.workloadLengths
     ? lengthsWorkload(config, c.workloadLengths)
     : await predictableWorkload(config, await predictionWorkloads(config, lengthOnlyWorkload(config), () => {}));
