@@ -7,7 +7,7 @@ import { UserError } from '../core/errors.js';
 import type { BenchArgs, BenchRunConfig } from '../bench/index.js';
 import { parseLaunchArgs } from '../sim/index.js';
 import type { HardwareProfile, ModelSpec } from '../sim/index.js';
-import { resolveDeployment } from '../sim/index.js';
+import { resolveInstance } from '../sim/index.js';
 import { cardsFor } from '../sim/index.js';
 import { resolveModel } from '../sim/index.js';
 import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags } from '../predict/index.js';
@@ -59,7 +59,7 @@ export function infeasibility(deployment: PredictDeployment, config: BenchRunCon
   for (const instance of deployment.instances) {
     let resolved;
     try {
-      resolved = resolveDeployment(instance.launch);
+      resolved = resolveInstance(instance.launch);
     } catch (error) {
       if (error instanceof UserError) return error.message.split(':')[0] ?? error.message;
       throw error;

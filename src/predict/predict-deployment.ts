@@ -6,7 +6,7 @@
  */
 import { UsageError } from '../core/errors.js';
 import { parseLaunchArgs, splitCommandLine } from '../sim/index.js';
-import { resolveDeployment } from '../sim/index.js';
+import { resolveInstance } from '../sim/index.js';
 import { cardsFor, instanceDeviceCount } from '../sim/index.js';
 import type { LaunchConfig } from '../sim/index.js';
 
@@ -56,13 +56,13 @@ export function deploymentDevices(deployment: PredictDeployment): number {
 /** Cards of the whole deployment (an Atlas 800I A3 card holds two devices). */
 export function deploymentCards(deployment: PredictDeployment): number {
   const first = deployment.instances[0] as PredictInstance;
-  const hardware = resolveDeployment(first.launch).hardware;
+  const hardware = resolveInstance(first.launch).hardware;
   return cardsFor(hardware, deploymentDevices(deployment));
 }
 
 /** One line naming the deployment, e.g. `deepseek-v3.2 on 8 x b200: PD mixed`. */
 export function describeDeployment(deployment: PredictDeployment): string {
-  const first = resolveDeployment((deployment.instances[0] as PredictInstance).launch);
+  const first = resolveInstance((deployment.instances[0] as PredictInstance).launch);
   const roles = deployment.mode === 'pd-mixed'
     ? 'PD mixed'
     : `PD separated (${deployment.instances.filter((i) => i.role === 'prefill').length} prefill, ${deployment.instances.filter((i) => i.role === 'decode').length} decode)`;

@@ -4,7 +4,7 @@ export { SGLANG_FLAGS, SIM_MODEL_FLAGS, SIM_SERVER_FLAGS, TRUTH_DEFAULTS, TRUTH_
 export { readHardwareSpec } from './flags/hardware-spec-file.js';
 export { defaultLaunchConfig, parseLaunchArgs, splitCommandLine } from './flags/launch-flags.js';
 export { getHardware, hardwareForLabel, hardwareNames, type HardwareProfile, type ModelSpec } from './model/catalog.js';
-export { resolveDeployment } from './model/deployment.js';
+export { resolveInstance } from './model/resolve-instance.js';
 export { cardsFor, instanceDeviceCount } from './model/device-count.js';
 export { storedCrossValidation, type Calibration, type CrossValidationSummary } from './model/efficiency.js';
 export { explainStep } from './model/explain.js';

@@ -6,7 +6,7 @@
 import { openCatalog, type Catalog } from '../catalog/index.js';
 import { writeChart } from '../plots/index.js';
 import { parseLaunchArgs, splitCommandLine } from '../sim/index.js';
-import { resolveDeployment } from '../sim/index.js';
+import { resolveInstance } from '../sim/index.js';
 import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags } from '../predict/index.js';
 import { formatExpectedErrorNote } from '../predict/index.js';
 import { writeJsonFile } from '../core/json-file.js';
@@ -56,7 +56,7 @@ function sweepLabels(plan: LoadSweepPlan, deployment: PredictDeployment | null, 
     cards: String(cards),
   };
   if (deployment !== null) {
-    labels.hardware = resolveDeployment(deployment.instances[0]!.launch).hardware.key;
+    labels.hardware = resolveInstance(deployment.instances[0]!.launch).hardware.key;
     labels.deploy = deployment.mode === 'pd-separated' ? 'pd-separation' : 'pd-mixed';
   }
   return labels;

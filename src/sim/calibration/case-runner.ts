@@ -12,7 +12,7 @@ import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags } from '.
 import { parsePredictDeployment, type PredictDeployment } from '../../predict/index.js';
 import { predictableWorkload, runWorkload } from '../../predict/index.js';
 import type { Workload } from '../../predict/index.js';
-import { resolveDeployment, type Deployment } from '../model/deployment.js';
+import { resolveInstance, type ResolvedInstance } from '../model/resolve-instance.js';
 import type { Calibration } from '../model/efficiency.js';
 import type { PredictionCase } from './cases.js';
 
@@ -23,7 +23,7 @@ export interface PreparedCase {
   group: string;
   deployment: PredictDeployment;
   /** The resolved deployment of each instance (prefill instances first), under the stored fit. */
-  resolved: Deployment[];
+  resolved: ResolvedInstance[];
   config: BenchRunConfig;
   workload: Workload;
 }
@@ -67,7 +67,7 @@ function deploymentOf(c: PredictionCase): PredictDeployment {
 /** Parses a case's flags and builds its workload (the tokenizer is loaded as `predict` loads it). */
 export async function prepareCase(c: PredictionCase): Promise<PreparedCase> {
   const deployment = deploymentOf(c);
-  const resolved = deployment.instances.map((instance) => resolveDeployment(instance.launch));
+  const resolved = deployment.instances.map((instance) => resolveInstance(instance.launch));
   const serving = resolved[resolved.length - 1]!;
   const { config } = resolveWorkloadFlags(parseEmbeddedBenchArgs(['--backend', c.backend, ...c.benchFlags], 'predict'), c.modelPath);
   const workload = c.workloadLengths

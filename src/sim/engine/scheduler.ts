@@ -5,7 +5,7 @@
  * Under PD disaggregation a prefill instance hands each request off once its prompt is in KV, and a
  * decode instance admits requests whose KV (and first token) arrived by transfer.
  */
-import type { Deployment } from '../model/deployment.js';
+import type { ResolvedInstance } from '../model/resolve-instance.js';
 import { runsAsCudaGraph, stepTime, type StepTiming } from '../model/step-time.js';
 import type { LiveRequest } from './live-request.js';
 import { remainingOutput } from './live-request.js';
@@ -76,14 +76,14 @@ export class Scheduler {
   readonly profile = new StepProfile();
 
   constructor(
-    private readonly d: Deployment,
+    private readonly d: ResolvedInstance,
     private readonly options: SchedulerOptions,
   ) {
     this.ranks = Array.from({ length: d.attentionDp }, () => new Rank(d, d.kvCapacityPerRank));
   }
 
   /** The deployment this instance runs. */
-  get deployment(): Deployment {
+  get deployment(): ResolvedInstance {
     return this.d;
   }
 

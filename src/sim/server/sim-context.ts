@@ -4,7 +4,7 @@
  * (stream) or collects them (one JSON body), and a client that leaves early frees its slot at once.
  */
 import type { ServerResponse } from 'node:http';
-import type { Deployment } from '../model/deployment.js';
+import type { ResolvedInstance } from '../model/resolve-instance.js';
 import type { LaunchConfig, TokenEmission } from '../types.js';
 import type { OutputPlan } from '../text/output-plan.js';
 import type { TokenPool } from '../text/token-pool.js';
@@ -20,7 +20,7 @@ import { nativeFinishReason } from './wire-format.js';
 export interface SimContext extends PromptLimits {
   launch: LaunchConfig;
   /** What the launch resolves to; null in truth mode with a model the catalog does not know. */
-  deployment: Deployment | null;
+  deployment: ResolvedInstance | null;
   /** The name clients send as `model` (`--served-model-name`, else the model path). */
   modelName: string;
   pool: TokenPool;

@@ -47,7 +47,7 @@ export interface NewTokenRatio {
   decayPerStep: number;
 }
 
-export interface Deployment {
+export interface ResolvedInstance {
   hardware: HardwareProfile;
   model: ModelSpec;
   quant: QuantFormat;
@@ -205,7 +205,7 @@ function resolveSpeculative(launch: LaunchConfig, model: ModelSpec, quant: Quant
  * leave unset, the per-device memory budget and the KV pool. Bad combinations ⇒ UsageError;
  * a model that does not fit ⇒ UserError.
  */
-export function resolveDeployment(launch: LaunchConfig, calibration: Calibration = {}): Deployment {
+export function resolveInstance(launch: LaunchConfig, calibration: Calibration = {}): ResolvedInstance {
   const hardware = launch.hardwareProfile ?? getHardware(launch.hardware);
   const { model, announcedQuant } = resolveModel(launch.modelPath, launch.simModel);
   const quant = quantOnHardware(resolveQuant(launch.quantization, announcedQuant, model.nativeQuant), hardware);
