@@ -16,7 +16,7 @@ import { trainingCases } from '../src/sim/calibration/training-set.js';
 import { parseBenchArgs } from '../src/cli/bench-args/parse.js';
 import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags } from '../src/predict/bench-setup.js';
 import { formatErrorPercent } from '../src/predict/expected-error.js';
-import { parsePredictDeployment } from '../src/predict/predict-deployment.js';
+import { parseDeployment } from '../src/sim/deployment/launch-deployment.js';
 import { predictBench } from '../src/predict/prediction.js';
 import { REPO_ROOT, runCli } from './helpers/cli.js';
 
@@ -111,7 +111,7 @@ describe('servebench predict output and errors', () => {
     // The same prediction in-process (virtual time, same seed: the same figures), through bench_serving's block formatter.
     const { config } = resolveWorkloadFlags(parseBenchArgs(workload), 'Qwen/Qwen2.5-0.5B-Instruct');
     const workloads = await predictionWorkloads(config, lengthOnlyWorkload(config), () => {});
-    const prediction = await predictBench(parsePredictDeployment(launch, [], []), config, workloads);
+    const prediction = await predictBench(parseDeployment(launch, [], []), config, workloads);
     const block = formatResultBlock(prediction.metrics, config);
     assert.ok(result.stdout.includes(`${block}----------------servebench extras-----------------\n`), result.stdout);
 

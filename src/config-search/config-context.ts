@@ -8,13 +8,12 @@ import type { BenchArgs, BenchRunConfig } from '../bench/index.js';
 import { parseLaunchArgs } from '../sim/index.js';
 import type { HardwareProfile, ModelSpec } from '../sim/index.js';
 import { resolveInstance } from '../sim/index.js';
-import { cardsFor } from '../sim/index.js';
+import { cardsFor, type LaunchDeployment, type LaunchInstance } from '../sim/index.js';
 import { resolveModel } from '../sim/index.js';
 import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags } from '../predict/index.js';
 import { createLocalEvaluator, type CandidateEvaluator } from './config-search.js';
 import { enumerateConfigs, type ConfigCandidate } from './config-space.js';
 import { instanceFlags } from './launch-render.js';
-import type { PredictDeployment, PredictInstance } from '../predict/index.js';
 import type { Slo } from '../sweep/index.js';
 import { measureAtFor, predictionTarget } from '../sweep/index.js';
 import type { WorkloadCache } from '../predict/index.js';
@@ -44,22 +43,22 @@ export interface SearchContext {
 }
 
 /** Each replica of a candidate becomes one instance the engine composes. */
-export function candidateDeployment(candidate: ConfigCandidate, modelPath: string, hardware: HardwareProfile): PredictDeployment {
-  const instances: PredictInstance[] = candidate.instances.flatMap((plan) => {
+export function candidateDeployment(candidate: ConfigCandidate, modelPath: string, hardware: HardwareProfile): LaunchDeployment {
+  const instances: LaunchInstance[] = candidate.instances.flatMap((plan) => {
     const flags = instanceFlags(plan, { modelPath, devicesPerNode: hardware.devicesPerNode });
-    const launch = { ...parseLaunchArgs(flags).launch, hardwareProfile: hardware };
-    return Array.from({ length: plan.replicas }, () => ({ role: plan.role, launch }));
+    const config = { ...parseLaunchArgs(flags).launch, hardwareProfile: hardware };
+    return Array.from({ length: plan.replicas }, () => ({ role: plan.role, config }));
   });
-  return { mode: candidate.mode, instances };
+  return { instances };
 }
 
 /** Why a candidate cannot serve the workload (it does not fit, its KV pool cannot hold one request), or null. */
-export function infeasibility(deployment: PredictDeployment, config: BenchRunConfig): string | null {
+export function infeasibility(deployment: LaunchDeployment, config: BenchRunConfig): string | null {
   const longest = config.dataset.random.inputLen + config.dataset.random.outputLen;
   for (const instance of deployment.instances) {
     let resolved;
     try {
-      resolved = resolveInstance(instance.launch);
+      resolved = resolveInstance(instance.config);
     } catch (error) {
       if (error instanceof UserError) return error.message.split(':')[0] ?? error.message;
       throw error;

@@ -5,7 +5,8 @@
  * Values the text does not give (or gives only as a shell variable) stay absent.
  */
 import { redactSetting } from '../../core/redact.js';
-import type { DeploymentFlags, DeploymentInstance } from '../types.js';
+import { serverRole } from '../../sim/index.js';
+import type { DeploymentFlags, RecipeInstance } from '../types.js';
 import type { FoundCommand } from './shell-command.js';
 import { parseFlags } from './shell-command.js';
 
@@ -55,7 +56,7 @@ function readField(kind: FieldKind, value: string | true): string | number | boo
 }
 
 /** Builds the structured instance of a launch or router command; unreadable values become warnings. */
-export function parseDeploymentInstance(command: FoundCommand, warnings: string[]): DeploymentInstance {
+export function parseDeploymentInstance(command: FoundCommand, warnings: string[]): RecipeInstance {
   const { flags: given } = parseFlags(command.args);
   const flags: Record<string, string | true> = {};
   for (const [name, value] of Object.entries(given)) flags[name] = redactSetting(name, value);
@@ -72,7 +73,6 @@ export function parseDeploymentInstance(command: FoundCommand, warnings: string[
     if (value === undefined) warnings.push(`${name} has an unreadable value '${String(raw)}'`);
     else (config as Record<string, unknown>)[field] = value;
   }
-  const mode = config.disaggregationMode;
-  const role = command.kind === 'router' ? 'router' : mode === 'prefill' || mode === 'decode' ? mode : 'mixed';
+  const role = command.kind === 'router' ? 'router' : serverRole(config.disaggregationMode);
   return { role, launcher: command.launcher, config, flags };
 }

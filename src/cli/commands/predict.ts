@@ -9,9 +9,9 @@ import { formatExtendedBlock } from '../../bench/index.js';
 import { appendJsonl, checkOutputFile } from '../../bench/index.js';
 import { buildResultRecord } from '../../bench/index.js';
 import { storedCrossValidation } from '../../sim/index.js';
+import { describeDeployment, parseDeployment } from '../../sim/index.js';
 import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags } from '../../predict/index.js';
 import { formatExpectedErrorSection } from '../../predict/index.js';
-import { describeDeployment, parsePredictDeployment } from '../../predict/index.js';
 import { predictBench } from '../../predict/index.js';
 import { formatNamespace } from '../bench-args/namespace.js';
 import { parseEmbeddedBenchArgs } from '../bench-args/parse.js';
@@ -82,8 +82,8 @@ async function run(argv: string[]): Promise<number> {
     return argv.length === 0 ? 2 : 0;
   }
   const options = extractOptions(before, OPTIONS, 'predict', true);
-  const deployment = parsePredictDeployment(options.rest, options.values.get('prefill') ?? [], options.values.get('decode') ?? []);
-  const first = deployment.instances[0]!.launch;
+  const deployment = parseDeployment(options.rest, options.values.get('prefill') ?? [], options.values.get('decode') ?? []);
+  const first = deployment.instances[0]!.config;
   const { args: parsed, config } = resolveWorkloadFlags(parseEmbeddedBenchArgs(after, 'predict'), first.servedModelName ?? first.modelPath);
   const args = resolvedNamespace(parsed, config);
   const outputFile = config.output.file;

@@ -5,6 +5,7 @@
  * Pure and clock-free: the HTTP server drives it in wall time and `predict` in virtual time,
  * through the Engine contract of src/sim/types.ts.
  */
+import type { ServerRole } from '../deployment/deployment.js';
 import { resolveInstance, type ResolvedInstance } from '../model/resolve-instance.js';
 import type { Calibration } from '../model/efficiency.js';
 import { kvTransferSeconds } from '../model/kv-transfer.js';
@@ -14,7 +15,7 @@ import type { Engine, EngineStats, LaunchConfig, SimRequest, TokenEmission } fro
 import { FrontEnd } from './front-end.js';
 import { newLiveRequest, type LiveRequest } from './live-request.js';
 import type { RankStepObserver } from './rank-step.js';
-import { Scheduler, type InstanceRole, type StepOutput } from './scheduler.js';
+import { Scheduler, type StepOutput } from './scheduler.js';
 import type { StepProfile } from './step-profile.js';
 import { acceptRateAt, bodyRateForPopulation, inTail, rateForLength, type TailRate } from './speculative.js';
 
@@ -40,7 +41,7 @@ export interface EngineOptions {
 
 /** One kind of instance of an engine (all its replicas run the same deployment) and what its steps were made of. */
 export interface InstanceProfile {
-  role: InstanceRole;
+  role: ServerRole;
   deployment: ResolvedInstance;
   profile: StepProfile;
 }
@@ -52,7 +53,7 @@ export interface SimEngine extends Engine {
   instanceProfiles(): InstanceProfile[];
 }
 
-function schedulerFor(deployment: ResolvedInstance, role: InstanceRole, options: EngineOptions): Scheduler {
+function schedulerFor(deployment: ResolvedInstance, role: ServerRole, options: EngineOptions): Scheduler {
   const prefillDelayerPasses = options.prefillDelayerPasses ?? deployment.prefillDelayerPasses;
   return new Scheduler(deployment, { role, prefillDelayerPasses, recordRankSteps: options.onRankStep !== undefined });
 }
@@ -74,7 +75,7 @@ export function createEngine(launch: LaunchConfig, options: EngineOptions = {}):
  * streams every token, the first one included, once it admits the request.
  */
 export function createDisaggregatedEngine(prefill: LaunchConfig[], decode: LaunchConfig[], options: Omit<EngineOptions, 'deployment'> = {}): SimEngine {
-  const build = (launches: LaunchConfig[], role: InstanceRole) =>
+  const build = (launches: LaunchConfig[], role: ServerRole) =>
     launches.flatMap((launch) => {
       const deployment = resolveInstance(launch, options.calibration);
       return Array.from({ length: deployment.replicas }, () => schedulerFor(deployment, role, options));
