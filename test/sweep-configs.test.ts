@@ -19,7 +19,7 @@ interface Ranking {
   devices: number;
   cards: number;
   ranking: Array<{
-    label: string; mode: string; skipped: string | null; concurrency: number | null; output_tokens_per_s_per_card: number | null;
+    label: string; mode: string; skipped: string | null; concurrency: number | null; output_tokens_per_s_per_card: number | null; runs: number;
     metrics: Record<string, number> | null; within_expected_error_of_best: boolean;
   }>;
 }
@@ -67,6 +67,21 @@ describe('configuration search', () => {
       for (const r of evaluated) assert.ok((r.metrics?.mean_tpot_ms ?? Infinity) <= c.tpotLimitMs, `${r.label}: ${r.metrics?.mean_tpot_ms}`);
       // One device cannot hold either model: those layouts are skipped with the memory reason.
       assert.ok(report.ranking.some((r) => r.label.startsWith('TP1 DP8') && /needs [\d.]+ GB per device/.test(r.skipped ?? '')));
+      // Progress names the pass; the refined candidates print the figures the ranking shows; skipped ones are listed apart.
+      const lines = result.stdout.split('\n');
+      assert.match(result.stdout, /^First pass: every configuration's SLO knee to within 20% of its load; then the best 3 refined to within 5% \(the ranking shows the refined figures\)$/m);
+      assert.ok(lines.some((line) => /^\[\d+\/\d+\] first pass: TP1 DP8\S*: skipped \(.*needs [\d.]+ GB per device/.test(line)), result.stdout);
+      const refinedLines = lines.filter((line) => line.startsWith('[refined] '));
+      assert.equal(refinedLines.length, 3, result.stdout);
+      for (const r of evaluated.slice(0, 3)) {
+        assert.ok(refinedLines.includes(`[refined] ${r.label}: ${(r.output_tokens_per_s_per_card as number).toFixed(1)} tok/s per card at concurrency ${r.concurrency} (${r.runs} predictions)`), `${r.label}\n${result.stdout}`);
+      }
+      const skippedAt = lines.findIndex((line) => /^Skipped \d+ configurations? that cannot run here \(not predicted, not ranked\):$/.test(line));
+      assert.ok(skippedAt > 0, result.stdout);
+      const blankAfter = lines.indexOf('', skippedAt);
+      const listed = lines.slice(skippedAt + 1, blankAfter);
+      assert.deepEqual(listed, report.ranking.filter((r) => r.skipped !== null).map((r) => `  ${r.label}: ${r.skipped}`));
+      assert.ok(!lines.some((line) => /^\s*\d+\s+TP1 DP8/.test(line)), 'a skipped configuration has no rank');
       // PD splits are part of the space.
       assert.ok(report.ranking.some((r) => r.mode === 'pd-separated'));
 

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CrossValidationSummary } from '../sim/model/efficiency.js';
-import { formatRankingTable, formatSeparationSummary, formatTopLaunches, indistinguishableFromBest } from './config-report.js';
+import { formatRankingTable, formatSeparationSummary, formatSkipped, formatTopLaunches, indistinguishableFromBest } from './config-report.js';
 import type { CandidateOutcome } from './config-search.js';
 
 /** A realistic cross-validated error, injected: the committed fit may not have one yet. */
@@ -38,6 +38,16 @@ describe('candidates the expected error cannot separate from the best', () => {
     const rows = formatRankingTable(RANKED, ERROR).split('\n').slice(1);
     assert.deepEqual(rows.map((row) => row.endsWith("  within the model's ±10% of #1")), [false, true, false, false]);
     assert.ok(!formatRankingTable(RANKED, null).includes('within'));
+  });
+
+  test('skipped candidates stay out of the ranking and are listed apart, each with its reason', () => {
+    const skipped = { ...outcome('TP1 EP8', null), skipped: 'needs 65.5 GB per device' };
+    const withSkipped = [...RANKED, skipped];
+    const rows = formatRankingTable(withSkipped, ERROR).split('\n').slice(1);
+    assert.equal(rows.length, RANKED.length);
+    assert.ok(!rows.some((row) => row.includes('TP1 EP8')));
+    assert.deepEqual(formatSkipped(withSkipped), ['Skipped 1 configuration that cannot run here (not predicted, not ranked):', '  TP1 EP8: needs 65.5 GB per device']);
+    assert.deepEqual(formatSkipped(RANKED), []);
   });
 
   test('the launch headers say which to confirm with a real sweep', () => {

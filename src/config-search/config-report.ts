@@ -35,13 +35,17 @@ function closeToBestNotes(ranked: readonly CandidateOutcome[], expectedError: Cr
   return (outcome) => (close.has(outcome) ? note : null);
 }
 
-/** Ranking table (`ranked` best first); a trailing note says why a candidate has no figures, or that the model cannot separate it from #1. */
+/**
+ * Ranking table of the candidates that were predicted (`ranked` best first); a trailing note says
+ * that no load met the SLO, or that the model cannot separate it from #1. Skipped candidates are
+ * listed apart ({@link formatSkipped}): they have no place in a ranking.
+ */
 export function formatRankingTable(ranked: readonly CandidateOutcome[], expectedError: CrossValidationSummary | null): string {
   const header = ['#', 'configuration', 'mode', 'concurrency', 'out tok/s', 'tok/s/card', 'mean TTFT ms', 'mean TPOT ms', 'runs', 'note'];
   const closeNote = closeToBestNotes(ranked, expectedError);
-  const rows = ranked.map((outcome, index) => {
+  const rows = ranked.filter((outcome) => outcome.skipped === null).map((outcome, index) => {
     const { chosen } = outcome;
-    const note = outcome.skipped ?? (chosen === null ? 'no load meets the SLO' : (closeNote(outcome) ?? ''));
+    const note = chosen === null ? 'no load meets the SLO' : (closeNote(outcome) ?? '');
     return [
       String(index + 1),
       outcome.candidate.label,
@@ -58,6 +62,14 @@ export function formatRankingTable(ranked: readonly CandidateOutcome[], expected
   const leftAligned = new Set([1, 2, 9]);
   const right = new Set([...header.keys()].filter((i) => !leftAligned.has(i)));
   return formatRulelessTable(header, rows, right);
+}
+
+/** The candidates the model says cannot run, each with its reason; nothing when none was skipped. */
+export function formatSkipped(ranked: readonly CandidateOutcome[]): string[] {
+  const skipped = ranked.filter((outcome) => outcome.skipped !== null);
+  if (skipped.length === 0) return [];
+  const count = skipped.length === 1 ? '1 configuration' : `${skipped.length} configurations`;
+  return [`Skipped ${count} that cannot run here (not predicted, not ranked):`, ...skipped.map((outcome) => `  ${outcome.candidate.label}: ${outcome.skipped}`)];
 }
 
 export interface LaunchReportOptions {

@@ -96,6 +96,8 @@ export interface ConfigSearchOptions {
   refine: number;
   /** Called after each candidate's first pass, e.g. to print progress. */
   onCandidate?(outcome: CandidateOutcome, index: number): void;
+  /** Called after each refined candidate's fine pass, with the figures the ranking will show. */
+  onRefined?(outcome: CandidateOutcome, index: number): void;
 }
 
 /** Runs `task` for every index with at most `parallelism` in flight. */
@@ -119,7 +121,9 @@ export async function searchConfigurations(options: ConfigSearchOptions): Promis
   const best = rankOutcomes(outcomes).slice(0, options.refine).filter((outcome) => outcome.skipped === null);
   const refined = best.map((outcome) => outcomes.indexOf(outcome));
   await forEachLimited(refined, options.parallelism, async (index) => {
-    outcomes[index] = await options.evaluator.evaluate(index, options.tolerance);
+    const outcome = await options.evaluator.evaluate(index, options.tolerance);
+    outcomes[index] = outcome;
+    options.onRefined?.(outcome, index);
   });
   return rankOutcomes(outcomes);
 }

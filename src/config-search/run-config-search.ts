@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { readHardwareSpec } from '../sim/index.js';
 import { getHardware } from '../sim/index.js';
 import { storedCrossValidation } from '../sim/index.js';
-import { formatRankingTable, formatSeparationSummary, formatTopLaunches, indistinguishableFromBest } from './config-report.js';
+import { formatRankingTable, formatSeparationSummary, formatSkipped, formatTopLaunches, indistinguishableFromBest } from './config-report.js';
 import { createSearchContext, type ConfigSearchSpec } from './config-context.js';
 import { canUseWorkers, createPooledEvaluator } from './config-pool.js';
 import { searchConfigurations, type CandidateOutcome } from './config-search.js';
@@ -24,8 +24,8 @@ type Print = (line: string) => void;
 /** First-pass resolution: enough to rank, refined for the best candidates afterwards. */
 const COARSE_TOLERANCE = 0.2;
 
-function progressLine(outcome: CandidateOutcome, index: number, total: number): string {
-  const head = `[${index + 1}/${total}] ${outcome.candidate.label}`;
+/** A progress line: `head` (which candidate, and which pass), then what the pass found. */
+function progressLine(outcome: CandidateOutcome, head: string): string {
   if (outcome.skipped !== null) return `${head}: skipped (${outcome.skipped})`;
   if (outcome.chosen === null) return `${head}: no concurrency meets the SLO (${outcome.runs} predictions)`;
   return `${head}: ${outcome.perCard.toFixed(1)} tok/s per card at concurrency ${outcome.chosen.load} (${outcome.runs} predictions)`;
@@ -73,6 +73,10 @@ export async function runConfigSearch(plan: ConfigSearchPlan, print: Print, pars
       (pool ? ` on ${pool.size} threads` : ''),
   );
   if (context.workloadNote !== null) print(context.workloadNote);
+  const refined = plan.slo === null ? 0 : plan.top;
+  if (refined > 0) {
+    print(`First pass: every configuration's SLO knee to within ${(COARSE_TOLERANCE * 100).toFixed(0)}% of its load; then the best ${refined} refined to within ${(plan.search.tolerance * 100).toFixed(0)}% (the ranking shows the refined figures)`);
+  }
   const started = performance.now();
   let ranked: CandidateOutcome[];
   try {
@@ -82,8 +86,10 @@ export async function runConfigSearch(plan: ConfigSearchPlan, print: Print, pars
       parallelism: pool?.size ?? 1,
       tolerance: plan.search.tolerance,
       coarseTolerance: COARSE_TOLERANCE,
-      refine: plan.top,
-      onCandidate: (outcome, index) => print(progressLine(outcome, index, candidates.length)),
+      // Without an SLO every pass predicts the same series of loads: a first pass is already final.
+      refine: refined,
+      onCandidate: (outcome, index) => print(progressLine(outcome, `[${index + 1}/${candidates.length}]${refined > 0 ? ' first pass:' : ''} ${outcome.candidate.label}`)),
+      onRefined: (outcome) => print(progressLine(outcome, `[refined] ${outcome.candidate.label}`)),
     });
   } finally {
     await pool?.close();
@@ -93,6 +99,8 @@ export async function runConfigSearch(plan: ConfigSearchPlan, print: Print, pars
   print('');
   print(formatRankingTable(ranked, expectedError));
   print(formatExpectedErrorNote(expectedError));
+  const skipped = formatSkipped(ranked);
+  if (skipped.length > 0) print(['', ...skipped].join('\n'));
   print('');
   const launches = formatTopLaunches(ranked, { modelPath: plan.modelPath, devicesPerNode: hardware.devicesPerNode, top: plan.top, expectedError });
   if (launches.length === 0) print('No configuration meets the SLO on this hardware; relax the SLO or add devices.');

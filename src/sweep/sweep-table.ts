@@ -103,5 +103,33 @@ export function formatSweepSummary(input: SummaryInput): string[] {
   for (const target of knee.verdict?.targets ?? []) {
     lines.push(`  ${formatSlo({ targets: [target.target] })}: observed ${target.observedMs.toFixed(2)} ms${sloErrorSuffix(target.target, expectedError)}`);
   }
+  lines.push(...goodputNote(points, knee, kind));
   return lines;
+}
+
+/** The point whose request goodput is highest, or undefined without goodput figures. */
+function bestGoodputPoint(points: readonly SweepPoint[]): SweepPoint | undefined {
+  let best: SweepPoint | undefined;
+  for (const point of points) {
+    if (point.goodput && (best === undefined || point.goodput.requestGoodput > best.goodput!.requestGoodput)) best = point;
+  }
+  return best;
+}
+
+/**
+ * Why the answer is not the load with the most goodput, when they differ: the SLO is judged on the
+ * run's statistics (a mean, a percentile), while goodput counts the requests that meet every limit
+ * on their own, so a run can miss a mean limit yet deliver more good requests per second.
+ */
+function goodputNote(points: readonly SweepPoint[], knee: SweepPoint, kind: LoadKind): string[] {
+  const best = bestGoodputPoint(points);
+  if (best === undefined || best === knee || best.goodput!.requestGoodput <= (knee.goodput?.requestGoodput ?? 0)) return [];
+  const missed = (best.verdict?.targets ?? []).filter((target) => !target.met).map((target) => `${formatSlo({ targets: [target.target] })} (observed ${target.observedMs.toFixed(2)} ms)`);
+  return [
+    `Highest goodput: ${best.goodput!.requestGoodput.toFixed(2)} req/s at ${describeLoad(kind, best.load)}, ` +
+      `${(best.goodput!.goodFraction * 100).toFixed(1)}% of its requests each within every limit; ` +
+      (missed.length > 0
+        ? `not the answer because the run as a whole misses ${missed.join(', ')} (each target is judged on the statistic it names)`
+        : 'not the answer because the run had failed requests, which miss the SLO'),
+  ];
 }

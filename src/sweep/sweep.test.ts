@@ -81,3 +81,40 @@ describe('runSloSearch', () => {
     assert.match(formatSweepSummary({ points: search.points, kind: 'concurrency', cards: 1, slo, knee: search.knee, runs: search.runs })[1] as string, /no load tried meets it/);
   });
 });
+
+describe('the SLO answer beside the highest goodput', () => {
+  /** Eight requests with the given per-request TPOTs (seconds), all with a 50 ms TTFT, over `durationSeconds`. */
+  function pointWith(tpots: readonly number[], durationSeconds: number): PointMeasurement {
+    const outputs: RequestOutput[] = tpots.map((tpot) => ({
+      generatedText: '', success: true, ttft: 0.05, latency: 0.05 + tpot * 99, itl: Array.from({ length: 99 }, () => tpot),
+      textChunks: [], promptLen: 100, error: '', outputLen: 100, startTime: 0, queueTime: 0, failureCause: null,
+    }));
+    const meanTpotMs = (tpots.reduce((sum, t) => sum + t, 0) / tpots.length) * 1000;
+    return {
+      metrics: { completed: tpots.length, output_throughput: (100 * tpots.length) / durationSeconds, request_throughput: tpots.length / durationSeconds, mean_tpot_ms: meanTpotMs, mean_ttft_ms: 50, p99_ttft_ms: 50, p99_tpot_ms: Math.max(...tpots) * 1000, mean_itl_ms: meanTpotMs },
+      outputs, durationSeconds, runId: null,
+    };
+  }
+
+  test('when a load that misses the SLO has more goodput, the summary says so and why', async () => {
+    const slo = parseSlo('tpot=20ms');
+    // Concurrency 8: every request at 15 ms (met; 8 good in 4 s). Concurrency 16: six at 10 ms, two at 60 ms
+    // (mean 22.5 ms, missed; 6 good in 2 s, so more good requests per second).
+    const measure = (load: number): Promise<PointMeasurement> =>
+      Promise.resolve(load === 8 ? pointWith(Array(8).fill(0.015), 4) : pointWith([0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.06, 0.06], 2));
+    const points = await runSeries(parseLoadSeries('8,16', 'concurrency'), measure, slo);
+    const summary = formatSweepSummary({ points, kind: 'concurrency', cards: 1, slo });
+    assert.match(summary[1] as string, /^SLO mean-tpot=20ms: highest load meeting it is concurrency 8: goodput 2\.00 req\/s/);
+    assert.equal(
+      summary.at(-1),
+      'Highest goodput: 3.00 req/s at concurrency 16, 75.0% of its requests each within every limit; ' +
+        'not the answer because the run as a whole misses mean-tpot=20ms (observed 22.50 ms) (each target is judged on the statistic it names)',
+    );
+  });
+
+  test('no note when the answer is also the load with the most goodput', async () => {
+    const slo = parseSlo('tpot=25ms,p99-ttft=100ms');
+    const points = await runSeries(parseLoadSeries('1,10,20,40', 'concurrency'), measureAt, slo);
+    assert.ok(!formatSweepSummary({ points, kind: 'concurrency', cards: 1, slo }).some((line) => line.startsWith('Highest goodput')));
+  });
+});

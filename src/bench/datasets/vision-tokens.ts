@@ -10,6 +10,7 @@
  *   3. plus the two markers around it (`<|vision_start|>` … `<|vision_end|>`).
  */
 import { UsageError } from '../../core/errors.js';
+import { smartResize as resizeWithin } from '../../core/smart-resize.js';
 
 export const VISION_FACTOR = 28;
 export const VISION_MIN_PIXELS = 56 * 56;
@@ -37,30 +38,9 @@ export function parseImageResolution(value: string): { width: number; height: nu
   throw new UsageError(`unsupported --image-resolution ${value}: choose 4k, 1080p, 720p, 360p or HEIGHTxWIDTH (e.g. 1080x1920)`);
 }
 
-/** Python's `round()`: halves go to the even neighbour. */
-function roundHalfEven(x: number): number {
-  const floor = Math.floor(x);
-  const diff = x - floor;
-  if (diff > 0.5) return floor + 1;
-  if (diff < 0.5) return floor;
-  return floor % 2 === 0 ? floor : floor + 1;
-}
-
-/** Qwen2-VL `smart_resize`: the (height, width) the processor feeds the vision tower. */
+/** Qwen2-VL `smart_resize` with the rule above: the (height, width) the processor feeds the vision tower. */
 export function smartResize(height: number, width: number): { height: number; width: number } {
-  const f = VISION_FACTOR;
-  let h = Math.max(f, roundHalfEven(height / f) * f);
-  let w = Math.max(f, roundHalfEven(width / f) * f);
-  if (h * w > VISION_MAX_PIXELS) {
-    const beta = Math.sqrt((height * width) / VISION_MAX_PIXELS);
-    h = Math.max(f, Math.floor(height / beta / f) * f);
-    w = Math.max(f, Math.floor(width / beta / f) * f);
-  } else if (h * w < VISION_MIN_PIXELS) {
-    const beta = Math.sqrt(VISION_MIN_PIXELS / (height * width));
-    h = Math.ceil((height * beta) / f) * f;
-    w = Math.ceil((width * beta) / f) * f;
-  }
-  return { height: h, width: w };
+  return resizeWithin(height, width, { factor: VISION_FACTOR, minPixels: VISION_MIN_PIXELS, maxPixels: VISION_MAX_PIXELS });
 }
 
 /** Prompt tokens one image adds: one per 28×28 block after resizing, plus the two markers. */

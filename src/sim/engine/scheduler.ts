@@ -137,7 +137,7 @@ export class Scheduler {
     const role = this.options.role;
     const record = this.options.recordRankSteps;
     // SGLang logs a prefill batch before the batch takes its KV slots.
-    const kvBefore = record ? this.ranks.map((rank) => rank.kvTokensInUse) : [];
+    const kvBefore = record ? this.ranks.map((rank) => rank.kvTokensInUse) : null;
     const items: WorkItem[][] = this.ranks.map((rank) => {
       if (role === 'decode') this.admitted.push(...rank.admitTransferred());
       const prefill = allowPrefill && role !== 'decode' ? rank.planPrefill(now) : [];
@@ -150,8 +150,8 @@ export class Scheduler {
       return false;
     }
     const timing = stepTime(this.d, items);
-    const formed = record ? items.map((work, r) => prefillStats(work, this.ranks[r]!, kvBefore[r]!)) : null;
-    this.inflight = { end: now + timing.duration, timing, items, formed, cudaGraph: record && runsAsCudaGraph(this.d, items) };
+    const formed = kvBefore === null ? null : items.map((work, r) => prefillStats(work, this.ranks[r]!, kvBefore[r]!));
+    this.inflight = { end: now + timing.duration, timing, items, formed, cudaGraph: formed !== null && runsAsCudaGraph(this.d, items) };
     this.stepCount++;
     this.profile.record(items, timing.duration);
     return true;
@@ -176,7 +176,9 @@ export class Scheduler {
     const spec = this.d.speculative;
     step.items.forEach((list, r) => {
       const rank = this.ranks[r]!;
-      const decode: DecodeBatchStats = { requests: 0, tokens: 0, verifies: 0, queued: 0, kvTokens: 0 };
+      let decoded = 0;
+      let decodedTokens = 0;
+      let verifies = 0;
       for (const item of list) {
         const live = item.live;
         if (live.phase === 'aborted' || live.phase === 'finished') continue;
@@ -198,9 +200,9 @@ export class Scheduler {
         }
         tokens = Math.min(tokens, remainingOutput(live));
         if (!item.prefill) {
-          decode.requests++;
-          decode.tokens += tokens;
-          if (verified) decode.verifies++;
+          decoded++;
+          decodedTokens += tokens;
+          if (verified) verifies++;
         }
         live.generated += tokens;
         const finished = remainingOutput(live) <= 0;
@@ -212,10 +214,10 @@ export class Scheduler {
         outputs.push({ live, tokens, finished, verified, handoff: handoff && !finished });
       }
       const prefill = step.formed?.[r] ?? null;
-      if (step.formed === null || (prefill === null && decode.requests === 0)) return;
-      decode.queued = rank.waiting.length;
-      decode.kvTokens = rank.kvTokensInUse;
-      rankSteps.push({ rank: r, prefill, decode: decode.requests > 0 ? decode : null, kvCapacity: rank.capacity, cudaGraph: step.cudaGraph });
+      if (step.formed === null || (prefill === null && decoded === 0)) return;
+      const decode: DecodeBatchStats | null =
+        decoded === 0 ? null : { requests: decoded, tokens: decodedTokens, verifies, queued: rank.waiting.length, kvTokens: rank.kvTokensInUse };
+      rankSteps.push({ rank: r, prefill, decode, kvCapacity: rank.capacity, cudaGraph: step.cudaGraph });
     });
     return { end: step.end, timing: step.timing, outputs, rankSteps };
   }

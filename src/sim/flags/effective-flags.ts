@@ -55,7 +55,7 @@ const TRUTH_DELAY_MS_RANGE: FlagRange = { min: 0, max: MAX_TIMER_SECONDS * 1000 
 
 const DISAGGREGATION_CHOICES = ['null', 'prefill', 'decode'] as const;
 /** Python logging's level names, as SGLang's `--log-level` takes them (any case). */
-export const LOG_LEVEL_CHOICES = ['critical', 'error', 'warning', 'info', 'debug'] as const satisfies readonly LogLevel[];
+const LOG_LEVEL_CHOICES = ['critical', 'error', 'warning', 'info', 'debug'] as const satisfies readonly LogLevel[];
 /** `--log-requests-level`: 0 metadata, 1 and sampling parameters, 2 and partial input/output, 3 everything. */
 const LOG_REQUESTS_LEVEL_RANGE: FlagRange = { min: 0, max: 3 };
 

@@ -129,6 +129,13 @@ describe('identifyModel', () => {
     ['deepseek-ai/DeepSeek-R1-0528-Qwen3-8B', 'qwen3-8b'],
     ['C:\\models\\Qwen3-14B', 'qwen3-14b'],
     ['/models/Qwen3-32B/checkpoint-500', 'qwen3-32b'],
+    ['Qwen/Qwen2.5-VL-3B-Instruct', 'qwen2.5-vl-3b'],
+    ['Qwen/Qwen2.5-VL-7B-Instruct', 'qwen2.5-vl-7b'],
+    ['Qwen/Qwen2.5-VL-32B-Instruct', 'qwen2.5-vl-32b'],
+    ['Qwen/Qwen2.5-VL-72B-Instruct-AWQ', 'qwen2.5-vl-72b'],
+    ['Qwen/Qwen3-VL-8B-Thinking', 'qwen3-vl-8b'],
+    ['Qwen/Qwen3-VL-30B-A3B-Instruct', 'qwen3-vl-30b-a3b'],
+    ['Qwen/Qwen3-VL-235B-A22B-Instruct-FP8', 'qwen3-vl-235b-a22b'],
   ];
   for (const [path, key] of cases) {
     test(path, () => assert.equal(identifyModel(path).key, key));

@@ -84,6 +84,29 @@ export interface SlidingWindowConfig {
   separatePool: boolean;
 }
 
+/**
+ * The vision tower of a vision-language model (its config.json's vision_config) and the pixel budget
+ * of its image processor (preprocessor_config.json), which decide how many tokens an image becomes.
+ */
+export interface VisionConfig {
+  /** Encoder blocks, their width and MLP width (depth, hidden_size, intermediate_size). */
+  depth: number;
+  hidden: number;
+  intermediate: number;
+  /** SwiGLU MLP (gate, up and down: Qwen2.5-VL) rather than two matrices (Qwen3-VL). */
+  gatedMlp: boolean;
+  /** Patch mergers into the language model: the main one plus DeepStack's (Qwen3-VL's deepstack_visual_indexes). */
+  mergers: number;
+  /** Learned position embeddings (Qwen3-VL's num_position_embeddings); 0 for a rotary-only tower. */
+  positionEmbeddings: number;
+  /** Pixels per patch side (patch_size) and patches per merged token side (spatial_merge_size). */
+  patchSize: number;
+  mergeSize: number;
+  /** The processor's pixel budget per image (min_pixels / max_pixels, or size.shortest_edge / size.longest_edge). */
+  minPixels: number;
+  maxPixels: number;
+}
+
 /** Architecture facts of one model (whole model, no parallel split). */
 export interface ModelSpec {
   key: string;
@@ -114,6 +137,8 @@ export interface ModelSpec {
   mtpLayers?: number;
   /** A published EAGLE3 draft of the model exists (configuration search offers speculative decoding with it). */
   eagle3Draft?: boolean;
+  /** Vision-language models: the vision tower (its weights count in the model's) and its image-token rule. */
+  vision?: VisionConfig;
   /** Total parameters the model card publishes, in billions (catalog entries; checks the facts above). */
   publishedParamsB?: number;
   /** Where the facts come from: the Hugging Face repo whose config.json they were read from, or a local file. */

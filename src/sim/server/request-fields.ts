@@ -42,8 +42,8 @@ export function optionalObject(body: Body, key: string): Record<string, unknown>
   return value as Record<string, unknown>;
 }
 
-/** `stop`: a string or a list of strings. */
-export function stopStrings(body: Body, key = 'stop'): string[] {
+/** A string or a list of strings (`stop`, `stop_words`, `image_data`), as a list; null/absent gives []. */
+export function stringList(body: Body, key: string): string[] {
   const value = body[key];
   if (value === undefined || value === null) return [];
   if (typeof value === 'string') return [value];

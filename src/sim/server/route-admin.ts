@@ -40,7 +40,7 @@ function modelInfo(ctx: SimContext): Record<string, unknown> {
     is_generation: true,
     preferred_sampling_params: null,
     weight_version: 'default',
-    has_image_understanding: false,
+    has_image_understanding: ctx.vision !== null,
     has_audio_understanding: false,
   };
 }

@@ -8,6 +8,7 @@ import { HttpError } from '../../core/http-error.js';
 import { planOutput } from '../text/output-plan.js';
 import { wrongType } from './error-body.js';
 import { readJsonObject } from './http-io.js';
+import { expandImages } from './image-input.js';
 import { boundedPromptIds } from './prompt-tokens.js';
 import type { PyValue } from '../../core/pyrepr.js';
 import {
@@ -18,7 +19,7 @@ import {
   optionalInt,
   optionalObject,
   SAMPLING_NUMBER_FIELDS,
-  stopStrings,
+  stringList,
 } from './request-fields.js';
 import { runGeneration, type SimContext } from './sim-context.js';
 import { NativeFormatter } from './wire-format.js';
@@ -44,12 +45,15 @@ export async function handleGenerate(ctx: SimContext, req: IncomingMessage, res:
   const sampling = optionalObject(body, 'sampling_params') ?? {};
   const maxNewTokens = optionalInt(sampling, 'max_new_tokens', DEFAULT_MAX_NEW_TOKENS)!;
   const ignoreEos = optionalBool(sampling, 'ignore_eos', false);
-  const stop = stopStrings(sampling);
+  const stop = stringList(sampling, 'stop');
   for (const key of SAMPLING_NUMBER_FIELDS) checkOptionalNumber(sampling, key);
   const stream = optionalBool(body, 'stream', false);
   const rid = body['rid'];
   if (rid !== undefined && rid !== null && typeof rid !== 'string') throw wrongType('rid', 'a string');
-  const ids = await promptIds(ctx, body);
+  // A vision-language model reads `image_data` into its prompt's placeholders; a text-only one has no processor for it (as in SGLang).
+  const images = stringList(body, 'image_data');
+  const textIds = await promptIds(ctx, body);
+  const ids = ctx.vision === null ? textIds : expandImages(textIds, ctx.vision.padId, images, ctx.vision.config, 'image_data');
   checkContextLength(ids.length, maxNewTokens, ctx.contextLength, 'text');
   const requestIndex = ctx.nextRequestIndex();
   const plan = planOutput(ctx.pool, ctx.launch.simSeed, { maxNewTokens, ignoreEos, stop, requestIndex });
@@ -57,7 +61,7 @@ export async function handleGenerate(ctx: SimContext, req: IncomingMessage, res:
   if (ctx.driver.isActive(id)) throw new HttpError(400, `a request with rid '${id}' is already running; send a unique rid`, { param: 'rid' });
   const formatter = new NativeFormatter({ id, model: ctx.modelName, created: Math.floor(Date.now() / 1000), promptTokens: ids.length, plan });
   const logged = ctx.log?.logsRequests
-    ? { rid: id, text: typeof body['text'] === 'string' ? body['text'] : null, inputIds: isTokenIds(body['input_ids']) ? ids : null, imageData: null, samplingParams: sampling as { [key: string]: PyValue }, stream }
+    ? { rid: id, text: typeof body['text'] === 'string' ? body['text'] : null, inputIds: isTokenIds(body['input_ids']) ? ids : null, imageData: images.length > 0 ? images : null, samplingParams: sampling as { [key: string]: PyValue }, stream }
     : undefined;
   runGeneration(ctx, res, { id, arrival, promptIds: ids, plan, logged }, formatter, stream);
 }

@@ -11,6 +11,8 @@ import { planOutput, type OutputPlan } from '../text/output-plan.js';
 import { wrongType } from './error-body.js';
 import { planChatAnswer, reasoningEnabled, type OfferedTool } from './chat-answer.js';
 import { readJsonObject } from './http-io.js';
+import { templateInput, type TemplateInput } from './chat-content.js';
+import { expandImages } from './image-input.js';
 import { boundedPromptIds } from './prompt-tokens.js';
 import type { PyValue } from '../../core/pyrepr.js';
 import {
@@ -22,7 +24,7 @@ import {
   optionalInt,
   optionalObject,
   SAMPLING_NUMBER_FIELDS,
-  stopStrings,
+  stringList,
 } from './request-fields.js';
 import type { LoggedRequest } from './request-log-format.js';
 import { runGeneration, type SimContext } from './sim-context.js';
@@ -67,7 +69,7 @@ interface CommonFields {
 function commonFields(body: Record<string, unknown>): CommonFields {
   checkSingleChoice(body);
   for (const key of SAMPLING_NUMBER_FIELDS) checkOptionalNumber(body, key);
-  return { stream: optionalBool(body, 'stream', false), ignoreEos: optionalBool(body, 'ignore_eos', false), stop: stopStrings(body) };
+  return { stream: optionalBool(body, 'stream', false), ignoreEos: optionalBool(body, 'ignore_eos', false), stop: stringList(body, 'stop') };
 }
 
 /**
@@ -80,14 +82,15 @@ function loggedRequest(
   body: Record<string, unknown>,
   fields: CommonFields,
   maxTokens: number,
-  input: { text: string | null; ids: number[] },
+  input: { text: string | null; ids: number[]; images: string[] },
 ): LoggedRequest | undefined {
   if (!ctx.log?.logsRequests) return undefined;
   const samplingParams: { [key: string]: PyValue } = { max_new_tokens: maxTokens };
   for (const key of SAMPLING_NUMBER_FIELDS) if (typeof body[key] === 'number') samplingParams[key] = body[key] as number;
   if (fields.stop.length > 0) samplingParams['stop'] = fields.stop;
   if (fields.ignoreEos) samplingParams['ignore_eos'] = true;
-  return { rid: id, text: input.text, inputIds: input.text === null ? input.ids : null, imageData: null, samplingParams, stream: fields.stream };
+  const imageData = input.images.length > 0 ? input.images : null;
+  return { rid: id, text: input.text, inputIds: input.text === null ? input.ids : null, imageData, samplingParams, stream: fields.stream };
 }
 
 async function completionPromptIds(ctx: SimContext, prompt: unknown): Promise<number[]> {
@@ -113,7 +116,7 @@ export async function handleCompletions(ctx: SimContext, req: IncomingMessage, r
   const id = newId('cmpl-');
   const formatter = new CompletionFormatter({ id, model: requestedModel(ctx, body), created: unixNow(), promptTokens: ids.length, plan }, usage);
   const prompt = body['prompt'];
-  const logged = loggedRequest(ctx, id, body, fields, maxTokens, { text: typeof prompt === 'string' ? prompt : null, ids });
+  const logged = loggedRequest(ctx, id, body, fields, maxTokens, { text: typeof prompt === 'string' ? prompt : null, ids, images: [] });
   runGeneration(ctx, res, { id, arrival, promptIds: ids, plan, logged }, { event: (e) => formatter.event(e), collect: (e) => formatter.collect(e), body: (e) => formatter.body(e) }, stream);
 }
 
@@ -165,15 +168,20 @@ function chooseTool(ctx: SimContext, body: Record<string, unknown>, tools: Offer
   return tools[requestIndex % tools.length]!;
 }
 
-async function chatPromptIds(ctx: SimContext, messages: TemplateMessage[], tools: unknown[] | undefined, kwargs: Record<string, unknown> | null): Promise<number[]> {
+/**
+ * The prompt ids of a conversation: its template rendered over string contents (chat-content.ts),
+ * then, for a vision-language model, each image placeholder expanded to the image's tokens.
+ */
+async function chatPromptIds(ctx: SimContext, input: TemplateInput, tools: unknown[] | undefined, kwargs: Record<string, unknown> | null): Promise<number[]> {
   let rendered: string;
   try {
-    rendered = ctx.tokenizer.applyChatTemplate(messages, { addGenerationPrompt: true, tools, extraContext: kwargs ?? {} });
+    rendered = ctx.tokenizer.applyChatTemplate(input.messages, { addGenerationPrompt: true, tools, extraContext: kwargs ?? {} });
   } catch {
     // A template that cannot render this conversation still has a length: count the plain contents.
-    rendered = messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? ''))).join('\n');
+    rendered = input.messages.map((m) => m.content).join('\n');
   }
-  return boundedPromptIds(ctx, rendered, false, 'messages');
+  const ids = await boundedPromptIds(ctx, rendered, false, 'messages');
+  return ctx.vision === null ? ids : expandImages(ids, ctx.vision.padId, input.images, ctx.vision.config, 'messages');
 }
 
 /** Handles `POST /v1/chat/completions`. */
@@ -188,7 +196,8 @@ export async function handleChatCompletions(ctx: SimContext, req: IncomingMessag
   const kwargs = optionalObject(body, 'chat_template_kwargs');
   const usage = usageOptions(body);
   const limit = optionalInt(body, 'max_completion_tokens', null) ?? optionalInt(body, 'max_tokens', null);
-  const ids = await chatPromptIds(ctx, messages, Array.isArray(body['tools']) ? (body['tools'] as unknown[]) : undefined, kwargs);
+  const input = templateInput(messages, ctx.vision !== null);
+  const ids = await chatPromptIds(ctx, input, Array.isArray(body['tools']) ? (body['tools'] as unknown[]) : undefined, kwargs);
   const maxTokens = limit ?? Math.max(1, Math.min(DEFAULT_CHAT_TOKENS_CAP, ctx.contextLength - ids.length));
   checkContextLength(ids.length, maxTokens, ctx.contextLength, 'messages');
   const requestIndex = ctx.nextRequestIndex();
@@ -205,6 +214,6 @@ export async function handleChatCompletions(ctx: SimContext, req: IncomingMessag
   });
   const id = newId('chatcmpl-');
   const formatter = new ChatFormatter({ id, model: requestedModel(ctx, body), created: unixNow(), promptTokens: ids.length, plan }, answer, usage);
-  const logged = loggedRequest(ctx, id, body, fields, maxTokens, { text: null, ids });
+  const logged = loggedRequest(ctx, id, body, fields, maxTokens, { text: null, ids, images: input.images });
   runGeneration(ctx, res, { id, arrival, promptIds: ids, plan, logged }, { event: (e) => formatter.event(e), collect: (e) => formatter.collect(e), body: (e) => formatter.body(e) }, stream);
 }

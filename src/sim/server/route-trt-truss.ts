@@ -9,7 +9,7 @@ import { HttpError } from '../../core/http-error.js';
 import { planOutput } from '../text/output-plan.js';
 import { wrongType } from './error-body.js';
 import { readJsonObject } from './http-io.js';
-import { checkContextLength, checkOptionalNumber, optionalBool, optionalInt, stopStrings } from './request-fields.js';
+import { checkContextLength, checkOptionalNumber, optionalBool, optionalInt, stringList } from './request-fields.js';
 import { handleCompletions } from './route-openai.js';
 import { runGeneration, type SimContext } from './sim-context.js';
 import { TrtFormatter } from './wire-format.js';
@@ -51,7 +51,7 @@ export async function handleTrtGenerateStream(ctx: SimContext, req: IncomingMess
   optionalBool(body, 'accumulate_tokens', false);
   // The route streams unless the request turns it off; then the answer is one JSON object.
   const stream = optionalBool(body, 'stream', true);
-  const stop = stopStrings(body, 'stop_words');
+  const stop = stringList(body, 'stop_words');
   const ids = await ctx.tokenizer.encode(text);
   checkContextLength(ids.length, maxTokens, ctx.contextLength, 'text_input');
   const plan = planOutput(ctx.pool, ctx.launch.simSeed, { maxNewTokens: maxTokens, ignoreEos, stop, requestIndex: ctx.nextRequestIndex() });

@@ -5,7 +5,7 @@
  * time maps to. SGLang logs all of them at INFO, so `--log-level warning` (or above) silences them.
  * Only the CLI server has one: the sim that `bench`, `sweep` and `predict` embed stays silent.
  */
-import type { RankStep } from '../engine/rank-step.js';
+import type { RankStepObserver } from '../engine/rank-step.js';
 import type { ResolvedInstance } from '../model/resolve-instance.js';
 import type { LaunchConfig } from '../types.js';
 import type { EngineClock } from './engine-clock.js';
@@ -20,7 +20,7 @@ const PRINTS_INFO = new Set<LaunchConfig['logLevel']>(['info', 'debug']);
 export class ServerLog {
   private readonly scheduler: SchedulerLog | null;
 
-  /** `deployment` is null in truth mode, whose engine has no scheduler to log. */
+  /** `deployment` is null for a truth-mode sim of a model the catalog does not know (its engine has no scheduler). */
   constructor(
     private readonly launch: LaunchConfig,
     deployment: ResolvedInstance | null,
@@ -40,7 +40,7 @@ export class ServerLog {
   }
 
   /** The engine's rank-step observer, or undefined when no scheduler line would print. */
-  get rankStepObserver(): ((step: RankStep) => void) | undefined {
+  get rankStepObserver(): RankStepObserver | undefined {
     const scheduler = this.scheduler;
     if (scheduler === null) return undefined;
     return (step) => {

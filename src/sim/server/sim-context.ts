@@ -4,6 +4,7 @@
  * (stream) or collects them (one JSON body), and a client that leaves early frees its slot at once.
  */
 import type { ServerResponse } from 'node:http';
+import type { VisionConfig } from '../model/catalog.js';
 import type { ResolvedInstance } from '../model/resolve-instance.js';
 import type { LaunchConfig, TokenEmission } from '../types.js';
 import type { OutputPlan } from '../text/output-plan.js';
@@ -21,6 +22,8 @@ export interface SimContext extends PromptLimits {
   launch: LaunchConfig;
   /** What the launch resolves to; null in truth mode with a model the catalog does not know. */
   deployment: ResolvedInstance | null;
+  /** A vision-language model's vision tower and its image pad token's id; null for a text-only model. */
+  vision: { config: VisionConfig; padId: number } | null;
   /** The name clients send as `model` (`--served-model-name`, else the model path). */
   modelName: string;
   pool: TokenPool;

@@ -20,6 +20,7 @@ import type { Engine, LaunchConfig } from '../types.js';
 import { EngineClock } from './engine-clock.js';
 import { EngineDriver } from './engine-driver.js';
 import { sendError } from './http-io.js';
+import { IMAGE_PAD_TOKEN } from './image-input.js';
 import { currentThreadId, makeCurrentThreadRealtime } from '../../core/thread-scheduling.js';
 import { promptBytesPerToken } from './prompt-tokens.js';
 import { handleAdmin } from './route-admin.js';
@@ -149,15 +150,18 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
   const metrics = new SimMetrics(modelName);
   const recorder =
     truth !== null || options.recordWrites !== undefined ? new TruthRecorder(truth !== null || options.recordWrites === 'requests') : null;
-  const log = options.logs === true ? new ServerLog(launch, truth === null ? deployment : null, clock, (line) => process.stdout.write(`${line}\n`)) : null;
+  const log = options.logs === true ? new ServerLog(launch, deployment, clock, (line) => process.stdout.write(`${line}\n`)) : null;
   const driver = new EngineDriver(createSimEngine(launch, deployment, truth, log), clock, (emission, dueMs, actualMs) => {
     metrics.observe(emission);
     recorder?.record(emission, dueMs, actualMs);
   });
   let requestIndex = 0;
+  const visionConfig = deployment?.model.vision;
+  const imagePadId = tokenizer.tokenToId(IMAGE_PAD_TOKEN);
   const ctx: SimContext = {
     launch,
     deployment,
+    vision: visionConfig !== undefined && imagePadId !== null ? { config: visionConfig, padId: imagePadId } : null,
     modelName,
     contextLength,
     tokenizer,
