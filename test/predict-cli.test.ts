@@ -13,9 +13,10 @@ import { NumpyRandomState } from '../src/core/rng.js';
 import { storedCrossValidation } from '../src/sim/model/efficiency.js';
 import type { PredictionCase } from '../src/sim/calibration/cases.js';
 import { trainingCases } from '../src/sim/calibration/training-set.js';
-import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../src/predict/bench-setup.js';
+import { parseBenchArgs } from '../src/cli/bench-args/parse.js';
+import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags } from '../src/predict/bench-setup.js';
 import { formatErrorPercent } from '../src/predict/expected-error.js';
-import { parsePredictDeployment } from '../src/predict/predict-deployment.js';
+import { parseDeployment } from '../src/sim/deployment/launch-deployment.js';
 import { predictBench } from '../src/predict/prediction.js';
 import { REPO_ROOT, runCli } from './helpers/cli.js';
 
@@ -108,9 +109,9 @@ describe('servebench predict output and errors', () => {
     const result = await runCli(['predict', ...launch, '--', ...workload]);
     assert.equal(result.code, 0, result.stderr);
     // The same prediction in-process (virtual time, same seed: the same figures), through bench_serving's block formatter.
-    const { config } = parseWorkloadArgs(workload, 'predict', 'Qwen/Qwen2.5-0.5B-Instruct');
+    const { config } = resolveWorkloadFlags(parseBenchArgs(workload), 'Qwen/Qwen2.5-0.5B-Instruct');
     const workloads = await predictionWorkloads(config, lengthOnlyWorkload(config), () => {});
-    const prediction = await predictBench(parsePredictDeployment(launch, [], []), config, workloads);
+    const prediction = await predictBench(parseDeployment(launch, [], []), config, workloads);
     const block = formatResultBlock(prediction.metrics, config);
     assert.ok(result.stdout.includes(`${block}----------------servebench extras-----------------\n`), result.stdout);
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BACKEND_CHOICES } from '../src/bench/args/options.js';
+import { BACKEND_CHOICES } from '../src/bench/args/types.js';
 import { isChatBackend } from '../src/bench/backends/index.js';
 import { parsePythonJson } from '../src/catalog/ingest/jsonl.js';
 import { runCli } from './helpers/cli.js';

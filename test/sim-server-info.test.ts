@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { describeLaunch } from '../src/sim/flags/launch-summary.js';
 import { parseLaunchArgs } from '../src/sim/flags/launch-flags.js';
-import { resolveDeployment } from '../src/sim/model/deployment.js';
+import { resolveInstance } from '../src/sim/model/resolve-instance.js';
 import { startSimServer, type SimServerHandle } from '../src/sim/server/sim-server.js';
 import { get } from './sim-server-helpers.js';
 
@@ -24,7 +24,7 @@ async function withSim(args: string[], use: (sim: SimServerHandle) => Promise<vo
 /** The settings the banner prints a value for, by their /get_server_info name, with the banner's value. */
 function bannerValues(args: string[], quantization: string | null): Record<string, unknown> {
   const { launch } = parseLaunchArgs(args);
-  const d = resolveDeployment(launch);
+  const d = resolveInstance(launch);
   const values: Record<string, unknown> = {
     max_running_requests: d.maxRunningPerRank * d.attentionDp,
     chunked_prefill_size: Number.isFinite(d.chunkedPrefillPerRank) ? d.chunkedPrefillPerRank * d.attentionDp : -1,

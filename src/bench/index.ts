@@ -1,6 +1,7 @@
 /**
- * The bench pipeline's API for the commands: resolve the parsed arguments into a run config, run
- * it (once, or as a session of runs against one target), and the errors and report that go with it.
+ * The bench pipeline's API for the commands: the parsed arguments' type (bench_serving's Namespace;
+ * cli/bench-args parses the command line into it), resolving them into a run config, running it
+ * (once, or as a session of runs against one target), and the errors and report that go with it.
  */
 export { resolveRunConfig, type BenchRunConfig } from './run-config.js';
 export { openBench, runBench, RunInterrupted, type BenchIo, type BenchSession } from './run-bench.js';
@@ -9,11 +10,8 @@ export { ModelDiscoveryError } from './runner/discovery.js';
 export { signalExitCode, signalName } from './runner/interrupt.js';
 export { consoleReport } from './output/console-report.js';
 export type { ResultKeepers } from './output/keep-results.js';
-export { formatNamespace } from './args/namespace.js';
-export { BACKEND_CHOICES, BENCH_OPTIONS } from './args/options.js';
-export { HelpRequested, parseBenchArgs } from './args/parse.js';
 export { resolvedNamespace } from './args/resolved-namespace.js';
-export type { BackendName, BenchArgs } from './args/types.js';
+export { BACKEND_CHOICES, DATASET_CHOICES, type BackendName, type BenchArgs, type BenchExtensions } from './args/types.js';
 export { chatBackend } from './backends/chat.js';
 export { completionsBackend } from './backends/completions.js';
 export { backendAdapter, runHeaders, type BackendAdapter, type RunHeaders } from './backends/index.js';

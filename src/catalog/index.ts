@@ -9,10 +9,10 @@ export { runInputFromBench, requestRecordsFromOutputs } from './from-bench.js';
 export type { BenchRunParts } from './from-bench.js';
 export type {
   DeploymentFlags,
-  DeploymentInstance,
   EvalRunMetrics,
   MetricValue,
   RecipeConfig,
+  RecipeInstance,
   RecordOutcome,
   RequestRecord,
   RunFilter,

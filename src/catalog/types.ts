@@ -2,7 +2,7 @@
  * Contracts of the run catalog: what a writer hands to `recordRun` and what readers get back.
  * Metric names are bench_serving's JSONL keys (`mean_ttft_ms`, `output_throughput`, ...).
  */
-import type { LaunchConfig } from '../sim/index.js';
+import type { Deployment, DeploymentFlags, DeploymentInstance } from '../sim/index.js';
 import type { MetricDefinitions } from './metric-definitions.js';
 
 /** A metric value as bench_serving reports it: a number (Infinity for `inf`), a string (`backend`, `trace`) or null (`not set`). */
@@ -63,55 +63,25 @@ export interface EvalRunMetrics {
   total_output_tokens: number;
 }
 
-/** Launch flags that shape performance, as given on the command line; absent = not given. */
-export type DeploymentFlags = Partial<
-  Pick<
-    LaunchConfig,
-    | 'modelPath'
-    | 'servedModelName'
-    | 'tpSize'
-    | 'dpSize'
-    | 'epSize'
-    | 'enableDpAttention'
-    | 'enableDpLmHead'
-    | 'maxRunningRequests'
-    | 'maxTotalTokens'
-    | 'chunkedPrefillSize'
-    | 'maxPrefillTokens'
-    | 'contextLength'
-    | 'memFractionStatic'
-    | 'kvCacheDtype'
-    | 'quantization'
-    | 'dtype'
-    | 'pageSize'
-    | 'disableRadixCache'
-    | 'speculativeAlgorithm'
-    | 'speculativeNumSteps'
-    | 'speculativeEagleTopk'
-    | 'speculativeNumDraftTokens'
-    | 'disaggregationMode'
-    | 'nnodes'
-  >
-> & {
-  ppSize?: number;
-  moeA2aBackend?: string;
-  deepepMode?: string;
-};
+/** The launch flags a recipe's command states (sim/deployment's, the one deployment type's); absent = not given. */
+export type { DeploymentFlags };
 
-/** One server process of a deployment (a PD-separated recipe has a prefill, a decode and a router). */
-export interface DeploymentInstance {
-  role: 'mixed' | 'prefill' | 'decode' | 'router';
+/**
+ * One server process of a recipe (a PD-separated recipe has a prefill, a decode and a router): a
+ * deployment instance, with its command as written.
+ */
+export interface RecipeInstance extends DeploymentInstance {
   /** The launcher as written: `python -m sglang.launch_server`, `sglang serve`, ... */
   launcher: string;
-  /** Structured view of the flags that matter for performance. */
-  config: DeploymentFlags;
-  /** Every flag as given (`--tp` → `"8"`, boolean flags → `true`), secrets redacted. */
+  /** Every flag as given (`--tp` → `"8"`, boolean flags → `true`), secrets redacted; `config` holds the facts read from them. */
   flags: Record<string, string | true>;
 }
 
-/** The deployment a run was measured on: its launch commands and environment variables. */
-export interface RecipeConfig {
-  instances: DeploymentInstance[];
+/**
+ * The deployment a run was measured on, as the catalog stores it (the `recipe` column's JSON): the
+ * deployment's instances with their launch commands, and the recipe's environment variables.
+ */
+export interface RecipeConfig extends Deployment<RecipeInstance> {
   /** `export NAME=value` lines of the recipe (secrets redacted). */
   env: Record<string, string>;
   /** Where the recipe came from: `file`, `previous recipe` ("same deployment"), `command line`. */

@@ -4,17 +4,16 @@
  * workload, and an evaluator that predicts each candidate in virtual time.
  */
 import { UserError } from '../core/errors.js';
-import type { BenchRunConfig } from '../bench/index.js';
+import type { BenchArgs, BenchRunConfig } from '../bench/index.js';
 import { parseLaunchArgs } from '../sim/index.js';
 import type { HardwareProfile, ModelSpec } from '../sim/index.js';
-import { resolveDeployment } from '../sim/index.js';
-import { cardsFor } from '../sim/index.js';
+import { resolveInstance } from '../sim/index.js';
+import { cardsFor, type LaunchDeployment, type LaunchInstance } from '../sim/index.js';
 import { resolveModel } from '../sim/index.js';
-import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../predict/index.js';
+import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags } from '../predict/index.js';
 import { createLocalEvaluator, type CandidateEvaluator } from './config-search.js';
 import { enumerateConfigs, type ConfigCandidate } from './config-space.js';
 import { instanceFlags } from './launch-render.js';
-import type { PredictDeployment, PredictInstance } from '../predict/index.js';
 import type { Slo } from '../sweep/index.js';
 import { measureAtFor, predictionTarget } from '../sweep/index.js';
 import type { WorkloadCache } from '../predict/index.js';
@@ -29,7 +28,8 @@ export interface ConfigSearchSpec {
   slo: Slo | null;
   maxConcurrency: number;
   promptsPerLoad: number;
-  benchArgv: string[];
+  /** The bench flags as parsed (plain data, so a worker thread receives them as they are). */
+  benchArgs: BenchArgs;
 }
 
 export interface SearchContext {
@@ -43,22 +43,22 @@ export interface SearchContext {
 }
 
 /** Each replica of a candidate becomes one instance the engine composes. */
-export function candidateDeployment(candidate: ConfigCandidate, modelPath: string, hardware: HardwareProfile): PredictDeployment {
-  const instances: PredictInstance[] = candidate.instances.flatMap((plan) => {
+export function candidateDeployment(candidate: ConfigCandidate, modelPath: string, hardware: HardwareProfile): LaunchDeployment {
+  const instances: LaunchInstance[] = candidate.instances.flatMap((plan) => {
     const flags = instanceFlags(plan, { modelPath, devicesPerNode: hardware.devicesPerNode });
-    const launch = { ...parseLaunchArgs(flags).launch, hardwareProfile: hardware };
-    return Array.from({ length: plan.replicas }, () => ({ role: plan.role, launch }));
+    const config = { ...parseLaunchArgs(flags).launch, hardwareProfile: hardware };
+    return Array.from({ length: plan.replicas }, () => ({ role: plan.role, config }));
   });
-  return { mode: candidate.mode, instances };
+  return { instances };
 }
 
 /** Why a candidate cannot serve the workload (it does not fit, its KV pool cannot hold one request), or null. */
-export function infeasibility(deployment: PredictDeployment, config: BenchRunConfig): string | null {
+export function infeasibility(deployment: LaunchDeployment, config: BenchRunConfig): string | null {
   const longest = config.dataset.random.inputLen + config.dataset.random.outputLen;
   for (const instance of deployment.instances) {
     let resolved;
     try {
-      resolved = resolveDeployment(instance.launch);
+      resolved = resolveInstance(instance.config);
     } catch (error) {
       if (error instanceof UserError) return error.message.split(':')[0] ?? error.message;
       throw error;
@@ -74,7 +74,7 @@ export function infeasibility(deployment: PredictDeployment, config: BenchRunCon
 export function createSearchContext(spec: ConfigSearchSpec): SearchContext {
   const hardware = spec.hardware;
   const { model } = resolveModel(spec.modelPath, null);
-  const flags = parseWorkloadArgs(spec.benchArgv, 'sweep', spec.modelPath);
+  const flags = resolveWorkloadFlags(spec.benchArgs, spec.modelPath);
   const candidates = enumerateConfigs({ model, devices: spec.devices, includePd: spec.includePd });
   const deployments = candidates.map((candidate) => candidateDeployment(candidate, spec.modelPath, hardware));
   const cards = cardsFor(hardware, spec.devices);

@@ -4,7 +4,7 @@
  * draft (MTP or EAGLE3), and PD separation with a prefill:decode split. Pure: which of them fit in
  * memory is left to the performance model, which refuses a deployment that does not.
  */
-import type { ModelSpec } from '../sim/index.js';
+import type { DeployMode, ModelSpec, ServerRole } from '../sim/index.js';
 
 /** A smaller chunk than the hardware default shortens the decode stall behind each prefill. */
 export const SMALL_CHUNKED_PREFILL = 4096;
@@ -13,11 +13,9 @@ export const SPECULATIVE_FLAGS = ['--speculative-num-steps', '3', '--speculative
 const MAX_PREFILL_INSTANCES = 4;
 const MAX_DECODE_INSTANCES = 2;
 
-export type DeployMode = 'pd-mixed' | 'pd-separated';
-
 /** One kind of server in a deployment, run `replicas` times on `devices` devices each. */
 export interface InstancePlan {
-  role: 'mixed' | 'prefill' | 'decode';
+  role: ServerRole;
   replicas: number;
   devices: number;
   /** SGLang launch flags of one replica (without the model path). */

@@ -2,6 +2,7 @@
  * Renders a configuration candidate as the commands a person runs: one `sglang.launch_server`
  * per instance kind (and a router for PD separation), plus the flag lists the sim parses.
  */
+import { nodesFor } from '../sim/index.js';
 import type { ConfigCandidate, InstancePlan } from './config-space.js';
 
 /** Quotes a word for a POSIX shell when it needs it. */
@@ -19,7 +20,7 @@ export interface RenderOptions {
 
 /** The SGLang flags of one replica of an instance, model path first. */
 export function instanceFlags(instance: InstancePlan, options: RenderOptions): string[] {
-  const nodes = Math.ceil(instance.devices / options.devicesPerNode);
+  const nodes = nodesFor(options, instance.devices);
   return [
     '--model-path', options.modelPath,
     ...instance.flags,

@@ -17,7 +17,7 @@ import { searchConfigurations, type CandidateOutcome } from './config-search.js'
 import { formatExpectedErrorNote } from '../predict/index.js';
 import { writeJsonFile } from '../core/json-file.js';
 import { formatSlo } from '../sweep/index.js';
-import type { ConfigSearchPlan } from '../sweep/index.js';
+import type { BenchFlagsParser, ConfigSearchPlan } from '../sweep/index.js';
 
 type Print = (line: string) => void;
 
@@ -51,17 +51,18 @@ function rankingJson(plan: ConfigSearchPlan, context: ReturnType<typeof createSe
   };
 }
 
-/** Runs the configuration search and prints its report; resolves to the exit code. */
-export async function runConfigSearch(plan: ConfigSearchPlan, print: Print): Promise<number> {
+/** Runs the configuration search (its bench flags read by `parseBench`) and prints its report; resolves to the exit code. */
+export async function runConfigSearch(plan: ConfigSearchPlan, print: Print, parseBench: BenchFlagsParser): Promise<number> {
+  const device = plan.hardware.kind === 'spec' ? readHardwareSpec(plan.hardware.file) : getHardware(plan.hardware.name);
   const spec: ConfigSearchSpec = {
     modelPath: plan.modelPath,
-    hardware: plan.hardware.kind === 'spec' ? readHardwareSpec(plan.hardware.file) : getHardware(plan.hardware.name),
+    hardware: device,
     devices: plan.devices,
     includePd: plan.includePd,
     slo: plan.slo,
     maxConcurrency: plan.search.limit,
     promptsPerLoad: plan.promptsPerLoad,
-    benchArgv: plan.benchArgv,
+    benchArgs: parseBench(plan.benchArgv),
   };
   const context = createSearchContext(spec);
   const { candidates, hardware, model } = context;

@@ -1,9 +1,10 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { UserError } from '../core/errors.js';
-import { lengthOnlyWorkload, parseWorkloadArgs } from './bench-setup.js';
+import { parseBenchArgs } from '../cli/bench-args/parse.js';
+import { lengthOnlyWorkload, resolveWorkloadFlags } from './bench-setup.js';
 
-const args = (model: string, ...flags: string[]) => parseWorkloadArgs(flags, 'predict', model).config;
+const args = (model: string, ...flags: string[]) => resolveWorkloadFlags(parseBenchArgs(flags), model).config;
 
 describe('lengthOnlyWorkload', () => {
   test('only for random and random-ids, and only when no tokenizer is found', () => {

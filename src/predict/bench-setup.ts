@@ -1,11 +1,10 @@
 /**
- * The bench half of a `predict` / `sweep` command line (the flags after `--`): parsed exactly as
- * `servebench bench` parses them, with the model taken from the launch flags when the bench flags
- * name none (there is no server to ask), and what the dataset builder needs: the tokenizer, or for
- * a prediction whose model has none at hand, the lengths alone when the dataset needs no more.
+ * The bench half of a `predict` / `sweep` command line (the flags after `--`, parsed by the CLI as
+ * `servebench bench` parses them): resolved with the model taken from the launch flags when the
+ * bench flags name none (there is no server to ask), and what the dataset builder needs: the
+ * tokenizer, or for a prediction whose model has none at hand, the lengths alone when the dataset
+ * needs no more.
  */
-import { UsageError } from '../core/errors.js';
-import { HelpRequested, parseBenchArgs } from '../bench/index.js';
 import type { BenchArgs } from '../bench/index.js';
 import { buildDataset, buildLengthOnlyDataset, LENGTH_ONLY_DATASETS } from '../bench/index.js';
 import { resolveRunConfig, type BenchRunConfig } from '../bench/index.js';
@@ -19,15 +18,8 @@ export interface WorkloadFlags {
   config: BenchRunConfig;
 }
 
-/** Parses and resolves bench flags; `--help` among them is pointed at `servebench bench --help`. */
-export function parseWorkloadArgs(argv: readonly string[], command: string, defaultModel: string | null): WorkloadFlags {
-  let args: BenchArgs;
-  try {
-    args = parseBenchArgs(argv);
-  } catch (error) {
-    if (error instanceof HelpRequested) throw new UsageError(`${command}: the flags after '--' are bench flags; see 'servebench bench --help'`);
-    throw error;
-  }
+/** The parsed bench flags with their run config; `defaultModel` stands in for a `--model` they do not give. */
+export function resolveWorkloadFlags(args: BenchArgs, defaultModel: string | null): WorkloadFlags {
   return { args, config: resolveRunConfig(args, { defaultModel }) };
 }
 

@@ -1,6 +1,5 @@
 /** The predict subsystem's front door: what other subsystems may import from it. */
-export { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads, type WorkloadFlags } from './bench-setup.js';
+export { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags, type WorkloadFlags } from './bench-setup.js';
 export { formatErrorPercent, formatExpectedErrorNote, formatExpectedErrorSection, sloErrorSuffix, throughputErrorSuffix } from './expected-error.js';
-export { deploymentCards, describeDeployment, parsePredictDeployment, type PredictDeployment, type PredictInstance } from './predict-deployment.js';
 export { predictBench, predictableWorkload, runWorkload } from './prediction.js';
 export type { Workload, WorkloadCache } from './workload-cache.js';

@@ -14,7 +14,7 @@ import { predictedMetrics } from '../sim/index.js';
 import type { Calibration } from '../sim/index.js';
 import type { LaunchConfig } from '../sim/index.js';
 import { explainStep } from '../sim/index.js';
-import type { PredictDeployment, PredictInstance } from './predict-deployment.js';
+import { deployMode, type LaunchDeployment, type LaunchInstance } from '../sim/index.js';
 import type { Workload, WorkloadCache } from './workload-cache.js';
 
 export interface Prediction {
@@ -32,9 +32,9 @@ export interface Prediction {
 const SHARED_PREFIX_DATASETS = new Set(['generated-shared-prefix', 'mooncake']);
 
 /** The engine of a deployment: one instance, or the prefill and decode instances composed with KV transfer. */
-export function engineFor(deployment: PredictDeployment, calibration: Calibration = {}): SimEngine {
-  if (deployment.mode === 'pd-mixed') return createEngine((deployment.instances[0] as PredictInstance).launch, { calibration });
-  const launches = (role: PredictInstance['role']): LaunchConfig[] => deployment.instances.filter((i) => i.role === role).map((i) => i.launch);
+export function engineFor(deployment: LaunchDeployment, calibration: Calibration = {}): SimEngine {
+  if (deployMode(deployment) === 'pd-mixed') return createEngine((deployment.instances[0] as LaunchInstance).config, { calibration });
+  const launches = (role: LaunchInstance['role']): LaunchConfig[] => deployment.instances.filter((i) => i.role === role).map((i) => i.config);
   return createDisaggregatedEngine(launches('prefill'), launches('decode'), { calibration });
 }
 
@@ -51,7 +51,7 @@ export async function predictableWorkload(config: BenchRunConfig, workloads: Wor
 }
 
 /** Predicts the run `config` describes against `deployment`, on the workload `servebench bench` would build. */
-export async function predictBench(deployment: PredictDeployment, config: BenchRunConfig, workloads: WorkloadCache, options: PredictOptions = {}): Promise<Prediction> {
+export async function predictBench(deployment: LaunchDeployment, config: BenchRunConfig, workloads: WorkloadCache, options: PredictOptions = {}): Promise<Prediction> {
   return predictWorkload(deployment, config, await predictableWorkload(config, workloads), options);
 }
 
@@ -66,7 +66,7 @@ export interface PredictOptions {
  * untouched (arrivals draw from a copy), so one workload can be run again, e.g. under another calibration.
  */
 export function runWorkload(
-  deployment: PredictDeployment,
+  deployment: LaunchDeployment,
   config: Pick<BenchRunConfig, 'load'>,
   workload: Workload,
   calibration: Calibration = {},
@@ -96,7 +96,7 @@ function explainRun(engine: SimEngine): string[] {
 }
 
 /** Predicts a built workload: bench's result block and extras from the virtual-time run. */
-export function predictWorkload(deployment: PredictDeployment, config: BenchRunConfig, workload: Workload, options: PredictOptions = {}): Prediction {
+export function predictWorkload(deployment: LaunchDeployment, config: BenchRunConfig, workload: Workload, options: PredictOptions = {}): Prediction {
   const { result, engine } = runWorkload(deployment, config, workload, options.calibration);
   const metrics = predictedMetrics(result);
   const extras = calculateExtras({ outputs: result.outputs, requestRate: config.load.requestRate, maxConcurrency: config.load.maxConcurrency });

@@ -12,7 +12,7 @@ import { parseDeploymentInstance } from '../catalog/index.js';
 import type { RecipeConfig, RunInput } from '../catalog/index.js';
 import type { PyValue } from '../core/pyrepr.js';
 import type { CrossValidationSummary } from '../sim/index.js';
-import type { PredictDeployment } from '../predict/index.js';
+import type { LaunchDeployment } from '../sim/index.js';
 
 import { TOOL_VERSION as VERSION } from '../core/version.js';
 
@@ -27,16 +27,19 @@ export interface PointRunInput {
   startedAt: Date;
   labels: Record<string, string>;
   /** The predicted or simulated deployment, stored as the run's recipe. */
-  deployment: PredictDeployment | null;
+  deployment: LaunchDeployment | null;
   /** Set for predictions: the model's expected error, stored in the record (`buildResultRecord`). */
   prediction?: { expectedError: CrossValidationSummary | null };
 }
 
-/** The deployment as a catalog recipe, one instance per server (flags as given, secrets redacted). */
-export function recipeOf(deployment: PredictDeployment, launcher: string): RecipeConfig {
+/**
+ * The deployment as the catalog stores it, a recipe: one instance per server, its flags as given
+ * (secrets redacted) and the facts they state, read from them as a recipe document's are.
+ */
+export function recipeOf(deployment: LaunchDeployment, launcher: string): RecipeConfig {
   const warnings: string[] = [];
   const instances = deployment.instances.map((instance) =>
-    parseDeploymentInstance({ kind: 'launch', launcher, args: instance.launch.rawArgs, startLine: 0, endLine: 0 }, warnings),
+    parseDeploymentInstance({ kind: 'launch', launcher, args: instance.config.rawArgs, startLine: 0, endLine: 0 }, warnings),
   );
   return { instances, env: {}, origin: 'command line' };
 }

@@ -6,16 +6,15 @@
 import { openCatalog, type Catalog } from '../catalog/index.js';
 import { writeChart } from '../plots/index.js';
 import { parseLaunchArgs, splitCommandLine } from '../sim/index.js';
-import { resolveDeployment } from '../sim/index.js';
-import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../predict/index.js';
+import { deployMode, deploymentCards, deploymentHardware, parseDeployment, type LaunchDeployment } from '../sim/index.js';
+import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags } from '../predict/index.js';
 import { formatExpectedErrorNote } from '../predict/index.js';
 import { writeJsonFile } from '../core/json-file.js';
 import { formatLoad, type LoadKind } from './load-series.js';
-import { deploymentCards, parsePredictDeployment, type PredictDeployment } from '../predict/index.js';
 import { formatSlo, type Slo } from './slo.js';
 import { runSeries, runSloSearch, type SweepPoint } from './sweep.js';
 import { sweepJson } from './sweep-json.js';
-import type { LoadSweepPlan, OutputSpec } from './sweep-plan.js';
+import type { BenchFlagsParser, LoadSweepPlan, OutputSpec } from './sweep-plan.js';
 import { sweepChartOption } from './sweep-plot.js';
 import { formatSweepSummary, formatSweepTable } from './sweep-table.js';
 import { liveTarget, measureAtFor, predictionTarget, type SweepTarget } from './sweep-target.js';
@@ -28,27 +27,27 @@ const quiet = (): void => {};
 const PLOT_SIZE = { width: 1100, height: 520 };
 
 /** The sweep's target, and the note a prediction from lengths alone prints (null otherwise). */
-async function openTarget(plan: LoadSweepPlan): Promise<{ target: SweepTarget; note: string | null }> {
+async function openTarget(plan: LoadSweepPlan, parseBench: BenchFlagsParser): Promise<{ target: SweepTarget; note: string | null }> {
   const { target } = plan;
   if (target.mode === 'predict') {
-    const deployment = parsePredictDeployment(splitCommandLine(target.shared ?? ''), target.prefills, target.decodes);
-    const first = deployment.instances[0]!.launch;
-    const flags = parseWorkloadArgs(plan.benchArgv, 'sweep', first.servedModelName ?? first.modelPath);
+    const deployment = parseDeployment(splitCommandLine(target.shared ?? ''), target.prefills, target.decodes);
+    const first = deployment.instances[0]!.config;
+    const flags = resolveWorkloadFlags(parseBench(plan.benchArgv), first.servedModelName ?? first.modelPath);
     const lengthOnly = lengthOnlyWorkload(flags.config);
     return { target: predictionTarget(deployment, flags, await predictionWorkloads(flags.config, lengthOnly, quiet)), note: lengthOnly?.note ?? null };
   }
   if (target.mode === 'sim') {
     const { launch, truth } = parseLaunchArgs(splitCommandLine(target.flags));
     // A truth-mode sim has fixed timings and no modelled deployment (its model may be any name).
-    const deployment: PredictDeployment | null = truth === null ? { mode: 'pd-mixed', instances: [{ role: 'mixed', launch }] } : null;
-    const flags = parseWorkloadArgs(plan.benchArgv, 'sweep', launch.servedModelName ?? launch.modelPath);
+    const deployment: LaunchDeployment | null = truth === null ? { instances: [{ role: 'mixed', config: launch }] } : null;
+    const flags = resolveWorkloadFlags(parseBench(plan.benchArgv), launch.servedModelName ?? launch.modelPath);
     return { target: await liveTarget(flags, target.flags, deployment), note: null };
   }
-  return { target: await liveTarget(parseWorkloadArgs(plan.benchArgv, 'sweep', null), null, null), note: null };
+  return { target: await liveTarget(resolveWorkloadFlags(parseBench(plan.benchArgv), null), null, null), note: null };
 }
 
 /** Labels every point of this sweep carries in the catalog. */
-function sweepLabels(plan: LoadSweepPlan, deployment: PredictDeployment | null, cards: number, startedAt: Date): Record<string, string> {
+function sweepLabels(plan: LoadSweepPlan, deployment: LaunchDeployment | null, cards: number, startedAt: Date): Record<string, string> {
   const labels: Record<string, string> = {
     ...plan.output.labels,
     sweep: `sweep-${startedAt.toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '')}`,
@@ -56,8 +55,8 @@ function sweepLabels(plan: LoadSweepPlan, deployment: PredictDeployment | null, 
     cards: String(cards),
   };
   if (deployment !== null) {
-    labels.hardware = resolveDeployment(deployment.instances[0]!.launch).hardware.key;
-    labels.deploy = deployment.mode === 'pd-separated' ? 'pd-separation' : 'pd-mixed';
+    labels.hardware = deploymentHardware(deployment).key;
+    labels.deploy = deployMode(deployment) === 'pd-separated' ? 'pd-separation' : 'pd-mixed';
   }
   return labels;
 }
@@ -81,9 +80,9 @@ function openSweepCatalog(output: OutputSpec): Catalog | null {
   return output.noCatalog ? null : openCatalog(output.db);
 }
 
-/** Runs the plan, printing as it goes; resolves to the exit code. */
-export async function runLoadSweep(plan: LoadSweepPlan, print: Print): Promise<number> {
-  const { target, note } = await openTarget(plan);
+/** Runs the plan, printing as it goes (its bench flags read by `parseBench`); resolves to the exit code. */
+export async function runLoadSweep(plan: LoadSweepPlan, print: Print, parseBench: BenchFlagsParser): Promise<number> {
+  const { target, note } = await openTarget(plan, parseBench);
   const catalog = openSweepCatalog(plan.output);
   try {
     const cards = plan.cards ?? (target.deployment ? deploymentCards(target.deployment) : 1);

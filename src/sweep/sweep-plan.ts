@@ -2,6 +2,7 @@
  * What a `servebench sweep` command line asks for (parsed by src/cli/sweep-args.ts): a load sweep,
  * an SLO search, or a configuration search, each with its target and outputs.
  */
+import type { BenchArgs } from '../bench/index.js';
 import type { LoadKind, LoadSeries } from './load-series.js';
 import type { Slo } from './slo.js';
 
@@ -35,6 +36,7 @@ export interface LoadSweepPlan {
   cards: number | null;
   promptsPerLoad: number | null;
   output: OutputSpec;
+  /** The bench flags (after `--`): every point's workload, and without a target option the server. */
   benchArgv: string[];
 }
 
@@ -53,7 +55,15 @@ export interface ConfigSearchPlan {
   /** Prompts per unit of concurrency at every prediction. */
   promptsPerLoad: number;
   output: OutputSpec;
+  /** The bench flags (after `--`): the workload every candidate is predicted on. */
   benchArgv: string[];
 }
 
 export type SweepPlan = LoadSweepPlan | ConfigSearchPlan;
+
+/**
+ * Reads a plan's bench flags as `servebench bench` parses them: the CLI's parser, handed in by the
+ * sweep command, so the sweep reads them where it did (after the target's launch flags, or the
+ * searched device) without depending on the CLI.
+ */
+export type BenchFlagsParser = (argv: readonly string[]) => BenchArgs;

@@ -17,7 +17,7 @@ import type { WorkloadFlags } from '../predict/index.js';
 import { configAtLoad } from './load-config.js';
 import { formatLoad, type LoadKind } from './load-series.js';
 import { pointRunInput } from './point-record.js';
-import { describeDeployment, type PredictDeployment } from '../predict/index.js';
+import { describeDeployment, type LaunchDeployment } from '../sim/index.js';
 import { predictBench } from '../predict/index.js';
 import type { MeasureAt } from './sweep.js';
 import type { WorkloadCache } from '../predict/index.js';
@@ -41,7 +41,7 @@ export interface SweepTarget {
   /** The server a real-time target measures (address and model resolved); null for predictions. */
   server: BenchTarget | null;
   /** The deployment behind the target, when servebench knows it (predict, sim). */
-  deployment: PredictDeployment | null;
+  deployment: LaunchDeployment | null;
   /** For predictions, the model's cross-validated error (null before its first fit); null for targets that measure. */
   prediction: { expectedError: CrossValidationSummary | null } | null;
   run(config: BenchRunConfig): Promise<BenchOutcome>;
@@ -49,7 +49,7 @@ export interface SweepTarget {
 }
 
 /** A virtual-time target: every point is a prediction against `deployment`. */
-export function predictionTarget(deployment: PredictDeployment, flags: WorkloadFlags, workloads: WorkloadCache): SweepTarget {
+export function predictionTarget(deployment: LaunchDeployment, flags: WorkloadFlags, workloads: WorkloadCache): SweepTarget {
   return {
     mode: 'predict',
     description: describeDeployment(deployment),
@@ -80,7 +80,7 @@ async function measurePoint(session: BenchSession, config: BenchRunConfig): Prom
 }
 
 /** A real-time target: the sim of `simFlags` started in-process, or the server the bench flags name. */
-export async function liveTarget(flags: WorkloadFlags, simFlags: string | null, deployment: PredictDeployment | null): Promise<SweepTarget> {
+export async function liveTarget(flags: WorkloadFlags, simFlags: string | null, deployment: LaunchDeployment | null): Promise<SweepTarget> {
   const session = await openBench(flags.config, POINT_IO, { sim: simFlags, console: null, workerThreads: false });
   const server = session.target;
   return {

@@ -4,31 +4,39 @@
  * the reference byte for byte. servebench's own extension options follow in `extensions`;
  * they are never printed inside the Namespace.
  */
-export type BackendName =
-  | 'sglang'
-  | 'sglang-native'
-  | 'sglang-oai'
-  | 'sglang-oai-chat'
-  | 'vllm'
-  | 'vllm-chat'
-  | 'lmdeploy'
-  | 'lmdeploy-chat'
-  | 'trt'
-  | 'gserver'
-  | 'truss'
-  | 'openai'
-  | 'openai-chat';
+/** Backend names bench_serving accepts, then servebench's aliases `openai` (= vllm) and `openai-chat` (= vllm-chat). */
+export const BACKEND_CHOICES = [
+  'sglang',
+  'sglang-native',
+  'sglang-oai',
+  'sglang-oai-chat',
+  'vllm',
+  'vllm-chat',
+  'lmdeploy',
+  'lmdeploy-chat',
+  'trt',
+  'gserver',
+  'truss',
+  'openai',
+  'openai-chat',
+] as const;
 
-export type DatasetName =
-  | 'sharegpt'
-  | 'custom'
-  | 'openai'
-  | 'random'
-  | 'random-ids'
-  | 'generated-shared-prefix'
-  | 'mmmu'
-  | 'image'
-  | 'mooncake';
+export type BackendName = (typeof BACKEND_CHOICES)[number];
+
+/** The workloads `--dataset-name` accepts. */
+export const DATASET_CHOICES = [
+  'sharegpt',
+  'custom',
+  'openai',
+  'random',
+  'random-ids',
+  'generated-shared-prefix',
+  'mmmu',
+  'image',
+  'mooncake',
+] as const;
+
+export type DatasetName = (typeof DATASET_CHOICES)[number];
 
 export interface BenchArgs {
   backend: BackendName;

@@ -2,7 +2,7 @@
  * bench_serving's start-up checks (spec §1.3 steps 1, 6, 8, 11–13), on the run config as it is
  * resolved, as one-line UserErrors (exit 1) instead of assertion tracebacks. Checks that need the
  * network or files (model discovery) belong to the run; the range of each number is checked as it
- * is parsed (options.ts).
+ * is parsed (cli/bench-args/options.ts).
  */
 import { UserError } from '../../core/errors.js';
 import { splitHeaderEntry } from '../../core/header-entry.js';

@@ -9,7 +9,8 @@
  * are listed (`--node-rank 0,1`), two single-node runs two instances.
  */
 import { redactSetting } from '../../core/redact.js';
-import type { DeploymentFlags, DeploymentInstance } from '../types.js';
+import { serverRole } from '../../sim/index.js';
+import type { DeploymentFlags, RecipeInstance } from '../types.js';
 import type { FoundCommand } from './shell-command.js';
 import { parseFlags } from './shell-command.js';
 
@@ -59,7 +60,7 @@ function readField(kind: FieldKind, value: string | true): string | number | boo
 }
 
 /** Builds the structured instance of one run of a launch or router command; unreadable values become warnings. */
-export function parseDeploymentInstance(command: FoundCommand, warnings: string[]): DeploymentInstance {
+export function parseDeploymentInstance(command: FoundCommand, warnings: string[]): RecipeInstance {
   return instanceOf(command, parseFlags(command.args).flags, warnings);
 }
 
@@ -78,7 +79,7 @@ function perNodeFlags(runs: readonly string[][]): Record<string, string | true> 
  * The instances a command deploys: one, or, when a script runs it once per node with different
  * arguments, one per group of `--nnodes` runs.
  */
-export function parseDeploymentInstances(command: FoundCommand, warnings: string[]): DeploymentInstance[] {
+export function parseDeploymentInstances(command: FoundCommand, warnings: string[]): RecipeInstance[] {
   const runs = command.runs ?? [command.args];
   if (new Set(runs.map((args) => JSON.stringify(args))).size <= 1) return [parseDeploymentInstance(command, warnings)];
   const nnodes = Number(parseFlags(command.args).flags['--nnodes'] ?? 1);
@@ -86,12 +87,12 @@ export function parseDeploymentInstances(command: FoundCommand, warnings: string
   if (runs.length % perInstance !== 0) {
     warnings.push(`${command.launcher} runs ${runs.length} times but --nnodes is ${perInstance}; each group of ${perInstance} runs read as one instance`);
   }
-  const instances: DeploymentInstance[] = [];
+  const instances: RecipeInstance[] = [];
   for (let i = 0; i < runs.length; i += perInstance) instances.push(instanceOf(command, perNodeFlags(runs.slice(i, i + perInstance)), warnings));
   return instances;
 }
 
-function instanceOf(command: Pick<FoundCommand, 'kind' | 'launcher'>, given: Record<string, string | true>, warnings: string[]): DeploymentInstance {
+function instanceOf(command: Pick<FoundCommand, 'kind' | 'launcher'>, given: Record<string, string | true>, warnings: string[]): RecipeInstance {
   const flags: Record<string, string | true> = {};
   for (const [name, value] of Object.entries(given)) flags[name] = redactSetting(name, value);
   const config: DeploymentFlags = {};
@@ -107,7 +108,6 @@ function instanceOf(command: Pick<FoundCommand, 'kind' | 'launcher'>, given: Rec
     if (value === undefined) warnings.push(`${name} has an unreadable value '${String(raw)}'`);
     else (config as Record<string, unknown>)[field] = value;
   }
-  const mode = config.disaggregationMode;
-  const role = command.kind === 'router' ? 'router' : mode === 'prefill' || mode === 'decode' ? mode : 'mixed';
+  const role = command.kind === 'router' ? 'router' : serverRole(config.disaggregationMode);
   return { role, launcher: command.launcher, config, flags };
 }

@@ -4,8 +4,8 @@
  */
 import { basename } from 'node:path';
 import { hardwareForLabel } from '../../sim/index.js';
-import { cardsFor, instanceDeviceCount } from '../../sim/index.js';
-import type { DeploymentInstance, RunRecord } from '../types.js';
+import { cardsFor, deployMode, deploymentDevices, instanceDevices, servers } from '../../sim/index.js';
+import type { RunRecord } from '../types.js';
 
 /** A derived value and the reason it holds. */
 export interface Derived<T> {
@@ -13,29 +13,24 @@ export interface Derived<T> {
   how: string;
 }
 
-/** Devices (GPUs or NPU dies) one SGLang instance occupies. */
-function devicesOf(instance: DeploymentInstance): number {
-  const { tpSize = 1, dpSize = 1, ppSize = 1, enableDpAttention = false } = instance.config;
-  return instanceDeviceCount({ tp: tpSize, dp: dpSize, pp: ppSize, enableDpAttention });
-}
-
 /**
  * Card count: the `cards` label, else the recipe's devices over the devices per card of the hardware
- * the label names (2 dies per Ascend A3 card; 1 when the label names no catalogued device); null
- * when neither says.
+ * the label names (2 dies per Ascend A3 card; 1 when the label names no catalogued device), counted in
+ * the device's own unit (hardware.json's `unit`: dies, GPUs); null when neither says.
  */
 export function deriveCards(run: RunRecord): Derived<number> | null {
   const label = Number(run.labels.cards);
   if (run.labels.cards !== undefined && Number.isFinite(label) && label > 0) return { value: label, how: `label cards=${run.labels.cards}` };
-  const servers = run.recipe?.instances.filter((i) => i.role !== 'router') ?? [];
-  if (servers.length === 0) return null;
-  const devices = servers.reduce((sum, i) => sum + devicesOf(i), 0);
-  const perInstance = servers.map((i) => `${i.role} ${devicesOf(i)}`).join(' + ');
+  const recipe = run.recipe;
+  if (recipe === null || servers(recipe).length === 0) return null;
+  const devices = deploymentDevices(recipe);
+  const perInstance = servers(recipe).map((i) => `${i.role} ${instanceDevices(i.config)}`).join(' + ');
   const hardware = run.labels.hardware ?? '';
   const profile = hardwareForLabel(hardware);
   if (profile !== undefined && profile.devicesPerCard > 1) {
     const cards = cardsFor(profile, devices);
-    return { value: cards, how: `recipe: ${perInstance} dies = ${cards} ${hardware} cards (${profile.devicesPerCard} dies per card)` };
+    const units = `${profile.unit}s`;
+    return { value: cards, how: `recipe: ${perInstance} ${units} = ${cards} ${hardware} cards (${profile.devicesPerCard} ${units} per card)` };
   }
   return { value: devices, how: `recipe: ${perInstance} devices` };
 }
@@ -66,9 +61,8 @@ export function deriveDatasetLabel(run: RunRecord): string | null {
 export function deriveDeployMode(run: RunRecord): string | null {
   const label = run.labels.deploy;
   if (label) return /sep|disagg/i.test(label) ? 'PD separation' : /mix|colo/i.test(label) ? 'PD mixed' : label;
-  const roles = run.recipe?.instances.map((i) => i.role) ?? [];
-  if (roles.includes('prefill') || roles.includes('decode')) return 'PD separation';
-  return roles.length ? 'PD mixed' : null;
+  const mode = run.recipe ? deployMode(run.recipe) : null;
+  return mode === null ? null : mode === 'pd-separated' ? 'PD separation' : 'PD mixed';
 }
 
 const QUANT_IN_NAME = /(?:^|[-_./])(w8a8|w4a8|w4a16|w8a16|fp8|nvfp4|mxfp4|fp4|int8|int4|awq|gptq)(?=$|[-_./])/i;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { DeploymentInstance, RunRecord } from '../types.js';
+import type { RecipeInstance, RunRecord } from '../types.js';
 import { accuracyColumns, linkedEvalRuns, linkedPerformanceRuns, linkedRuns } from './eval-runs.js';
 import { sameServerConfiguration } from './server-config.js';
 
@@ -29,7 +29,7 @@ function evalRun(id: string, task: string, accuracy: number | null, fields: Part
   return run(id, { source: { kind: 'eval', file: null, contentHash: id }, metrics, ...fields });
 }
 
-function recipeOf(config: DeploymentInstance['config']): RunRecord['recipe'] {
+function recipeOf(config: RecipeInstance['config']): RunRecord['recipe'] {
   return { instances: [{ role: 'mixed', launcher: 'sglang serve', config, flags: {} }], env: {}, origin: 'file' };
 }
 

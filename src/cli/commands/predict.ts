@@ -3,17 +3,18 @@
  * against the simulated deployment, computed in virtual time (seconds of CPU, no server).
  */
 import { performance } from 'node:perf_hooks';
-import { formatNamespace } from '../../bench/index.js';
 import { resolvedNamespace } from '../../bench/index.js';
 import { formatResultBlock } from '../../bench/index.js';
 import { formatExtendedBlock } from '../../bench/index.js';
 import { appendJsonl, checkOutputFile } from '../../bench/index.js';
 import { buildResultRecord } from '../../bench/index.js';
 import { storedCrossValidation } from '../../sim/index.js';
-import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../../predict/index.js';
+import { describeDeployment, parseDeployment } from '../../sim/index.js';
+import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags } from '../../predict/index.js';
 import { formatExpectedErrorSection } from '../../predict/index.js';
-import { describeDeployment, parsePredictDeployment } from '../../predict/index.js';
 import { predictBench } from '../../predict/index.js';
+import { formatNamespace } from '../bench-args/namespace.js';
+import { parseEmbeddedBenchArgs } from '../bench-args/parse.js';
 import { addHelpGroups, commandParser, wantsHelp } from '../command-parser.js';
 import { extractOptions, helpGroups, optionsOf, splitAtDoubleDash, type OptionGroup } from '../exact-options.js';
 import { SGLANG_FLAGS_HELP, SIM_MODEL_FLAGS_HELP } from '../launch-flags-help.js';
@@ -81,9 +82,9 @@ async function run(argv: string[]): Promise<number> {
     return argv.length === 0 ? 2 : 0;
   }
   const options = extractOptions(before, OPTIONS, 'predict', true);
-  const deployment = parsePredictDeployment(options.rest, options.values.get('prefill') ?? [], options.values.get('decode') ?? []);
-  const first = deployment.instances[0]!.launch;
-  const { args: parsed, config } = parseWorkloadArgs(after, 'predict', first.servedModelName ?? first.modelPath);
+  const deployment = parseDeployment(options.rest, options.values.get('prefill') ?? [], options.values.get('decode') ?? []);
+  const first = deployment.instances[0]!.config;
+  const { args: parsed, config } = resolveWorkloadFlags(parseEmbeddedBenchArgs(after, 'predict'), first.servedModelName ?? first.modelPath);
   const args = resolvedNamespace(parsed, config);
   const outputFile = config.output.file;
   if (outputFile !== null) checkOutputFile(outputFile);

@@ -4,6 +4,7 @@
  */
 import { runConfigSearch } from '../../config-search/index.js';
 import { runLoadSweep } from '../../sweep/index.js';
+import { parseEmbeddedBenchArgs } from '../bench-args/parse.js';
 import { addHelpGroups, commandParser, wantsHelp } from '../command-parser.js';
 import { helpGroups, splitAtDoubleDash } from '../exact-options.js';
 import type { Command } from '../main.js';
@@ -41,7 +42,8 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${line}\n`);
   };
   const plan = parseSweepCommand(argv);
-  return plan.kind === 'configs' ? runConfigSearch(plan, print) : runLoadSweep(plan, print);
+  const parseBench = (benchArgv: readonly string[]) => parseEmbeddedBenchArgs(benchArgv, 'sweep');
+  return plan.kind === 'configs' ? runConfigSearch(plan, print, parseBench) : runLoadSweep(plan, print, parseBench);
 }
 
 export const command: Command = {

@@ -7,11 +7,13 @@ import type { BenchRunConfig } from '../../bench/index.js';
 import { rowsFromLengths } from '../../bench/index.js';
 import { createBenchRngs, NumpyRandomState } from '../../core/rng.js';
 import { mean, median } from '../../core/stats.js';
-import { lengthOnlyWorkload, parseWorkloadArgs, predictionWorkloads } from '../../predict/index.js';
-import { parsePredictDeployment, type PredictDeployment } from '../../predict/index.js';
+import { parseEmbeddedBenchArgs } from '../../cli/index.js';
+import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags } from '../../predict/index.js';
 import { predictableWorkload, runWorkload } from '../../predict/index.js';
 import type { Workload } from '../../predict/index.js';
-import { resolveDeployment, type Deployment } from '../model/deployment.js';
+import type { LaunchDeployment } from '../deployment/deployment.js';
+import { parseDeployment } from '../deployment/launch-deployment.js';
+import { resolveInstance, type ResolvedInstance } from '../model/resolve-instance.js';
 import type { Calibration } from '../model/efficiency.js';
 import type { PredictionCase } from './cases.js';
 
@@ -20,9 +22,9 @@ export interface PreparedCase {
   case: PredictionCase;
   /** `model × hardware`: the unit cross-validation holds out. */
   group: string;
-  deployment: PredictDeployment;
+  deployment: LaunchDeployment;
   /** The resolved deployment of each instance (prefill instances first), under the stored fit. */
-  resolved: Deployment[];
+  resolved: ResolvedInstance[];
   config: BenchRunConfig;
   workload: Workload;
 }
@@ -57,18 +59,18 @@ function lengthsWorkload(config: BenchRunConfig, totals: { inputTotal: number; o
   return { dataset: { rows: rowsFromLengths(inputs, outputs), multiTurn: false }, rngs };
 }
 
-function deploymentOf(c: PredictionCase): PredictDeployment {
+function deploymentOf(c: PredictionCase): LaunchDeployment {
   const shared = ['--model-path', c.modelPath, '--hardware', c.hardware, ...c.launchFlags];
-  if (c.prefillFlags === null || c.decodeFlags === null) return parsePredictDeployment(shared, [], []);
-  return parsePredictDeployment(shared, [c.prefillFlags.join(' ')], [c.decodeFlags.join(' ')]);
+  if (c.prefillFlags === null || c.decodeFlags === null) return parseDeployment(shared, [], []);
+  return parseDeployment(shared, [c.prefillFlags.join(' ')], [c.decodeFlags.join(' ')]);
 }
 
 /** Parses a case's flags and builds its workload (the tokenizer is loaded as `predict` loads it). */
 export async function prepareCase(c: PredictionCase): Promise<PreparedCase> {
   const deployment = deploymentOf(c);
-  const resolved = deployment.instances.map((instance) => resolveDeployment(instance.launch));
+  const resolved = deployment.instances.map((instance) => resolveInstance(instance.config));
   const serving = resolved[resolved.length - 1]!;
-  const { config } = parseWorkloadArgs(['--backend', c.backend, ...c.benchFlags], 'predict', c.modelPath);
+  const { config } = resolveWorkloadFlags(parseEmbeddedBenchArgs(['--backend', c.backend, ...c.benchFlags], 'predict'), c.modelPath);
   const workload = c.workloadLengths
     ? lengthsWorkload(config, c.workloadLengths)
     : await predictableWorkload(config, await predictionWorkloads(config, lengthOnlyWorkload(config), () => {}));

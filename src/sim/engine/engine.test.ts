@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { parseLaunchArgs } from '../flags/launch-flags.js';
 import type { Engine, SimRequest, TokenEmission } from '../types.js';
 import { kvTransferSeconds } from '../model/kv-transfer.js';
-import { resolveDeployment } from '../model/deployment.js';
+import { resolveInstance } from '../model/resolve-instance.js';
 import { createDisaggregatedEngine, createEngine } from './index.js';
 import type { RankStep } from './rank-step.js';
 
@@ -213,7 +213,7 @@ describe('PD disaggregation', () => {
       const chunks = byRequest(emitted, `r${i}`);
       assert.deepEqual(chunks.map((e) => e.completionTokens), Array.from({ length: 20 }, (_, k) => k + 1));
     }
-    const transfer = kvTransferSeconds(resolveDeployment(instance('prefill')), resolveDeployment(instance('decode')), 4000);
+    const transfer = kvTransferSeconds(resolveInstance(instance('prefill')), resolveInstance(instance('decode')), 4000);
     assert.ok(emitted[0]!.time > transfer, 'the first token waits for prefill plus the KV transfer');
     const stats = engine.stats();
     assert.deepEqual([stats.requestsFinished, stats.generationTokensTotal, stats.numRunning, stats.kvUsage], [6, 120, 0, 0]);

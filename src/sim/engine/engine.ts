@@ -5,7 +5,8 @@
  * Pure and clock-free: the HTTP server drives it in wall time and `predict` in virtual time,
  * through the Engine contract of src/sim/types.ts.
  */
-import { resolveDeployment, type Deployment } from '../model/deployment.js';
+import type { ServerRole } from '../deployment/deployment.js';
+import { resolveInstance, type ResolvedInstance } from '../model/resolve-instance.js';
 import type { Calibration } from '../model/efficiency.js';
 import { kvTransferSeconds } from '../model/kv-transfer.js';
 import { seededUniform } from '../text/seeded-random.js';
@@ -14,7 +15,7 @@ import type { Engine, EngineStats, LaunchConfig, SimRequest, TokenEmission } fro
 import { FrontEnd } from './front-end.js';
 import { newLiveRequest, type LiveRequest } from './live-request.js';
 import type { RankStepObserver } from './rank-step.js';
-import { Scheduler, type InstanceRole, type StepOutput } from './scheduler.js';
+import { Scheduler, type StepOutput } from './scheduler.js';
 import type { StepProfile } from './step-profile.js';
 import { acceptRateAt, bodyRateForPopulation, inTail, rateForLength, type TailRate } from './speculative.js';
 
@@ -22,7 +23,7 @@ export interface EngineOptions {
   /** Seed of the engine's draws (accept lengths); defaults to the launch's `simSeed`. */
   seed?: number;
   /** A deployment resolved beforehand (what-if studies); defaults to resolving `launch`. */
-  deployment?: Deployment;
+  deployment?: ResolvedInstance;
   /** PrefillDelayer max delay passes for DP attention; 0 = off. Defaults to the launch flags' (off unless enabled). */
   prefillDelayerPasses?: number;
   /**
@@ -40,19 +41,19 @@ export interface EngineOptions {
 
 /** One kind of instance of an engine (all its replicas run the same deployment) and what its steps were made of. */
 export interface InstanceProfile {
-  role: InstanceRole;
-  deployment: Deployment;
+  role: ServerRole;
+  deployment: ResolvedInstance;
   profile: StepProfile;
 }
 
 /** An Engine that also exposes the deployment whose instances stream the tokens. */
 export interface SimEngine extends Engine {
-  readonly deployment: Deployment;
+  readonly deployment: ResolvedInstance;
   /** The entry instance (PD mixed, or prefill) and the decode instance, each as its first replica saw its steps. */
   instanceProfiles(): InstanceProfile[];
 }
 
-function schedulerFor(deployment: Deployment, role: InstanceRole, options: EngineOptions): Scheduler {
+function schedulerFor(deployment: ResolvedInstance, role: ServerRole, options: EngineOptions): Scheduler {
   const prefillDelayerPasses = options.prefillDelayerPasses ?? deployment.prefillDelayerPasses;
   return new Scheduler(deployment, { role, prefillDelayerPasses, recordRankSteps: options.onRankStep !== undefined });
 }
@@ -63,7 +64,7 @@ function schedulerFor(deployment: Deployment, role: InstanceRole, options: Engin
  * `--disaggregation-mode` (compose PD with {@link createDisaggregatedEngine}).
  */
 export function createEngine(launch: LaunchConfig, options: EngineOptions = {}): SimEngine {
-  const deployment = options.deployment ?? resolveDeployment(launch, options.calibration);
+  const deployment = options.deployment ?? resolveInstance(launch, options.calibration);
   const replicas = Array.from({ length: deployment.replicas }, () => schedulerFor(deployment, 'mixed', options));
   return new ModelEngine(replicas, [], options.seed ?? launch.simSeed, options.acceptLength, options.onRankStep);
 }
@@ -74,9 +75,9 @@ export function createEngine(launch: LaunchConfig, options: EngineOptions = {}):
  * streams every token, the first one included, once it admits the request.
  */
 export function createDisaggregatedEngine(prefill: LaunchConfig[], decode: LaunchConfig[], options: Omit<EngineOptions, 'deployment'> = {}): SimEngine {
-  const build = (launches: LaunchConfig[], role: InstanceRole) =>
+  const build = (launches: LaunchConfig[], role: ServerRole) =>
     launches.flatMap((launch) => {
-      const deployment = resolveDeployment(launch, options.calibration);
+      const deployment = resolveInstance(launch, options.calibration);
       return Array.from({ length: deployment.replicas }, () => schedulerFor(deployment, role, options));
     });
   const seed = options.seed ?? decode[0]?.simSeed ?? 0;
@@ -90,7 +91,7 @@ interface Acceptance {
 }
 
 /** The acceptance distribution of a deployment's speculative decoding (null without it). */
-function acceptanceOf(d: Deployment, acceptLength: number | undefined, seed: number): Acceptance | null {
+function acceptanceOf(d: ResolvedInstance, acceptLength: number | undefined, seed: number): Acceptance | null {
   const spec = d.speculative;
   if (!spec) return null;
   const lowTail = d.efficiency.speculative.lowAcceptTail;
@@ -114,7 +115,7 @@ class ModelEngine implements SimEngine {
   private clock = 0;
   private readonly totals = { prompt: 0, generated: 0, cached: 0, finished: 0 };
   private spec = { verifies: 0, accepted: 0 };
-  readonly deployment: Deployment;
+  readonly deployment: ResolvedInstance;
   /** Acceptance distribution of the instance that verifies drafts: body mean and low tail. */
   private readonly acceptance: Acceptance | null;
 

@@ -1,12 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseLaunchArgs } from '../flags/launch-flags.js';
-import { resolveDeployment } from '../model/deployment.js';
+import { resolveInstance } from '../model/resolve-instance.js';
 import { seededUniform } from '../text/seeded-random.js';
 import { newLiveRequest, type LiveRequest } from './live-request.js';
 import { Rank } from './rank.js';
 
-const deployment = (...args: string[]) => resolveDeployment(parseLaunchArgs(['--model-path', 'qwen2.5-0.5b', '--hardware', 'h100', ...args]).launch);
+const deployment = (...args: string[]) => resolveInstance(parseLaunchArgs(['--model-path', 'qwen2.5-0.5b', '--hardware', 'h100', ...args]).launch);
 
 function live(id: string, promptTokens: number, outputTokens: number): LiveRequest {
   const request = { id, promptTokens, outputTokens, finishReason: 'length' as const, arrivalTime: 0 };

@@ -3,7 +3,7 @@
  * and SGLang's scheduling rules — PrefillAdder admission under the KV budget and the new-token
  * ratio, chunked prefill with the partial request first, decode memory checks and retraction.
  */
-import type { Deployment } from '../model/deployment.js';
+import type { ResolvedInstance } from '../model/resolve-instance.js';
 import type { RequestWork } from '../model/step-time.js';
 import { remainingOutput, type LiveRequest } from './live-request.js';
 import { RadixCache } from './radix-cache.js';
@@ -34,7 +34,7 @@ export class Rank {
   retractions = 0;
 
   constructor(
-    private readonly d: Deployment,
+    private readonly d: ResolvedInstance,
     readonly capacity: number,
   ) {
     this.newTokenRatio = d.newTokenRatio.initial;

@@ -5,7 +5,8 @@
  * Under PD disaggregation a prefill instance hands each request off once its prompt is in KV, and a
  * decode instance admits requests whose KV (and first token) arrived by transfer.
  */
-import type { Deployment } from '../model/deployment.js';
+import type { ServerRole } from '../deployment/deployment.js';
+import type { ResolvedInstance } from '../model/resolve-instance.js';
 import { runsAsCudaGraph, stepTime, type StepTiming } from '../model/step-time.js';
 import type { LiveRequest } from './live-request.js';
 import { remainingOutput } from './live-request.js';
@@ -37,11 +38,8 @@ interface InflightStep {
 /** A rank's share of a finished step; the engine adds when it ended and which instance ran it. */
 export type RankStepStats = Omit<RankStep, 'time' | 'instance'>;
 
-/** What an instance does: everything (PD mixed), or one side of PD disaggregation. */
-export type InstanceRole = 'mixed' | 'prefill' | 'decode';
-
 export interface SchedulerOptions {
-  role: InstanceRole;
+  role: ServerRole;
   /** PrefillDelayer: max passes a rank's prefill waits for every rank to have prefill work (0 = off). */
   prefillDelayerPasses: number;
   /** Count what each rank's steps were (`finishStep().rankSteps`), for scheduler logs; off on the hot path otherwise. */
@@ -76,19 +74,19 @@ export class Scheduler {
   readonly profile = new StepProfile();
 
   constructor(
-    private readonly d: Deployment,
+    private readonly d: ResolvedInstance,
     private readonly options: SchedulerOptions,
   ) {
     this.ranks = Array.from({ length: d.attentionDp }, () => new Rank(d, d.kvCapacityPerRank));
   }
 
   /** The deployment this instance runs. */
-  get deployment(): Deployment {
+  get deployment(): ResolvedInstance {
     return this.d;
   }
 
   /** What this instance does (PD mixed, prefill or decode). */
-  get role(): InstanceRole {
+  get role(): ServerRole {
     return this.options.role;
   }
 

@@ -8,7 +8,7 @@
 import { AT_LEAST_ONE, LISTEN_PORT, MAX_TIMER_SECONDS, SEED, parseFlagNumber, type FlagRange, type NumberKind } from '../../core/flag-range.js';
 import { UsageError } from '../../core/errors.js';
 import { findHardware, hardwareNames } from '../model/catalog.js';
-import { FAMILY_REFERENCE } from '../model/hardware-spec.js';
+import { hardwareSpecFieldsHelp } from '../model/hardware-spec.js';
 import type { LaunchConfig, LogLevel } from '../types.js';
 import { readHardwareSpec } from './hardware-spec-file.js';
 import type { TruthOptions } from './launch-flags.js';
@@ -133,10 +133,7 @@ export const SIM_MODEL_FLAGS: readonly FlagSpec<LaunchConfig>[] = [
     'FILE.json',
     readHardwareSpec,
     'a device that is not listed, described by a JSON object with the fields of a hardware.json entry; wins over --hardware. ' +
-      'Required: name, family (nvidia, amd, ascend), bf16Tflops, hbmGB, hbmTBs, scaleUpGBs (GB/s per device, one direction). ' +
-      'Optional: fp8Tflops (0), int8Tops (2 x bf16Tflops), fp4Tflops (0), devicesPerNode (8), devicesPerCard (1), interNodeGBs (50), ' +
-      `arch, allReduceUs, allToAllUs, kernelFloorUs (those four: the family's reference device, one of ${Object.values(FAMILY_REFERENCE).join(', ')}), ` +
-      'aliases, source. Peaks are dense TFLOPS/TOPS.',
+      `${hardwareSpecFieldsHelp()} Peaks are dense TFLOPS/TOPS.`,
   ),
   launch.value(['sim-model'], 'simModel', 'NAME', text, 'model catalog key, when --model-path does not name a known model'),
   launch.value(['sim-seed'], 'simSeed', 'N', number('int', SEED), 'seed of every draw the sim makes'),

@@ -2,7 +2,7 @@
  * The start-up report of `servebench sim`: what is being simulated and which pasted flags have no
  * effect. Pure: lines of text from the parsed launch and its resolved deployment.
  */
-import type { Deployment } from '../model/deployment.js';
+import type { ResolvedInstance } from '../model/resolve-instance.js';
 import type { LaunchConfig } from '../types.js';
 import type { TruthOptions } from './launch-flags.js';
 
@@ -11,7 +11,7 @@ function formatTokens(n: number): string {
 }
 
 /** Lines describing the deployment (or the truth-mode schedule) and the ignored flags. */
-export function describeLaunch(launch: LaunchConfig, deployment: Deployment | null, truth: TruthOptions | null, contextLength: number): string[] {
+export function describeLaunch(launch: LaunchConfig, deployment: ResolvedInstance | null, truth: TruthOptions | null, contextLength: number): string[] {
   const lines: string[] = [];
   const served = launch.servedModelName ?? launch.modelPath;
   lines.push(`model: ${launch.modelPath}${served !== launch.modelPath ? ` (served as ${served})` : ''}`);

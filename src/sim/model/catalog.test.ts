@@ -24,6 +24,7 @@ describe('hardware catalog', () => {
         assert.ok(hw[field] > 0, `${name}.${field}`);
       }
       assert.equal(hw.devicesPerNode % hw.devicesPerCard, 0, `${name}: a node holds whole cards`);
+      assert.ok(['GPU', 'NPU', 'die'].includes(hw.unit), `${name}.unit`);
     }
   });
 
@@ -38,6 +39,7 @@ describe('hardware catalog', () => {
     assert.equal(die.hbmGB, 64);
     assert.equal(die.family, 'ascend');
     assert.equal(die.devicesPerCard, 2);
+    assert.equal(die.unit, 'die');
     assert.equal(getHardware('910B').key, 'ascend-910b');
   });
 

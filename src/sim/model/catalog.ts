@@ -23,6 +23,8 @@ export interface HardwareProfile {
   devicesPerNode: number;
   /** Devices on one physical card (two dies of an Ascend 910C): per-card throughput is quoted per card. */
   devicesPerCard: number;
+  /** What one device is called where devices are counted: `GPU`, `NPU`, or `die` where a card holds several. */
+  unit: string;
   bf16Tflops: number;
   /** 0 when the device has no FP8 units (Ascend): 8-bit math then uses the INT8 peak. */
   fp8Tflops: number;

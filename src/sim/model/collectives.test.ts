@@ -2,9 +2,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseLaunchArgs } from '../flags/launch-flags.js';
 import { allGatherSeconds, allReduceSeconds, allToAllSeconds } from './collectives.js';
-import { resolveDeployment } from './deployment.js';
+import { resolveInstance } from './resolve-instance.js';
 
-const a3 = resolveDeployment(
+const a3 = resolveInstance(
   parseLaunchArgs(['--model-path', 'deepseek-ai/DeepSeek-V3.2-Exp', '--hardware', 'ascend-910c', '--tp', '32', '--nnodes', '2']).launch,
 );
 const GB = 1e9;

@@ -4,7 +4,7 @@
  * phases on the scale-up links, only the node-crossing share on each device's own NIC (RoCE/IB) —
  * which is how NCCL/HCCL schedule it. Pure: a deployment, a group size and bytes in, seconds out.
  */
-import type { Deployment } from './deployment.js';
+import type { ResolvedInstance } from './resolve-instance.js';
 
 const US = 1e-6;
 
@@ -18,7 +18,7 @@ interface GroupShape {
   scaleOut: number;
 }
 
-function shape(d: Deployment, group: number): GroupShape {
+function shape(d: ResolvedInstance, group: number): GroupShape {
   const hw = d.hardware;
   const link = d.efficiency.link;
   const local = Math.min(group, hw.devicesPerNode);
@@ -34,7 +34,7 @@ function shape(d: Deployment, group: number): GroupShape {
  * Start-up latency of one collective: the device's a-priori α scaled by the family's fitted
  * multiplier; a node-crossing one pays the NIC hop on top (twice α).
  */
-function latency(d: Deployment, alphaUs: number, nodes: number): number {
+function latency(d: ResolvedInstance, alphaUs: number, nodes: number): number {
   return (nodes > 1 ? 2 : 1) * alphaUs * d.efficiency.family.collectiveLatency * US;
 }
 
@@ -43,7 +43,7 @@ function latency(d: Deployment, alphaUs: number, nodes: number): number {
  * reduce-scatter, two for an all-reduce. Across nodes the in-node share runs on the scale-up links,
  * then each device's 1/local shard crosses the nodes over the NICs.
  */
-function ringSeconds(d: Deployment, bytes: number, group: number, passes: 1 | 2): number {
+function ringSeconds(d: ResolvedInstance, bytes: number, group: number, passes: 1 | 2): number {
   if (group <= 1 || bytes <= 0) return 0;
   const g = shape(d, group);
   const alpha = latency(d, d.hardware.allReduceUs, g.nodes);
@@ -57,7 +57,7 @@ function ringSeconds(d: Deployment, bytes: number, group: number, passes: 1 | 2)
  * reduce-scatter and all-gather inside each node, then an all-reduce of each device's 1/local shard
  * between the nodes over the NICs.
  */
-export function allReduceSeconds(d: Deployment, bytes: number, group: number): number {
+export function allReduceSeconds(d: ResolvedInstance, bytes: number, group: number): number {
   return ringSeconds(d, bytes, group, 2);
 }
 
@@ -65,7 +65,7 @@ export function allReduceSeconds(d: Deployment, bytes: number, group: number): n
  * All-gather that leaves `bytes` (the whole gathered tensor) on every member, each contributing an
  * equal share; a reduce-scatter moves the same bytes. Half an all-reduce.
  */
-export function allGatherSeconds(d: Deployment, bytes: number, group: number): number {
+export function allGatherSeconds(d: ResolvedInstance, bytes: number, group: number): number {
   return ringSeconds(d, bytes, group, 1);
 }
 
@@ -73,7 +73,7 @@ export function allGatherSeconds(d: Deployment, bytes: number, group: number): n
  * All-to-all in which every member sends `bytes` spread evenly over the other members (EP dispatch or
  * combine). Peers in the node are reached over the scale-up links, the rest over the NIC, both at once.
  */
-export function allToAllSeconds(d: Deployment, bytes: number, group: number): number {
+export function allToAllSeconds(d: ResolvedInstance, bytes: number, group: number): number {
   if (group <= 1 || bytes <= 0) return 0;
   const g = shape(d, group);
   const alpha = latency(d, d.hardware.allToAllUs, g.nodes);

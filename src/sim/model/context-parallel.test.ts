@@ -2,14 +2,14 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseLaunchArgs } from '../flags/launch-flags.js';
 import { contextParallelPass } from './context-parallel.js';
-import { resolveDeployment } from './deployment.js';
+import { resolveInstance } from './resolve-instance.js';
 import { passBreakdown, stepTime, type RequestWork } from './step-time.js';
 
 const prefillFlags = [
   '--model-path', 'DeepSeek-V3.2-Exp-W8A8', '--hardware', 'ascend-910c', '--quantization', 'modelslim',
   '--tp', '32', '--nnodes', '2', '--max-running-requests', '1', '--chunked-prefill-size', '-1', '--mem-fraction-static', '0.8',
 ];
-const deploy = (...extra: string[]) => resolveDeployment(parseLaunchArgs([...prefillFlags, ...extra]).launch);
+const deploy = (...extra: string[]) => resolveInstance(parseLaunchArgs([...prefillFlags, ...extra]).launch);
 const prompt = [[{ newTokens: 64_000, context: 0, prefill: true }]];
 /** Device time of a pass before the phase's efficiency multiplier. */
 const unscaled = (d: ReturnType<typeof deploy>, ranks: RequestWork[][]): number => {
@@ -29,7 +29,7 @@ describe('NSA prefill context parallel', () => {
   });
 
   test('models without sparse attention ignore it, as SGLang does', () => {
-    const v3 = resolveDeployment(
+    const v3 = resolveInstance(
       parseLaunchArgs(['--model-path', 'deepseek-ai/DeepSeek-V3', '--hardware', 'h200', '--tp', '8', '--enable-nsa-prefill-context-parallel']).launch,
     );
     assert.equal(v3.prefillContextParallel, 1);

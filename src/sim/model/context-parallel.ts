@@ -7,13 +7,13 @@
  * Plain TP would instead all-reduce the full prompt's hidden states twice per layer.
  */
 import { allGatherSeconds } from './collectives.js';
-import type { Deployment } from './deployment.js';
+import type { ResolvedInstance } from './resolve-instance.js';
 import { attentionLayers } from './params.js';
 import type { RequestWork } from './step-time.js';
 
 export interface ContextParallelPass {
   /** The deployment as the pass runs it: one CP rank per DP-attention rank, attention TP 1. */
-  deployment: Deployment;
+  deployment: ResolvedInstance;
   /** The work of each CP rank. */
   ranks: RequestWork[][];
   /** KV all-gather of the pass, per attention layer (seconds). */
@@ -30,10 +30,10 @@ function slice(work: RequestWork, cp: number): RequestWork {
   return { newTokens: n, context: work.context + (work.newTokens - n) / 2, prefill: true };
 }
 
-const groupDeployments = new WeakMap<Deployment, Deployment>();
+const groupDeployments = new WeakMap<ResolvedInstance, ResolvedInstance>();
 
 /** The deployment as the CP group runs an extend pass (one object per deployment, so its pass constants are computed once). */
-function groupDeployment(d: Deployment): Deployment {
+function groupDeployment(d: ResolvedInstance): ResolvedInstance {
   let group = groupDeployments.get(d);
   if (group === undefined) {
     group = { ...d, attentionDp: d.prefillContextParallel, attentionTp: 1, denseTp: 1, prefillContextParallel: 1 };
@@ -43,7 +43,7 @@ function groupDeployment(d: Deployment): Deployment {
 }
 
 /** The extend pass `ranks` (one scheduler rank) as the context-parallel group runs it. */
-export function contextParallelPass(d: Deployment, ranks: readonly (readonly RequestWork[])[]): ContextParallelPass {
+export function contextParallelPass(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[]): ContextParallelPass {
   const cp = d.prefillContextParallel;
   const work = ranks.flat();
   const split: RequestWork[][] = Array.from({ length: cp }, (_, r) =>

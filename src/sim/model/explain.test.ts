@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseLaunchArgs } from '../flags/launch-flags.js';
-import { resolveDeployment } from './deployment.js';
+import { resolveInstance } from './resolve-instance.js';
 import { explainStep } from './explain.js';
 import { stepTime } from './step-time.js';
 
-const deploy = (...args: string[]) => resolveDeployment(parseLaunchArgs(args).launch);
+const deploy = (...args: string[]) => resolveInstance(parseLaunchArgs(args).launch);
 const decode = (batch: number, context: number) => Array.from({ length: batch }, () => ({ newTokens: 1, context, prefill: false }));
 
 describe('explainStep', () => {

@@ -4,7 +4,7 @@
  * and the speculative draft passes — so a user sees why a figure is what it is, and the fit can be
  * debugged against published runs. Pure: a deployment and a step in, lines out.
  */
-import type { Deployment } from './deployment.js';
+import type { ResolvedInstance } from './resolve-instance.js';
 import { cpuTime, passBreakdown, PART_NAMES, stepPasses, stepTime, type PartName, type PassBreakdown, type RequestWork, type WorkPart } from './step-time.js';
 
 const PART_LABELS: Record<PartName, string> = {
@@ -21,7 +21,7 @@ const ms = (seconds: number): string => `${(seconds * 1000).toFixed(seconds < 0.
 const giga = (value: number, unit: string): string => `${(value / 1e9).toFixed(value < 1e9 ? 3 : 1)} ${unit}`;
 
 /** One line per part of a pass that did work, then its collectives, kernels and floors. */
-function passLines(d: Deployment, pass: PassBreakdown, indent: string): string[] {
+function passLines(d: ResolvedInstance, pass: PassBreakdown, indent: string): string[] {
   const lines: string[] = [];
   const boundBy = (part: WorkPart): string => (part.memorySeconds >= part.mathSeconds ? 'memory-bound' : 'math-bound');
   for (const name of PART_NAMES) {
@@ -41,7 +41,7 @@ function passLines(d: Deployment, pass: PassBreakdown, indent: string): string[]
   return lines;
 }
 
-function batchLine(d: Deployment, ranks: readonly (readonly RequestWork[])[]): string {
+function batchLine(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[]): string {
   const first = ranks[0] ?? [];
   const request = first[0];
   if (request === undefined) return 'no work';
@@ -54,7 +54,7 @@ function batchLine(d: Deployment, ranks: readonly (readonly RequestWork[])[]): s
  * The lines explaining one typical step of a run: `title` names it, `share` is the fraction of the
  * run's instance time such steps took.
  */
-export function explainStep(d: Deployment, title: string, ranks: readonly (readonly RequestWork[])[], steps: number, share: number): string[] {
+export function explainStep(d: ResolvedInstance, title: string, ranks: readonly (readonly RequestWork[])[], steps: number, share: number): string[] {
   const passes = stepPasses(d, ranks);
   const target = passBreakdown(d, passes.target);
   if (target === null) return [];

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UsageError } from '../../core/errors.js';
 import { getHardware } from './catalog.js';
-import { parseHardwareSpec } from './hardware-spec.js';
+import { hardwareSpecFieldsHelp, parseHardwareSpec } from './hardware-spec.js';
 
 const MINIMAL = { name: 'Acme X1', family: 'nvidia', bf16Tflops: 500, hbmGB: 96, hbmTBs: 4, scaleUpGBs: 400 };
 
@@ -27,7 +27,7 @@ describe('parseHardwareSpec', () => {
     const h100 = getHardware('h100');
     assert.deepEqual(parse(MINIMAL), {
       key: 'acme-x1', name: 'Acme X1', aliases: [], family: 'nvidia', arch: h100.arch,
-      devicesPerNode: 8, devicesPerCard: 1,
+      devicesPerNode: 8, devicesPerCard: 1, unit: 'GPU',
       bf16Tflops: 500, fp8Tflops: 0, int8Tops: 1000, fp4Tflops: 0,
       hbmGB: 96, hbmTBs: 4, scaleUpGBs: 400, interNodeGBs: 50,
       allReduceUs: h100.allReduceUs, allToAllUs: h100.allToAllUs, kernelFloorUs: h100.kernelFloorUs,
@@ -40,6 +40,19 @@ describe('parseHardwareSpec', () => {
     const mi300x = getHardware('mi300x');
     assert.deepEqual([amd.arch, amd.allReduceUs, amd.kernelFloorUs], [mi300x.arch, mi300x.allReduceUs, mi300x.kernelFloorUs]);
     assert.equal(parse({ ...MINIMAL, family: 'ascend' }).arch, getHardware('ascend-910b').arch);
+    assert.deepEqual([amd.unit, parse({ ...MINIMAL, family: 'ascend' }).unit, parse({ ...MINIMAL, unit: 'chip' }).unit], ['GPU', 'NPU', 'chip']);
+  });
+
+  test('the help states the defaults the parser applies (one table for both)', () => {
+    const help = hardwareSpecFieldsHelp();
+    assert.match(help, /^Required: name, family \(nvidia, amd, ascend\), bf16Tflops, hbmGB, hbmTBs, scaleUpGBs \(GB\/s per device, one direction\)\. Optional: /);
+    const minimal = parse(MINIMAL) as unknown as Record<string, unknown>;
+    const stated = [...help.matchAll(/(\w+) \((\d+)\)/g)];
+    assert.deepEqual(stated.map(([, field]) => field), ['fp8Tflops', 'fp4Tflops', 'devicesPerNode', 'devicesPerCard', 'interNodeGBs']);
+    for (const [, field, value] of stated) assert.equal(minimal[field!], Number(value), field);
+    assert.match(help, /int8Tops \(2 x bf16Tflops\)/);
+    assert.equal(minimal.int8Tops, 2 * MINIMAL.bf16Tflops);
+    assert.match(help, /arch, unit, allReduceUs, allToAllUs, kernelFloorUs \(those five: the family's reference device, one of h100, mi300x, ascend-910b\), aliases, source\.$/);
   });
 
   test('a catalog entry copied into a file reads back as the same device', () => {

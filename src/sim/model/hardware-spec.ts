@@ -12,7 +12,7 @@ const FAMILIES: readonly HardwareFamily[] = ['nvidia', 'amd', 'ascend'];
  * The catalogued device whose kernel generation and latency factors a described device of the
  * family takes when the file leaves them out: the best-calibrated entry of each family.
  */
-export const FAMILY_REFERENCE: Record<HardwareFamily, string> = { nvidia: 'h100', amd: 'mi300x', ascend: 'ascend-910b' };
+const FAMILY_REFERENCE: Record<HardwareFamily, string> = { nvidia: 'h100', amd: 'mi300x', ascend: 'ascend-910b' };
 
 type NumberField = { [K in keyof HardwareProfile]: HardwareProfile[K] extends number ? K : never }[keyof HardwareProfile];
 
@@ -44,8 +44,48 @@ const NUMBER_RULES: Record<NumberField, NumberRule> = {
 };
 
 const REQUIRED = ['name', 'family', 'bf16Tflops', 'hbmGB', 'hbmTBs', 'scaleUpGBs'] as const;
-const TEXT_FIELDS = ['name', 'family', 'arch', 'source'] as const;
+/** What the help says beside a required field, where its name alone does not tell. */
+const REQUIRED_NOTES: Partial<Record<(typeof REQUIRED)[number], string>> = {
+  family: FAMILIES.join(', '),
+  scaleUpGBs: 'GB/s per device, one direction',
+};
+const TEXT_FIELDS = ['name', 'family', 'arch', 'unit', 'source'] as const;
 const KNOWN_FIELDS = new Set<string>([...TEXT_FIELDS, 'aliases', ...Object.keys(NUMBER_RULES)]);
+
+/** The value a number field the file leaves out takes: fixed, or from the file's bf16Tflops; `text` is how the help states it. */
+interface NumberDefault {
+  text: string;
+  of: (bf16Tflops: number) => number;
+}
+
+const fixed = (value: number): NumberDefault => ({ text: String(value), of: () => value });
+
+/** Number fields a file may leave out and what each then takes, in the order the help lists them. */
+const NUMBER_DEFAULTS = {
+  fp8Tflops: fixed(0),
+  int8Tops: { text: '2 x bf16Tflops', of: (bf16Tflops) => 2 * bf16Tflops },
+  fp4Tflops: fixed(0),
+  devicesPerNode: fixed(8),
+  devicesPerCard: fixed(1),
+  interNodeGBs: fixed(50),
+} as const satisfies Partial<Record<NumberField, NumberDefault>>;
+
+/** Fields a file may leave out that take the value of the family's reference device (FAMILY_REFERENCE). */
+const REFERENCE_FIELDS = ['arch', 'unit', 'allReduceUs', 'allToAllUs', 'kernelFloorUs'] as const;
+
+const COUNT_WORDS = ['none', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'];
+
+/**
+ * The fields of a spec file as `--hardware-spec`'s help lists them, with what an omitted field
+ * takes, written from the tables `parseHardwareSpec` reads: `Required: name, family (nvidia, ...),
+ * ... Optional: fp8Tflops (0), int8Tops (2 x bf16Tflops), ..., aliases, source.`
+ */
+export function hardwareSpecFieldsHelp(): string {
+  const required = REQUIRED.map((field) => (REQUIRED_NOTES[field] === undefined ? field : `${field} (${REQUIRED_NOTES[field]})`));
+  const defaults = Object.entries(NUMBER_DEFAULTS).map(([field, value]) => `${field} (${value.text})`);
+  const references = `${REFERENCE_FIELDS.join(', ')} (those ${COUNT_WORDS[REFERENCE_FIELDS.length]}: the family's reference device, one of ${Object.values(FAMILY_REFERENCE).join(', ')})`;
+  return `Required: ${required.join(', ')}. Optional: ${[...defaults, references].join(', ')}, aliases, source.`;
+}
 
 /** A value as the file wrote it, for error messages. */
 function written(value: unknown): string {
@@ -66,9 +106,8 @@ function keyOf(name: string): string {
 
 /**
  * Validates the text of a hardware spec file and returns the profile it describes. `file` names the
- * file in messages. Omitted fields take defaults: fp8Tflops and fp4Tflops 0, int8Tops twice
- * bf16Tflops, devicesPerNode 8, devicesPerCard 1, interNodeGBs 50, and arch and the latency
- * factors of the family's reference device.
+ * file in messages. Omitted fields take the defaults of NUMBER_DEFAULTS, and REFERENCE_FIELDS
+ * (arch, the device's unit and the latency factors) those of the family's reference device.
  */
 export function parseHardwareSpec(text: string, file: string): HardwareProfile {
   let data: unknown;
@@ -115,28 +154,31 @@ export function parseHardwareSpec(text: string, file: string): HardwareProfile {
   }
 
   const reference = getHardware(FAMILY_REFERENCE[family as HardwareFamily]);
-  const given = (field: NumberField): number | undefined => spec[field] as number | undefined;
   const name = (spec.name as string).trim();
   const bf16Tflops = spec.bf16Tflops as number;
+  const number = (field: keyof typeof NUMBER_DEFAULTS): number => (spec[field] as number | undefined) ?? NUMBER_DEFAULTS[field].of(bf16Tflops);
+  const fromReference = <K extends (typeof REFERENCE_FIELDS)[number]>(field: K): HardwareProfile[K] =>
+    (spec[field] as HardwareProfile[K] | undefined) ?? reference[field];
   return {
     key: keyOf(name),
     name,
     aliases: (aliases as string[] | undefined) ?? [],
     family: family as HardwareFamily,
-    arch: (spec.arch as string | undefined) ?? reference.arch,
-    devicesPerNode: given('devicesPerNode') ?? 8,
-    devicesPerCard: given('devicesPerCard') ?? 1,
+    arch: fromReference('arch'),
+    devicesPerNode: number('devicesPerNode'),
+    devicesPerCard: number('devicesPerCard'),
+    unit: fromReference('unit'),
     bf16Tflops,
-    fp8Tflops: given('fp8Tflops') ?? 0,
-    int8Tops: given('int8Tops') ?? 2 * bf16Tflops,
-    fp4Tflops: given('fp4Tflops') ?? 0,
+    fp8Tflops: number('fp8Tflops'),
+    int8Tops: number('int8Tops'),
+    fp4Tflops: number('fp4Tflops'),
     hbmGB: spec.hbmGB as number,
     hbmTBs: spec.hbmTBs as number,
     scaleUpGBs: spec.scaleUpGBs as number,
-    interNodeGBs: given('interNodeGBs') ?? 50,
-    allReduceUs: given('allReduceUs') ?? reference.allReduceUs,
-    allToAllUs: given('allToAllUs') ?? reference.allToAllUs,
-    kernelFloorUs: given('kernelFloorUs') ?? reference.kernelFloorUs,
+    interNodeGBs: number('interNodeGBs'),
+    allReduceUs: fromReference('allReduceUs'),
+    allToAllUs: fromReference('allToAllUs'),
+    kernelFloorUs: fromReference('kernelFloorUs'),
     source: (spec.source as string | undefined) ?? `described by ${file}`,
   };
 }

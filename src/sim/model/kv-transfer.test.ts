@@ -1,11 +1,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseLaunchArgs } from '../flags/launch-flags.js';
-import { resolveDeployment } from './deployment.js';
+import { resolveInstance } from './resolve-instance.js';
 import { kvTransferSeconds } from './kv-transfer.js';
 
 const a3 = (...args: string[]) =>
-  resolveDeployment(
+  resolveInstance(
     parseLaunchArgs(['--model-path', 'DeepSeek-V3.2-Exp-W8A8', '--hardware', 'ascend-910c', '--quantization', 'modelslim', '--mem-fraction-static', '0.8', ...args]).launch,
   );
 
@@ -21,8 +21,8 @@ describe('kvTransferSeconds', () => {
   });
 
   test('context parallel spreads the sending over the group; time grows with the prompt', () => {
-    const gqaDecode = resolveDeployment(parseLaunchArgs(['--model-path', 'qwen3-32b', '--hardware', 'h100', '--tp', '8']).launch);
-    const gqaPrefill = resolveDeployment(parseLaunchArgs(['--model-path', 'qwen3-32b', '--hardware', 'h100', '--tp', '1']).launch);
+    const gqaDecode = resolveInstance(parseLaunchArgs(['--model-path', 'qwen3-32b', '--hardware', 'h100', '--tp', '8']).launch);
+    const gqaPrefill = resolveInstance(parseLaunchArgs(['--model-path', 'qwen3-32b', '--hardware', 'h100', '--tp', '1']).launch);
     // One prefill GPU holds every KV head and sends them all; each decode GPU receives one head's worth.
     assert.ok(kvTransferSeconds(gqaPrefill, gqaDecode, 8000) > kvTransferSeconds(gqaDecode, gqaDecode, 8000));
     assert.ok(kvTransferSeconds(prefillTp, decode, 64_000) >= kvTransferSeconds(prefillCp, decode, 64_000));

@@ -1,10 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseLaunchArgs } from '../flags/launch-flags.js';
-import { resolveDeployment } from './deployment.js';
+import { resolveInstance } from './resolve-instance.js';
 import { expectedActiveExperts, passBreakdown, stepTime, type RequestWork } from './step-time.js';
 
-const deploy = (...args: string[]) => resolveDeployment(parseLaunchArgs(args).launch);
+const deploy = (...args: string[]) => resolveInstance(parseLaunchArgs(args).launch);
 const decode = (batch: number, context: number): RequestWork[] =>
   Array.from({ length: batch }, () => ({ newTokens: 1, context, prefill: false }));
 const seconds = (d: ReturnType<typeof deploy>, ranks: RequestWork[][]) => stepTime(d, ranks).duration;

@@ -6,7 +6,7 @@
  */
 import { allGatherSeconds, allReduceSeconds, allToAllSeconds } from './collectives.js';
 import { contextParallelPass } from './context-parallel.js';
-import type { Deployment } from './deployment.js';
+import type { ResolvedInstance } from './resolve-instance.js';
 import { kernelCounts, type KernelCounts } from './kernel-counts.js';
 import {
   attentionLayers,
@@ -134,9 +134,9 @@ interface PassConstants {
   sharpness: number;
 }
 
-const constantsCache = new WeakMap<Deployment, PassConstants>();
+const constantsCache = new WeakMap<ResolvedInstance, PassConstants>();
 
-function constantsOf(d: Deployment): PassConstants {
+function constantsOf(d: ResolvedInstance): PassConstants {
   let c = constantsCache.get(d);
   if (c === undefined) {
     const m = d.model;
@@ -163,7 +163,7 @@ function constantsOf(d: Deployment): PassConstants {
 }
 
 /** Attention-core math and bytes of one rank's requests, per softmax-attention layer. */
-function attentionCore(d: Deployment, c: PassConstants, work: readonly RequestWork[]): WorkPart {
+function attentionCore(d: ResolvedInstance, c: PassConstants, work: readonly RequestWork[]): WorkPart {
   const m = d.model;
   const headsPerDevice = m.heads / d.attentionTp;
   const window = m.slidingWindow;
@@ -212,7 +212,7 @@ interface RankPass {
  * The attention side of one DP-attention rank: projections, core, dense MLP, LM head, TP all-reduces.
  * Fills `parts` when given (the breakdown); the hot path passes null and allocates nothing.
  */
-function rankPass(d: Deployment, c: PassConstants, work: readonly RequestWork[], layers: number, parts: Record<PartName, WorkPart> | null): RankPass | null {
+function rankPass(d: ResolvedInstance, c: PassConstants, work: readonly RequestWork[], layers: number, parts: Record<PartName, WorkPart> | null): RankPass | null {
   const m = d.model;
   let tokens = 0;
   let logits = 0;
@@ -256,12 +256,12 @@ function rankPass(d: Deployment, c: PassConstants, work: readonly RequestWork[],
 }
 
 /** MoE layers among the first `layers` layers of the pass (a draft pass is one layer, and MoE if the model is). */
-function moeLayersIn(d: Deployment, layers: number): number {
+function moeLayersIn(d: ResolvedInstance, layers: number): number {
   return Math.min(layers, Math.max(1, Math.round(moeLayers(d.model) * (layers / d.model.layers))));
 }
 
 /** The expert side of a pass: routed and shared experts on the global token count, and their communication. */
-function expertPass(d: Deployment, c: PassConstants, globalTokens: number, layers: number, parts: Record<PartName, WorkPart> | null): { seconds: number; collectives: number; overhead: number } {
+function expertPass(d: ResolvedInstance, c: PassConstants, globalTokens: number, layers: number, parts: Record<PartName, WorkPart> | null): { seconds: number; collectives: number; overhead: number } {
   const m = d.model;
   if (!m.experts || globalTokens === 0) return { seconds: 0, collectives: 0, overhead: 0 };
   const nMoe = moeLayersIn(d, layers);
@@ -287,14 +287,14 @@ function expertPass(d: Deployment, c: PassConstants, globalTokens: number, layer
 }
 
 /** Whether a pass over these ranks runs eagerly (prefill, no graph, or a batch beyond the captured sizes). */
-function isEager(d: Deployment, ranks: readonly (readonly RequestWork[])[], prefill: boolean): boolean {
+function isEager(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[], prefill: boolean): boolean {
   if (prefill || !d.cudaGraph) return true;
   for (const work of ranks) if (work.length > d.cudaGraphMaxBs) return true;
   return false;
 }
 
 /** Whether a step over these ranks replays a captured CUDA graph (what SGLang's `cuda graph:` log field says). */
-export function runsAsCudaGraph(d: Deployment, ranks: readonly (readonly RequestWork[])[]): boolean {
+export function runsAsCudaGraph(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[]): boolean {
   return !isEager(d, ranks, ranks.some((work) => work.some((w) => w.prefill)));
 }
 
@@ -305,7 +305,7 @@ export function runsAsCudaGraph(d: Deployment, ranks: readonly (readonly Request
  * expert work. Under prefill context parallel an extend pass runs as the CP group's slices plus
  * the KV all-gather.
  */
-function pass(d: Deployment, ranks: readonly (readonly RequestWork[])[], layers: number, withParts: boolean): PassBreakdown | null {
+function pass(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[], layers: number, withParts: boolean): PassBreakdown | null {
   const m = d.model;
   let prefill = false;
   let globalTokens = 0;
@@ -360,17 +360,17 @@ function pass(d: Deployment, ranks: readonly (readonly RequestWork[])[], layers:
 const NO_PARTS: Readonly<Record<PartName, WorkPart>> = Object.freeze(emptyParts());
 
 /** What one forward pass is made of on the busiest device (null when there is no work). */
-export function passBreakdown(d: Deployment, ranks: readonly (readonly RequestWork[])[], layers = d.model.layers): PassBreakdown | null {
+export function passBreakdown(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[], layers = d.model.layers): PassBreakdown | null {
   return pass(d, ranks, layers, true);
 }
 
 /** Device time of one forward pass (0 when there is no work). */
-export function passTime(d: Deployment, ranks: readonly (readonly RequestWork[])[], layers = d.model.layers): number {
+export function passTime(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[], layers = d.model.layers): number {
   return pass(d, ranks, layers, false)?.seconds ?? 0;
 }
 
 /** Host time of one scheduler pass over `requests` running requests (`t_0 + t_req·B`). */
-export function cpuTime(d: Deployment, requests: number): number {
+export function cpuTime(d: ResolvedInstance, requests: number): number {
   const e = d.efficiency.family;
   return (e.stepCpuUs + e.requestCpuUs * requests) * US;
 }
@@ -391,7 +391,7 @@ export interface StepPasses {
  * a verify pass of `draftTokens` per request, the draft extend and the spec bookkeeping. Extend steps
  * under speculative decoding also run the draft model's prefill.
  */
-export function stepPasses(d: Deployment, ranks: readonly (readonly RequestWork[])[]): StepPasses {
+export function stepPasses(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[]): StepPasses {
   const prefill = ranks.some((work) => work.some((w) => w.prefill));
   const spec = d.speculative;
   const target = ranks.map((work) => [...work]);
@@ -409,7 +409,7 @@ export function stepPasses(d: Deployment, ranks: readonly (readonly RequestWork[
 }
 
 /** Time of one engine step; the overlap scheduler hides the host work behind the device work. */
-export function stepTime(d: Deployment, ranks: readonly (readonly RequestWork[])[]): StepTiming {
+export function stepTime(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[]): StepTiming {
   const passes = stepPasses(d, ranks);
   let gpu = passTime(d, passes.target) + passes.draftFixed;
   for (const draft of passes.draft) gpu += passTime(d, draft, 1);

@@ -47,7 +47,7 @@ export interface DecodeLine {
 
 export type SchedulerLine = PrefillLine | DecodeLine;
 
-/** The parallel layout the tags are made from (a Deployment has these fields). */
+/** The parallel layout the tags are made from (a ResolvedInstance has these fields). */
 export interface SchedulerShape {
   tp: number;
   ep: number;

@@ -7,7 +7,7 @@
  * `--max-total-tokens`, whose resolved pool is `max_total_num_tokens`), and quantization of a
  * checkpoint that has none.
  */
-import { DEFAULT_MAX_PREFILL_TOKENS, type Deployment } from '../model/deployment.js';
+import { DEFAULT_MAX_PREFILL_TOKENS, type ResolvedInstance } from '../model/resolve-instance.js';
 import { quantizationFlagOf } from '../model/quantization.js';
 import type { LaunchConfig } from '../types.js';
 
@@ -19,7 +19,7 @@ function snakeCase(key: string): string {
 const DEFAULT_EAGLE_TOPK = 1;
 
 /** The values SGLang resolves, from the deployment (null in truth mode with an unknown model: only the flags' own defaults). */
-function resolvedValues(launch: LaunchConfig, d: Deployment | null): Partial<Record<keyof LaunchConfig, unknown>> {
+function resolvedValues(launch: LaunchConfig, d: ResolvedInstance | null): Partial<Record<keyof LaunchConfig, unknown>> {
   const always = { dtype: launch.dtype ?? 'auto', kvCacheDtype: launch.kvCacheDtype ?? 'auto', maxPrefillTokens: launch.maxPrefillTokens ?? DEFAULT_MAX_PREFILL_TOKENS };
   if (d === null) return always;
   const spec = d.speculative;
@@ -44,7 +44,7 @@ function resolvedValues(launch: LaunchConfig, d: Deployment | null): Partial<Rec
 }
 
 /** Every launch field in SGLang's snake_case name, resolved as SGLang's post-init would hold it. */
-export function resolvedServerArgs(launch: LaunchConfig, deployment: Deployment | null): Record<string, unknown> {
+export function resolvedServerArgs(launch: LaunchConfig, deployment: ResolvedInstance | null): Record<string, unknown> {
   const merged = { ...launch, ...resolvedValues(launch, deployment) };
   const args: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(merged)) args[snakeCase(key)] = value;

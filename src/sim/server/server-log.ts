@@ -6,7 +6,7 @@
  * Only the CLI server has one: the sim that `bench`, `sweep` and `predict` embed stays silent.
  */
 import type { RankStepObserver } from '../engine/rank-step.js';
-import type { Deployment } from '../model/deployment.js';
+import type { ResolvedInstance } from '../model/resolve-instance.js';
 import type { LaunchConfig } from '../types.js';
 import type { EngineClock } from './engine-clock.js';
 import { logLine, logTimestamp } from './log-line.js';
@@ -23,7 +23,7 @@ export class ServerLog {
   /** `deployment` is null for a truth-mode sim of a model the catalog does not know (its engine has no scheduler). */
   constructor(
     private readonly launch: LaunchConfig,
-    deployment: Deployment | null,
+    deployment: ResolvedInstance | null,
     private readonly clock: EngineClock,
     private readonly write: (line: string) => void,
   ) {

@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { VisionConfig } from '../model/catalog.js';
-import type { Deployment } from '../model/deployment.js';
+import type { ResolvedInstance } from '../model/resolve-instance.js';
 import type { LaunchConfig, TokenEmission } from '../types.js';
 import type { OutputPlan } from '../text/output-plan.js';
 import type { TokenPool } from '../text/token-pool.js';
@@ -21,7 +21,7 @@ import { nativeFinishReason } from './wire-format.js';
 export interface SimContext extends PromptLimits {
   launch: LaunchConfig;
   /** What the launch resolves to; null in truth mode with a model the catalog does not know. */
-  deployment: Deployment | null;
+  deployment: ResolvedInstance | null;
   /** A vision-language model's vision tower and its image pad token's id; null for a text-only model. */
   vision: { config: VisionConfig; padId: number } | null;
   /** The name clients send as `model` (`--served-model-name`, else the model path). */

@@ -11,7 +11,7 @@ import { loadTokenizer, type Tokenizer } from '../../tokenizer/index.js';
 import { createEngine } from '../engine/index.js';
 import { describeLaunch } from '../flags/launch-summary.js';
 import { parseLaunchArgs, type TruthOptions } from '../flags/launch-flags.js';
-import { resolveDeployment, type Deployment } from '../model/deployment.js';
+import { resolveInstance, type ResolvedInstance } from '../model/resolve-instance.js';
 import { buildTokenPool, type TokenPool } from '../text/token-pool.js';
 import { createTruthEngine } from '../truth/truth-engine.js';
 import { NO_LATENESS, type LatenessSummary } from '../truth/lateness-verdict.js';
@@ -98,16 +98,16 @@ async function tokenPoolOf(tokenizer: Tokenizer): Promise<TokenPool> {
   return buildTokenPool(vocabulary(), (text) => tokenizer.encode(text, false));
 }
 
-function resolveForTruth(launch: LaunchConfig): Deployment | null {
+function resolveForTruth(launch: LaunchConfig): ResolvedInstance | null {
   try {
-    return resolveDeployment(launch);
+    return resolveInstance(launch);
   } catch (error) {
     if (error instanceof UserError) return null;
     throw error;
   }
 }
 
-function createSimEngine(launch: LaunchConfig, deployment: Deployment | null, truth: TruthOptions | null, log: ServerLog | null): Engine {
+function createSimEngine(launch: LaunchConfig, deployment: ResolvedInstance | null, truth: TruthOptions | null, log: ServerLog | null): Engine {
   if (truth !== null) return createTruthEngine(truth);
   return createEngine(launch, { ...(deployment === null ? {} : { deployment }), onRankStep: log?.rankStepObserver });
 }
@@ -140,7 +140,7 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
   const { launch, truth } = parseLaunchArgs(argv);
   if (options.port !== undefined) launch.port = options.port;
   if (options.host !== undefined) launch.host = options.host;
-  const deployment = truth !== null ? resolveForTruth(launch) : resolveDeployment(launch);
+  const deployment = truth !== null ? resolveForTruth(launch) : resolveInstance(launch);
   const contextLength = deployment?.contextLength ?? launch.contextLength ?? TRUTH_MODE_CONTEXT;
   const notes: string[] = [];
   const tokenizer = await simTokenizer(launch, notes);

@@ -1,11 +1,12 @@
 /**
- * SGLang launch flags → a resolved deployment: parallel layout, SGLang's derived defaults
- * (spec §2 "Derived limits"), weights and KV pool per device, speculative decoding and efficiency.
+ * One instance of a deployment (sim/deployment), its launch flags resolved as SGLang resolves them:
+ * the performance model's view of it. Parallel layout, SGLang's derived defaults (spec §2 "Derived
+ * limits"), weights and KV pool per device, speculative decoding and efficiency.
  */
 import { UsageError, UserError } from '../../core/errors.js';
 import type { LaunchConfig } from '../types.js';
 import { getHardware, type HardwareProfile, type ModelSpec } from './catalog.js';
-import { instanceDeviceCount } from './device-count.js';
+import { instanceDevices, nodesFor } from '../deployment/deployment.js';
 import { efficiencyFor, type Calibration, type EfficiencyProfile } from './efficiency.js';
 import { resolveModel } from './model-source.js';
 import {
@@ -47,7 +48,8 @@ export interface NewTokenRatio {
   decayPerStep: number;
 }
 
-export interface Deployment {
+/** The performance model's view of one instance: every value SGLang would run it with. */
+export interface ResolvedInstance {
   hardware: HardwareProfile;
   model: ModelSpec;
   quant: QuantFormat;
@@ -205,7 +207,7 @@ function resolveSpeculative(launch: LaunchConfig, model: ModelSpec, quant: Quant
  * leave unset, the per-device memory budget and the KV pool. Bad combinations ⇒ UsageError;
  * a model that does not fit ⇒ UserError.
  */
-export function resolveDeployment(launch: LaunchConfig, calibration: Calibration = {}): Deployment {
+export function resolveInstance(launch: LaunchConfig, calibration: Calibration = {}): ResolvedInstance {
   const hardware = launch.hardwareProfile ?? getHardware(launch.hardware);
   const { model, announcedQuant } = resolveModel(launch.modelPath, launch.simModel);
   const quant = quantOnHardware(resolveQuant(launch.quantization, announcedQuant, model.nativeQuant), hardware);
@@ -228,8 +230,8 @@ export function resolveDeployment(launch: LaunchConfig, calibration: Calibration
   const ep = expertAllToAll ? tp : positiveOr(launch.epSize, 1, '--ep-size');
   if (tp % ep !== 0) throw new UsageError(`--tp-size ${tp} must be a multiple of --ep-size ${ep}`);
   const nnodes = positiveOr(launch.nnodes, 1, '--nnodes');
-  const devices = instanceDeviceCount({ tp, dp, enableDpAttention: launch.enableDpAttention });
-  const nodesNeeded = Math.ceil(devices / hardware.devicesPerNode);
+  const devices = instanceDevices({ tpSize: tp, dpSize: dp, enableDpAttention: launch.enableDpAttention });
+  const nodesNeeded = nodesFor(hardware, devices);
   if (nodesNeeded > nnodes) {
     throw new UsageError(
       `--tp-size ${tp} needs ${nodesNeeded} nodes of ${hardware.devicesPerNode} ${hardware.key} devices: add --nnodes ${nodesNeeded}`,

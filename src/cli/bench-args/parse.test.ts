@@ -2,8 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UsageError } from '../../core/errors.js';
 import { formatNamespace } from './namespace.js';
-import { HelpRequested, parseBenchArgs } from './parse.js';
-import { resolvePort } from './urls.js';
+import { HelpRequested, parseBenchArgs, parseEmbeddedBenchArgs } from './parse.js';
+import { resolvePort } from '../../bench/args/urls.js';
 import { readReferenceLog } from '../../../test/helpers/reference-logs.js';
 
 const QWEN_LOG = 'qwen2.5-0.5b_cuda-graph_64-16_r0.log';
@@ -183,5 +183,14 @@ describe('servebench extension options', () => {
     assert.match(usageError(['--workers', '0']).message, /^argument --workers: 0 is out of range: expected an integer ≥ 1 /);
     assert.match(usageError(['--label', '=x']).message, /^argument --label: expected KEY=VALUE/);
     assert.match(usageError(['--stream-idle-timeout', '0']).message, /^argument --stream-idle-timeout: 0 is out of range: expected a number > 0 and ≤ 2147483 /);
+  });
+});
+
+describe('bench flags of another command (after predict\'s or sweep\'s --)', () => {
+  test('parse as servebench bench parses them; --help among them points at bench --help', () => {
+    assert.deepEqual(parseEmbeddedBenchArgs(['--num-prompt', '50'], 'sweep'), parseBenchArgs(['--num-prompts', '50']));
+    assert.throws(() => parseEmbeddedBenchArgs(['--help'], 'sweep'), (error: unknown) =>
+      error instanceof UsageError && error.message === "sweep: the flags after '--' are bench flags; see 'servebench bench --help'");
+    assert.throws(() => parseEmbeddedBenchArgs(['--num-prompts', 'x'], 'predict'), /^UsageError: argument --num-prompts: invalid int value: 'x'/);
   });
 });

@@ -6,8 +6,8 @@
 import { PyFloat } from '../../core/pyformat.js';
 import { pyRepr, type PyValue } from '../../core/pyrepr.js';
 import { redactHeader, redactSetting } from '../../core/redact.js';
+import type { BenchArgs } from '../../bench/index.js';
 import { BENCH_OPTIONS, type OptionSpec } from './options.js';
-import type { BenchArgs } from './types.js';
 
 function reprValue(option: OptionSpec, value: unknown): string {
   if (option.dest === 'header' && Array.isArray(value)) return pyRepr(value.map((entry: string) => redactHeader(entry)));

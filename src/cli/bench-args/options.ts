@@ -1,11 +1,13 @@
 /**
  * bench_serving's option table (spec §1.2), in definition order: that order is the order of the
- * printed `Namespace(...)` and of `BenchArgs`. Each row says how argparse converts the value (and
- * the range a number must lie in), so the same table drives parsing, its checks and the Python
- * repr (floats print as `1.0`, ints as `1`).
+ * printed `Namespace(...)` and of `BenchArgs` (bench/args/types.ts, the type the bench pipeline
+ * reads). Each row says how argparse converts the value (and the range a number must lie in), so
+ * the same table drives parsing, its checks, the help and the Python repr (floats print as `1.0`,
+ * ints as `1`); catalog/ingest reads logged bench_serving commands with it.
  */
 import { AT_LEAST_ONE, CONNECT_PORT, FRACTION, NON_NEGATIVE, SEED, type FlagRange } from '../../core/flag-range.js';
-import type { BenchArgs } from './types.js';
+import { BACKEND_CHOICES, DATASET_CHOICES } from '../../bench/index.js';
+import type { BenchArgs } from '../../bench/index.js';
 
 /** The bench_serving fields of BenchArgs (everything but servebench's extensions). */
 export type ReferenceDest = Exclude<keyof BenchArgs, 'extensions'>;
@@ -27,36 +29,6 @@ interface OptionFields {
  * range: an unchecked value can hang a run (`--max-concurrency -1`) or never end it (`--request-rate 0`).
  */
 export type OptionSpec = OptionFields & ({ kind: 'str' | 'flag' } | { kind: 'int' | 'float'; range: FlagRange });
-
-/** Backend names bench_serving accepts, then servebench's aliases `openai` (= vllm) and `openai-chat` (= vllm-chat). */
-export const BACKEND_CHOICES = [
-  'sglang',
-  'sglang-native',
-  'sglang-oai',
-  'sglang-oai-chat',
-  'vllm',
-  'vllm-chat',
-  'lmdeploy',
-  'lmdeploy-chat',
-  'trt',
-  'gserver',
-  'truss',
-  'openai',
-  'openai-chat',
-] as const;
-
-/** The workloads `--dataset-name` accepts. */
-export const DATASET_CHOICES = [
-  'sharegpt',
-  'custom',
-  'openai',
-  'random',
-  'random-ids',
-  'generated-shared-prefix',
-  'mmmu',
-  'image',
-  'mooncake',
-] as const;
 
 /** All bench_serving options in definition order (= Namespace order). */
 export const BENCH_OPTIONS: readonly OptionSpec[] = [

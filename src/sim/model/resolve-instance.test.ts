@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError, UserError } from '../../core/errors.js';
 import { parseLaunchArgs } from '../flags/launch-flags.js';
-import { resolveDeployment } from './deployment.js';
+import { resolveInstance } from './resolve-instance.js';
 import { kvBytesPerTokenPerDevice } from './params.js';
 
-const deploy = (...args: string[]) => resolveDeployment(parseLaunchArgs(args).launch);
+const deploy = (...args: string[]) => resolveInstance(parseLaunchArgs(args).launch);
 
-describe('resolveDeployment', () => {
+describe('resolveInstance', () => {
   test('chunked prefill defaults by device memory', () => {
     assert.equal(deploy('--model-path', 'qwen2.5-0.5b', '--hardware', 'h100').chunkedPrefillPerRank, 8192);
     assert.equal(deploy('--model-path', 'qwen2.5-0.5b', '--hardware', 'b200').chunkedPrefillPerRank, 16384);
@@ -80,7 +80,7 @@ describe('resolveDeployment', () => {
   });
 });
 
-describe('resolveDeployment with a local config.json', () => {
+describe('resolveInstance with a local config.json', () => {
   const dir = mkdtempSync(join(tmpdir(), 'servebench-deployment-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, 'config.json'), JSON.stringify({
@@ -96,7 +96,7 @@ describe('resolveDeployment with a local config.json', () => {
   });
 });
 
-describe('resolveDeployment with sliding-window and MXFP4 models', () => {
+describe('resolveInstance with sliding-window and MXFP4 models', () => {
   test('gpt-oss: MXFP4 math runs in BF16 on Hopper and in FP4 on Blackwell', () => {
     assert.equal(deploy('--model-path', 'openai/gpt-oss-120b', '--hardware', 'h100').quant.mathBits, 16);
     assert.equal(deploy('--model-path', 'openai/gpt-oss-120b', '--hardware', 'b200').quant.mathBits, 4);

@@ -8,9 +8,9 @@ import { splitLabelPair } from '../../core/label-pair.js';
 import { ArgumentParser, ArgumentTypeError, type ArgumentGroup } from 'argparse';
 import { ServebenchError, UsageError } from '../../core/errors.js';
 import { AT_LEAST_ONE, MAX_TIMER_SECONDS, boundedArgType } from '../../core/flag-range.js';
-import { helpWithDefault } from '../../cli/index.js';
+import type { BenchArgs, BenchExtensions } from '../../bench/index.js';
+import { helpWithDefault } from '../command-parser.js';
 import { BENCH_OPTIONS, type OptionSpec } from './options.js';
-import type { BenchArgs, BenchExtensions } from './types.js';
 
 /** Thrown for `-h`/`--help`: the caller prints `text` to stdout and exits with `exitCode` (0). */
 export class HelpRequested extends ServebenchError {
@@ -135,4 +135,18 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   };
   args.extensions = extensions;
   return args as unknown as BenchArgs;
+}
+
+/**
+ * The bench flags another command carries (after `--` of predict and sweep, a published case's of
+ * the calibration), parsed as `servebench bench` parses them; `--help` among them points at
+ * `servebench bench --help` with a UsageError naming `command`.
+ */
+export function parseEmbeddedBenchArgs(argv: readonly string[], command: string): BenchArgs {
+  try {
+    return parseBenchArgs(argv);
+  } catch (error) {
+    if (error instanceof HelpRequested) throw new UsageError(`${command}: the flags after '--' are bench flags; see 'servebench bench --help'`);
+    throw error;
+  }
 }
