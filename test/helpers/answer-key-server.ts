@@ -9,6 +9,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { formatOfPath, streamEpilogue, streamPreamble, tokenChunk, type WireFormat } from './wire-formats.js';
+import { readBody } from './read-body.js';
 
 export interface AnswerKeyServerOptions {
   /** The reply to a prompt, or an HTTP status to fail it with. */
@@ -38,14 +39,6 @@ export interface AnswerKeyServer {
 export const DEFAULT_MODEL = 'Qwen/Qwen2.5-0.5B-Instruct';
 export const SGLANG_SERVER_INFO = { model_path: DEFAULT_MODEL, tp_size: 1, dp_size: 1, chunked_prefill_size: 8192, version: '0.5.6' };
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => parts.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 function promptOf(format: WireFormat, body: Record<string, unknown>): string {
   if (format === 'native') return String(body.text);

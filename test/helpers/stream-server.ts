@@ -18,6 +18,7 @@ import {
   tokenChunk,
 } from './wire-formats.js';
 import type { WireFormat } from './wire-formats.js';
+import { readBody } from './read-body.js';
 
 export interface StreamServerOptions {
   firstTokenDelayMs?: number;
@@ -72,14 +73,6 @@ interface ActiveStream {
 
 const TOKEN_TEXT = ' hi';
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => parts.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 /** Starts the server on 127.0.0.1 with an ephemeral port. */
 export async function startStreamServer(options: StreamServerOptions = {}): Promise<StreamServer> {
