@@ -278,11 +278,12 @@ async function startClient(point: Point, url: string, realtime: boolean): Promis
     modelId: MODEL,
     headers: { withAuth: {}, withoutAuth: {} },
     multiTurn: false,
+    startAt: 'write',
   };
   if (point.workers > 1) {
     const workers = await LoadWorkers.start(point.workers, config, console.log);
     return {
-      execute: async (input) => (await workers.execute(input, 0))[0]!,
+      execute: async (input) => (await workers.execute(workers.prepare(input), { queueTime: 0, dueAt: nowSeconds() }))[0]!,
       startMeasuring: () => workers.startMeasuring(),
       close: () => workers.close(),
     };
@@ -291,7 +292,7 @@ async function startClient(point: Point, url: string, realtime: boolean): Promis
   const executor = createExecutor({ ...config, pool, print: console.log });
   let health: ReturnType<typeof startThreadHealthMonitor> | null = null;
   return {
-    execute: async (input) => (await executor.execute(input, 0))[0]!,
+    execute: async (input) => (await executor.execute(executor.prepare(input), { queueTime: 0, dueAt: nowSeconds() }))[0]!,
     startMeasuring: () => {
       health = startThreadHealthMonitor({ realtime });
     },
