@@ -77,10 +77,19 @@ function addExtensionOptions(parser: ArgumentParser): void {
   });
 }
 
+/** Why the result block's peaks and the extras' peaks differ (after the options in --help). */
+const PEAKS_NOTE =
+  "Peaks: the result block's 'Peak output token throughput' and 'Peak concurrent requests' are bench_serving's, " +
+  'the busiest 1-second bucket counted from the first request, where a request counts in every bucket it touches ' +
+  '(a bucket can count more requests than --max-concurrency). The servebench extras add the peaks as they happened: ' +
+  "'Peak in-flight requests', the most requests in flight at one instant (never above --max-concurrency), and " +
+  "'Peak output tok/s (1 s window)', the most output tokens in any one-second window.";
+
 function buildParser(): ArgumentParser {
   const parser = new ArgumentParser({
     prog: 'servebench bench',
     description: 'Benchmark an LLM serving endpoint; a drop-in for `python -m sglang.bench_serving`.',
+    epilog: PEAKS_NOTE,
   });
   const groups = new Map<string, ArgumentGroup>();
   for (const option of BENCH_OPTIONS) {
