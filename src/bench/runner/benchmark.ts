@@ -26,6 +26,7 @@ import type { InterruptWatch } from './interrupt.js';
 import { createExecutor } from './executor.js';
 import type { RequestExecutor } from './executor.js';
 import { createLoraPicker } from './lora.js';
+import { settleHeap } from './settle-heap.js';
 import { warmPoolNotice, warmPoolSize } from './warm-pool.js';
 import { startProfiler, stopProfiler } from './profiler.js';
 import { poissonSchedule, timestampSchedule } from './schedule.js';
@@ -151,6 +152,8 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
   for (const item of schedule) {
     prepared.set(item.index, executor.prepare(executor.inputFor(item.row, item.loraName, { ...config.request.extraBody, ...item.row.extraRequestBody })));
   }
+  if (workers) await workers.settleHeaps();
+  else settleHeap();
   // The pause also gives the server time to accept the warm pool's connections.
   await sleep(PRE_RUN_PAUSE_MS);
   const profilerContext = { profile: config.profile, baseUrl, pool, env: plan.env, headers: headers.withoutAuth, print };

@@ -18,7 +18,7 @@ import type { Target } from './request-head.js';
 
 /** The transfer using a connection. */
 export interface ConnectionUser {
-  /** The request's bytes were handed to the kernel at run-clock `at`. */
+  /** The request's bytes were handed to the kernel in a write that began at run-clock `at`. */
   onWritten(at: number): void;
   /** `bytes[0, length)` arrived at run-clock `now`; the buffer is reused after the call returns. */
   onRead(bytes: Buffer, length: number, now: number): void;
@@ -112,9 +112,11 @@ export class HttpConnection {
   }
 
   private write(request: string): void {
+    // On an established socket libuv writes at once when nothing is queued: the bytes leave in this
+    // call. Stamped before it, so the start never falls after the server has the request.
+    const at = nowSeconds();
     this.socket.write(request);
-    // On an established socket libuv writes at once when nothing is queued: the bytes are out now.
-    this.user?.onWritten(nowSeconds());
+    this.user?.onWritten(at);
   }
 
   /** Returns true: keep reading (false would pause the socket). */

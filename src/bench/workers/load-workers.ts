@@ -24,6 +24,9 @@ interface Pending {
   worker: number;
 }
 
+/** A worker's answer to a question asked of every worker. */
+type WorkerAnswer = Extract<FromWorker, { kind: 'prewarmed' | 'heap-settled' }>;
+
 /** A request prepared on a worker: which one holds it, under which id. */
 export interface WorkerTicket {
   id: number;
@@ -32,8 +35,10 @@ export interface WorkerTicket {
 
 interface WorkerSlot {
   thread: Worker;
-  /** Resolves the worker's answer to the pending `prewarm`. */
-  onPrewarmed(outcome: PrewarmOutcome): void;
+  /** Takes the worker's answer to the question {@link LoadWorkers.askEvery} asked it (null: the worker died). */
+  onAnswer(answer: WorkerAnswer | null): void;
+  /** The worker failed: it answers nothing any more. */
+  dead: boolean;
   /** Resolves with the worker's self-check sample once it has finished; null when it sent nothing or died first. */
   finished: Promise<LoopHealthSample | null>;
   onFinished(sample: LoopHealthSample | null): void;
@@ -55,7 +60,7 @@ export class LoadWorkers {
       const thread = startModuleWorker(import.meta.url, 'worker-entry', { workerData: config });
       let onFinished: (sample: LoopHealthSample | null) => void = () => {};
       const finished = new Promise<LoopHealthSample | null>((resolve) => (onFinished = resolve));
-      this.slots.push({ thread, finished, onFinished: (sample) => onFinished(sample), onPrewarmed: () => {}, silent: { count: 0, longestSeconds: 0 } });
+      this.slots.push({ thread, finished, onFinished: (sample) => onFinished(sample), onAnswer: () => {}, dead: false, silent: { count: 0, longestSeconds: 0 } });
       thread.on('message', (message: FromWorker) => {
         switch (message.kind) {
           case 'ready':
@@ -70,8 +75,9 @@ export class LoadWorkers {
           case 'print':
             print(message.line);
             return;
+          case 'heap-settled':
           case 'prewarmed':
-            this.slots[index]!.onPrewarmed({ opened: message.opened, error: message.error === null ? null : new Error(message.error) });
+            this.slots[index]!.onAnswer(message);
             return;
           case 'silence':
             this.slots[index]!.silent = message.silent;
@@ -125,20 +131,18 @@ export class LoadWorkers {
     });
   }
 
+  /** Has every worker collect its garbage once its requests are prepared (runner/settle-heap.ts). */
+  async settleHeaps(): Promise<void> {
+    await this.askEvery({ kind: 'settle-heap' });
+  }
+
   /** Opens `count` connections to `url` before the measured phase, spread over the workers as the requests will be. */
   async prewarm(url: string, count: number): Promise<PrewarmOutcome> {
     const perWorker = Math.ceil(count / this.slots.length);
-    this.holdProcess(true);
-    const outcomes = await Promise.all(
-      this.slots.map(
-        (slot, index) =>
-          new Promise<PrewarmOutcome>((resolve) => {
-            slot.onPrewarmed = resolve;
-            this.post(index, { kind: 'prewarm', url, count: perWorker });
-          }),
-      ),
-    );
-    this.holdProcess(false);
+    const outcomes = (await this.askEvery({ kind: 'prewarm', url, count: perWorker })).map((answer): PrewarmOutcome => {
+      if (answer?.kind !== 'prewarmed') return { opened: 0, error: new Error('the load worker ended before its connections opened') };
+      return { opened: answer.opened, error: answer.error === null ? null : new Error(answer.error) };
+    });
     return { opened: outcomes.reduce((sum, outcome) => sum + outcome.opened, 0), error: outcomes.find((outcome) => outcome.error !== null)?.error ?? null };
   }
 
@@ -183,6 +187,23 @@ export class LoadWorkers {
     }
   }
 
+  /** Posts each worker its question and resolves with every worker's answer, in worker order (null for a worker that died). */
+  private async askEvery(question: ToWorker): Promise<Array<WorkerAnswer | null>> {
+    this.holdProcess(true);
+    const answers = await Promise.all(
+      this.slots.map(
+        (slot, index) =>
+          new Promise<WorkerAnswer | null>((resolve) => {
+            if (slot.dead) return resolve(null);
+            slot.onAnswer = resolve;
+            this.post(index, question);
+          }),
+      ),
+    );
+    this.holdProcess(false);
+    return answers;
+  }
+
   private post(worker: number, message: ToWorker): void {
     this.slots[worker]!.thread.postMessage(message);
   }
@@ -205,7 +226,8 @@ export class LoadWorkers {
       pending.reject(error);
     }
     if (this.pending.size === 0 && !this.closing) this.holdProcess(false);
-    this.slots[worker]!.onPrewarmed({ opened: 0, error });
+    this.slots[worker]!.dead = true;
+    this.slots[worker]!.onAnswer(null);
     this.slots[worker]!.onFinished(null);
   }
 }

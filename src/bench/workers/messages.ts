@@ -24,6 +24,8 @@ export type ToWorker =
   | { kind: 'send'; id: number; queueTime: number; dueAt: number }
   /** Open `count` connections to `url` before the measured phase (the warm pool). */
   | { kind: 'prewarm'; url: string; count: number }
+  /** Everything is prepared: collect garbage now, before the measured phase (runner/settle-heap.ts). */
+  | { kind: 'settle-heap' }
   /** The measured phase starts now: restart the self-check window (warmup stays out of it). */
   | { kind: 'measure' }
   /** Ctrl-C grace expired: fail everything in flight and anything sent later. */
@@ -38,6 +40,8 @@ export type FromWorker =
   | { kind: 'print'; line: string }
   /** The warm pool is open: how many connections, and why it stopped short (the error's message), if it did. */
   | { kind: 'prewarmed'; opened: number; error: string | null }
+  /** The heap is collected. */
+  | { kind: 'heap-settled' }
   /** The worker's silent transfers changed (sent at most once a second, for the progress line). */
   | { kind: 'silence'; silent: SilentTransfers }
   /** The loop's self-check over its working window; null when it was never given a request. */

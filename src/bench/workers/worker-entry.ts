@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createExecutor } from '../runner/executor.js';
+import { settleHeap } from '../runner/settle-heap.js';
 import type { LoopHealthMonitor } from '../selfcheck/monitor.js';
 import { HttpPool } from '../transport/http-pool.js';
 import type { LocalPrepared } from '../runner/executor.js';
@@ -60,6 +61,10 @@ port.on('message', (message: ToWorker) => {
       return;
     case 'prewarm':
       void prewarm(message);
+      return;
+    case 'settle-heap':
+      settleHeap();
+      post({ kind: 'heap-settled' });
       return;
     case 'send':
       health ??= startThreadHealthMonitor();
