@@ -20,7 +20,7 @@ import { AbortedError, ConnectionClosedError, MalformedResponseError, StalledErr
 import { exchange } from '../src/bench/transport/exchange.js';
 import type { ExchangeOutcome } from '../src/bench/transport/exchange.js';
 import { HttpPool, POOL_IDLE_SECONDS } from '../src/bench/transport/http-pool.js';
-import { toWire } from '../src/bench/transport/round-trip.js';
+import { toWire, type SentRequest } from '../src/bench/transport/round-trip.js';
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -82,6 +82,56 @@ test('keep-alive: sequential requests share one connection', async () => {
   try {
     for (let i = 0; i < 3; i++) assert.deepEqual(await post(pool, `${server.url}/x`), { ok: true, resent: false, stampLatenessBound: null });
     assert.equal(server.connections(), 1);
+  } finally {
+    await pool.close();
+    server.close();
+  }
+});
+
+test('warm pool: connections opened before they are needed carry the requests; a refusing server stops it with its error', async () => {
+  const server = await rawServer((socket) => socket.write(OK_RESPONSE));
+  const pool = new HttpPool({ streamIdleTimeout: 0 });
+  try {
+    assert.deepEqual(await pool.prewarm(`${server.url}/x`, 5), { opened: 5, error: null });
+    const outcomes = await Promise.all(Array.from({ length: 5 }, () => post(pool, `${server.url}/x`)));
+    assert.ok(outcomes.every((outcome) => outcome.ok && !outcome.resent));
+    assert.equal(server.connections(), 5, 'no request opened a connection of its own');
+  } finally {
+    await pool.close();
+    server.close();
+  }
+  const closed = createTcpServer();
+  const address = await listen(closed);
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  const refused = new HttpPool({ streamIdleTimeout: 0 });
+  const outcome = await refused.prewarm(`http://${address}/x`, 3);
+  assert.equal(outcome.opened, 0);
+  assert.match(String(outcome.error?.message), /ECONNREFUSED/);
+  await refused.close();
+});
+
+test("a request's start is its bytes out; with startAt 'connect' a request that opens its connection starts at the attempt", async () => {
+  const server = await rawServer((socket) => socket.write(OK_RESPONSE));
+  const pool = new HttpPool({ streamIdleTimeout: 0 });
+  const sendOnce = async (startAt: 'write' | 'connect'): Promise<SentRequest> => {
+    let sent: SentRequest | null = null;
+    const wire = toWire(pool, { method: 'POST', url: `${server.url}/x`, headers: {}, body: '{}' });
+    const dueAt = nowSeconds();
+    const outcome = await exchange(pool, { wire, onSent: (s) => (sent = s), onBody: () => {} }, { dueAt, startAt });
+    assert.ok(outcome.ok);
+    assert.ok(sent!.start >= dueAt);
+    return sent!;
+  };
+  try {
+    const fresh = await sendOnce('connect');
+    assert.ok(fresh.phases.connect > 0, 'it opened its own connection');
+    assert.ok(fresh.phases.write >= 0);
+    const pooled = await sendOnce('connect');
+    assert.equal(pooled.phases.connect, 0, 'on an open connection nothing is connected');
+    await pool.close();
+    const writeStamped = await sendOnce('write');
+    assert.ok(writeStamped.phases.connect > 0);
+    assert.equal(server.connections(), 2);
   } finally {
     await pool.close();
     server.close();
