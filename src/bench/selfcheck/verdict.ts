@@ -47,15 +47,15 @@ export interface ClientVerdict {
 }
 
 /** A loop busier than this, or a bound this large for the calm requests, no longer times events faithfully. */
-export const SATURATION_CPU_FRACTION = 0.9;
-export const SATURATION_DELAY_P99_MS = 10;
+const SATURATION_CPU_FRACTION = 0.9;
+const SATURATION_BOUND_MS = 10;
 
 /**
  * A request's bound counts as the stall's, not the calm loop's, when it exceeds the median bound
  * by more than this: a calm loop's bounds spread over about two heartbeat periods (1 ms timers
  * on libuv's millisecond clock).
  */
-export const STALL_MARGIN_MS = 2;
+const STALL_MARGIN_MS = 2;
 
 /** The median of sorted values. */
 function medianOf(sorted: readonly number[]): number {
@@ -97,7 +97,7 @@ export function judgeClient(samples: readonly LoopHealthSample[], requestBounds:
     requestBounds.length > 0
       ? splitBounds(requestBounds.map((seconds) => seconds * 1000))
       : { timingErrorBoundMs: loopP99, requestsOverBound: 0, worstRequestBoundMs: loopP99 };
-  const saturated = cpuFraction >= SATURATION_CPU_FRACTION || bounds.timingErrorBoundMs >= SATURATION_DELAY_P99_MS;
+  const saturated = cpuFraction >= SATURATION_CPU_FRACTION || bounds.timingErrorBoundMs >= SATURATION_BOUND_MS;
   const figures =
     `${boundStatement(bounds, requestBounds.length)} (worst loop stall ${worstStallMs.toFixed(1)} ms), ` +
     `client CPU ${(cpuFraction * 100).toFixed(0)}% of a core` +

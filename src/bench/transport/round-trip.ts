@@ -3,9 +3,9 @@
  * one piece, feed every read to the response parser, and give the connection back when the
  * response ended cleanly on a keep-alive connection (otherwise close it).
  *
- * The request's start is stamped when its bytes go out (the write returned), not when it was
- * handed over: work the client does before that (waiting for its turn in a burst, for a connection
- * to open) is the client's, not the server's, and is reported apart as the send phases. With
+ * The request's start is stamped as its bytes go out (right before the write that sends them), not
+ * when it was handed over: work the client does before that (waiting for its turn in a burst, for a
+ * connection to open) is the client's, not the server's, and is reported apart as the send phases. With
  * `startAt: 'connect'` a request that opens its own connection starts when the connection attempt
  * left, so connecting counts, as in bench_serving.
  *
@@ -159,7 +159,7 @@ class Transfer implements ActiveTransfer, ConnectionUser, ResponseEvents {
     this.readTime = now;
     this.receivedAny = true;
     const lateness = loopHeartbeat.stampLatenessBound(now);
-    if (lateness !== null && !(lateness <= (this.stampLatenessBound ?? 0))) this.stampLatenessBound = lateness;
+    if (lateness !== null && (this.stampLatenessBound === null || lateness > this.stampLatenessBound)) this.stampLatenessBound = lateness;
     const parser = this.parser!;
     let consumed: number;
     try {
