@@ -25,20 +25,18 @@
  * its timing against the truth on native streams) and by a bare net.Socket that parses nothing:
  * the floor under any Node client.
  */
-import { execFile, fork } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
-import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg, setPriority } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import type { BackendName } from '../src/bench/args/types.js';
 import { parseBenchArgs } from '../src/cli/bench-args/parse.js';
 import { resolveRunConfig } from '../src/bench/run-config.js';
 import { calculateMetrics } from '../src/bench/metrics/calculate.js';
 import { createExecutor } from '../src/bench/runner/executor.js';
 import type { LoopHealthMonitor } from '../src/bench/selfcheck/monitor.js';
-import { judgeClient } from '../src/bench/selfcheck/verdict.js';
+import { judgeClient, requestBoundsOf } from '../src/bench/selfcheck/verdict.js';
 import type { LoopHealthSample } from '../src/bench/selfcheck/verdict.js';
 import { HttpPool } from '../src/bench/transport/http-pool.js';
 import { nowSeconds } from '../src/bench/transport/clock.js';
@@ -51,6 +49,8 @@ import { startModuleWorker } from '../src/core/module-worker.js';
 import { mean, median, percentile } from '../src/core/stats.js';
 import type { IdleCanaryReport } from './idle-canary.js';
 import { findPython, PYTHON_CANDIDATES, PYTHON_CLIENT } from './python-interpreter.js';
+import { measureBurst, printBurst, type BurstApi, type BurstRow } from './client-burst.js';
+import { fetchTruth, MODEL, withTruthSim, type TruthRecord, type TruthSim } from './truth-sim.js';
 
 type Api = 'generate' | 'completions';
 type Realtime = 'client' | 'sim' | 'both' | 'off';
@@ -124,12 +124,18 @@ interface Options {
   emissions: Emission[];
   /** Interpreter of the Python rows: `auto` (the first of PYTHON_CANDIDATES with aiohttp), a path, or `off`. */
   python: string;
+  /** Burst mode (client-burst.ts) instead of the steady-state rows; null runs the steady state. */
+  burst: BurstMatrix | null;
 }
 
-interface TruthRecord {
-  arrivalMs: number;
-  scheduledMs: number[];
-  actualMs: number[];
+/** The burst points: every stream count × waves × API × connect mode. */
+interface BurstMatrix {
+  streams: number[];
+  waves: number[];
+  apis: BurstApi[];
+  lazyConnect: boolean[];
+  /** The sim's interval is chosen per stream count so the offered events per second stay at this. */
+  eventsPerS: number;
 }
 
 interface LatencyFigures {
@@ -172,10 +178,11 @@ interface Row {
   loadAverage: number;
 }
 
-const MODEL = 'Qwen/Qwen3-8B';
 const DEFAULT_POINTS = '64x10,256x10,1024x50,4096x200,8192x400';
 /** ~50k events/s offered (the target's load), and half of it, which the sim on a 2-core box keeps up with better. */
 const DEFAULT_CPU_POINTS = '1024x20,1024x40';
+/** The burst sizes of the issue: C streams opened at once. */
+const DEFAULT_BURST_STREAMS = '256,2048,8192';
 /** Ramp beyond one request's duration before the window opens: every stream is on its second request. */
 const RAMP_EXTRA_SECONDS = 1;
 
@@ -205,41 +212,51 @@ function parseOptions(argv: string[]): Options {
     cpuTokens: Number(get('cpu-tokens', '256')),
     emissions: get('emission', 'spread').split(',').map(emissionChoice),
     python: get('python', 'auto'),
+    burst: argv.includes('--burst')
+      ? {
+          streams: get('burst', DEFAULT_BURST_STREAMS).split(',').map(Number),
+          waves: get('burst-waves', '1,2').split(',').map(Number),
+          apis: get('burst-api', 'generate,completions').split(',').map(burstApiChoice),
+          lazyConnect: { off: [false], on: [true], both: [false, true] }[get('burst-lazy', 'off')] ?? [false],
+          eventsPerS: Number(get('burst-events-per-s', '25600')),
+        }
+      : null,
   };
 }
 
-/** Child process: the sim, started as `servebench sim` starts it. Reports its URL to the parent, serves until killed. */
-async function runChild(argv: string[]): Promise<void> {
-  const { startDedicatedSim } = await import('../src/sim/server/sim-thread.js');
-  const server = await startDedicatedSim(argv, { quiet: true, port: 0, host: '127.0.0.1' });
-  process.send!({ url: server.url });
+function burstApiChoice(text: string): BurstApi {
+  if (text === 'generate' || text === 'completions') return text;
+  throw new Error(`--burst-api: expected generate, completions or both separated by a comma, got ${text}`);
 }
 
-async function startSim(point: Point, options: Options): Promise<{ url: string; child: ChildProcess }> {
-  const child = fork(
-    fileURLToPath(import.meta.url),
-    [
-      '--child', '--model-path', MODEL, '--truth-ttft-ms', String(options.ttftMs), '--truth-itl-ms', String(point.itlMs),
-      ...(point.emission === 'steps' ? ['--truth-shared-steps'] : []),
-      ...(options.realtime === 'sim' || options.realtime === 'both' ? ['--sim-realtime'] : []),
-    ],
-    { execArgv: ['--import', 'tsx'] },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('message', (m: { url: string }) => resolve(m.url));
-    child.once('exit', (code) => reject(new Error(`sim exited with code ${code}`)));
-  });
-  return { url, child };
-}
-
-/** Runs `measure` against a sim started for `point`, and stops the sim however it ends. */
-async function withSim<T>(point: Point, options: Options, measure: (sim: { url: string; child: ChildProcess }) => Promise<T>): Promise<T> {
-  const sim = await startSim(point, options);
-  try {
-    return await measure(sim);
-  } finally {
-    sim.child.kill('SIGTERM');
+/** Every point of the burst matrix, measured one after another. */
+async function runBursts(matrix: BurstMatrix, options: Options): Promise<void> {
+  const burstOptions = {
+    ttftMs: options.ttftMs,
+    clientRealtime: clientIsRealtime(options),
+    simRealtime: options.realtime === 'sim' || options.realtime === 'both',
+  };
+  const rows: BurstRow[] = [];
+  for (const lazyConnect of matrix.lazyConnect) {
+    for (const streams of matrix.streams) {
+      // At least 10 ms between a stream's tokens; more streams, longer intervals: the same events per second.
+      const itlMs = Math.max(10, (streams * 1000) / matrix.eventsPerS);
+      for (const waves of matrix.waves) {
+        for (const api of matrix.apis) {
+          const point = { streams, waves, api, itlMs, tokens: options.tokens, workers: options.workers[0]!, lazyConnect };
+          rows.push(await measureBurst(point, burstOptions));
+          process.stderr.write(`done: burst of ${streams} streams, ${streams * waves} prompts, ${api}${lazyConnect ? ', lazy connects' : ''} (load ${loadavg()[0]!.toFixed(1)})\n`);
+        }
+      }
+    }
   }
+  printBurst(rows);
+}
+
+/** The truth-mode sim of `point`, with the loops `--realtime` names under SCHED_FIFO. */
+function withSim<T>(point: Point, options: Options, measure: (sim: TruthSim) => Promise<T>): Promise<T> {
+  const realtime = options.realtime === 'sim' || options.realtime === 'both';
+  return withTruthSim({ ttftMs: options.ttftMs, itlMs: point.itlMs, sharedSteps: point.emission === 'steps', realtime }, measure);
 }
 
 /** Resident memory of a process now, from /proc (MB); NaN where /proc is missing. */
@@ -278,11 +295,12 @@ async function startClient(point: Point, url: string, realtime: boolean): Promis
     modelId: MODEL,
     headers: { withAuth: {}, withoutAuth: {} },
     multiTurn: false,
+    startAt: 'write',
   };
   if (point.workers > 1) {
     const workers = await LoadWorkers.start(point.workers, config, console.log);
     return {
-      execute: async (input) => (await workers.execute(input, 0))[0]!,
+      execute: async (input) => (await workers.execute(workers.prepare(input), { queueTime: 0, dueAt: nowSeconds() }))[0]!,
       startMeasuring: () => workers.startMeasuring(),
       close: () => workers.close(),
     };
@@ -291,7 +309,7 @@ async function startClient(point: Point, url: string, realtime: boolean): Promis
   const executor = createExecutor({ ...config, pool, print: console.log });
   let health: ReturnType<typeof startThreadHealthMonitor> | null = null;
   return {
-    execute: async (input) => (await executor.execute(input, 0))[0]!,
+    execute: async (input) => (await executor.execute(executor.prepare(input), { queueTime: 0, dueAt: nowSeconds() }))[0]!,
     startMeasuring: () => {
       health = startThreadHealthMonitor({ realtime });
     },
@@ -424,7 +442,7 @@ async function measurePoint(point: Point, options: Options): Promise<Row> {
       lateness: serverLateness(truth, t0, t1),
       cpuUsPerEvent: ((atT1.cpuSeconds - atT0.cpuSeconds - canaryCpu.userSeconds - canaryCpu.systemSeconds) * 1e6) / events,
       systemCpuUsPerEvent: ((atT1.systemCpuSeconds - atT0.systemCpuSeconds - canaryCpu.systemSeconds) * 1e6) / events,
-      verdict: judgeClient(samples).line,
+      verdict: judgeClient(samples, requestBoundsOf(measured.map(({ output }) => output))).line,
       idleLoop,
       windowSeconds: options.seconds,
       clientRssMb: atT1.clientRssMb,
@@ -433,10 +451,6 @@ async function measurePoint(point: Point, options: Options): Promise<Row> {
     };
     return row;
   });
-}
-
-async function fetchTruth(url: string): Promise<Record<string, TruthRecord>> {
-  return ((await (await fetch(`${url}/sim/truth`)).json()) as { requests: Record<string, TruthRecord> }).requests;
 }
 
 /** How late the sim wrote the chunks of the requests that arrived in the window [t0, t1) (run clock). */
@@ -743,6 +757,15 @@ function raisePriority(): string {
 
 async function main(options: Options): Promise<void> {
   const priority = raisePriority();
+  if (options.burst !== null) {
+    console.log(
+      `client accuracy in bursts vs a truth-mode sim: truth TTFT ${options.ttftMs} ms, ${options.tokens} tokens per request, ` +
+        `${options.burst.eventsPerS} events/s offered; machine: ${availableParallelism()} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}; ` +
+        `${priority}; SCHED_FIFO asked for: ${REALTIME_LOOPS[options.realtime]}`,
+    );
+    await runBursts(options.burst, options);
+    return;
+  }
   console.log(
     `client accuracy vs a truth-mode sim: truth TTFT ${options.ttftMs} ms, ${options.tokens} tokens per request, ` +
       `${options.seconds} s measured window per point; machine: ${availableParallelism()} cores; ${priority}; ` +
@@ -783,6 +806,4 @@ async function main(options: Options): Promise<void> {
   printCpu(cpuRows, readers);
 }
 
-const argv = process.argv.slice(2);
-if (argv[0] === '--child') await runChild(argv.slice(1));
-else await main(parseOptions(argv));
+await main(parseOptions(process.argv.slice(2)));

@@ -53,7 +53,7 @@ for (const [requests, tokens] of [[10_000, 1024], [200, 16]] as const) {
   const metrics = time('calculateMetrics', () =>
     calculateMetrics({ outputs, durationS: 100, backend: 'sglang', acceptLength: null, retokenizedOutputLens: outputs.map((o) => o.outputLen) }),
   );
-  const extras = time('calculateExtras', () => calculateExtras({ outputs, requestRate: Infinity, maxConcurrency: 64 }));
+  const extras = time('calculateExtras', () => calculateExtras({ outputs, durationS: metrics.durationS, requestRate: Infinity, maxConcurrency: 64 }));
   time('formatResultBlock', () => formatResultBlock(metrics, resolveRunConfig(args)));
   const line = time('buildResultRecord + pythonJsonDumps (with details)', () =>
     pythonJsonDumps(buildResultRecord({ args, metrics, serverInfo: null, outputs, extras })),

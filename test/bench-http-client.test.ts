@@ -20,6 +20,7 @@ import { AbortedError, ConnectionClosedError, MalformedResponseError, StalledErr
 import { exchange } from '../src/bench/transport/exchange.js';
 import type { ExchangeOutcome } from '../src/bench/transport/exchange.js';
 import { HttpPool, POOL_IDLE_SECONDS } from '../src/bench/transport/http-pool.js';
+import { toWire, type SentRequest } from '../src/bench/transport/round-trip.js';
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -62,13 +63,14 @@ async function rawServer(
   };
 }
 
+const TIMING = { dueAt: 0, startAt: 'write' } as const;
+
 function post(pool: HttpPool, url: string, lines?: string[]): Promise<ExchangeOutcome> {
+  const wire = toWire(pool, { method: 'POST', url, headers: { 'Content-Type': 'application/json' }, body: '{}' });
   return exchange(
     pool,
-    lines
-      ? { url, headers: { 'Content-Type': 'application/json' }, body: '{}', onLine: (line) => lines.push(line) }
-      : { url, headers: { 'Content-Type': 'application/json' }, body: '{}', onBody: () => {} },
-    nowSeconds(),
+    lines ? { wire, onSent: () => {}, onLine: (line) => lines.push(line) } : { wire, onSent: () => {}, onBody: () => {} },
+    { ...TIMING, dueAt: nowSeconds() },
   );
 }
 
@@ -78,8 +80,58 @@ test('keep-alive: sequential requests share one connection', async () => {
   const server = await rawServer((socket) => socket.write(OK_RESPONSE));
   const pool = new HttpPool({ streamIdleTimeout: 0 });
   try {
-    for (let i = 0; i < 3; i++) assert.deepEqual(await post(pool, `${server.url}/x`), { ok: true, resent: false });
+    for (let i = 0; i < 3; i++) assert.deepEqual(await post(pool, `${server.url}/x`), { ok: true, resent: false, stampLatenessBound: null });
     assert.equal(server.connections(), 1);
+  } finally {
+    await pool.close();
+    server.close();
+  }
+});
+
+test('warm pool: connections opened before they are needed carry the requests; a refusing server stops it with its error', async () => {
+  const server = await rawServer((socket) => socket.write(OK_RESPONSE));
+  const pool = new HttpPool({ streamIdleTimeout: 0 });
+  try {
+    assert.deepEqual(await pool.prewarm(`${server.url}/x`, 5), { opened: 5, error: null });
+    const outcomes = await Promise.all(Array.from({ length: 5 }, () => post(pool, `${server.url}/x`)));
+    assert.ok(outcomes.every((outcome) => outcome.ok && !outcome.resent));
+    assert.equal(server.connections(), 5, 'no request opened a connection of its own');
+  } finally {
+    await pool.close();
+    server.close();
+  }
+  const closed = createTcpServer();
+  const address = await listen(closed);
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  const refused = new HttpPool({ streamIdleTimeout: 0 });
+  const outcome = await refused.prewarm(`http://${address}/x`, 3);
+  assert.equal(outcome.opened, 0);
+  assert.match(String(outcome.error?.message), /ECONNREFUSED/);
+  await refused.close();
+});
+
+test("a request's start is its bytes out; with startAt 'connect' a request that opens its connection starts at the attempt", async () => {
+  const server = await rawServer((socket) => socket.write(OK_RESPONSE));
+  const pool = new HttpPool({ streamIdleTimeout: 0 });
+  const sendOnce = async (startAt: 'write' | 'connect'): Promise<SentRequest> => {
+    let sent: SentRequest | null = null;
+    const wire = toWire(pool, { method: 'POST', url: `${server.url}/x`, headers: {}, body: '{}' });
+    const dueAt = nowSeconds();
+    const outcome = await exchange(pool, { wire, onSent: (s) => (sent = s), onBody: () => {} }, { dueAt, startAt });
+    assert.ok(outcome.ok);
+    assert.ok(sent!.start >= dueAt);
+    return sent!;
+  };
+  try {
+    const fresh = await sendOnce('connect');
+    assert.ok(fresh.phases.connect > 0, 'it opened its own connection');
+    assert.ok(fresh.phases.write >= 0);
+    const pooled = await sendOnce('connect');
+    assert.equal(pooled.phases.connect, 0, 'on an open connection nothing is connected');
+    await pool.close();
+    const writeStamped = await sendOnce('write');
+    assert.ok(writeStamped.phases.connect > 0);
+    assert.equal(server.connections(), 2);
   } finally {
     await pool.close();
     server.close();
@@ -91,8 +143,8 @@ test('a reused connection the server closed as the request went out: retried onc
   const server = await rawServer((socket, n) => (n === 1 ? socket.write(OK_RESPONSE) : socket.destroy()));
   const pool = new HttpPool({ streamIdleTimeout: 0 });
   try {
-    assert.deepEqual(await post(pool, `${server.url}/x`), { ok: true, resent: false });
-    assert.deepEqual(await post(pool, `${server.url}/x`), { ok: true, resent: true }, 'the resend is reported');
+    assert.deepEqual(await post(pool, `${server.url}/x`), { ok: true, resent: false, stampLatenessBound: null });
+    assert.deepEqual(await post(pool, `${server.url}/x`), { ok: true, resent: true, stampLatenessBound: null }, 'the resend is reported');
     assert.equal(server.connections(), 2);
   } finally {
     await pool.close();
@@ -112,7 +164,7 @@ test('no retry on a new connection, nor once a response byte arrived', async () 
     assert.ok(!fresh.ok && fresh.error instanceof ConnectionClosedError);
     assert.equal(refused.connections(), 1);
 
-    assert.deepEqual(await post(pool, `${partial.url}/x`), { ok: true, resent: false });
+    assert.deepEqual(await post(pool, `${partial.url}/x`), { ok: true, resent: false, stampLatenessBound: null });
     const cut = await post(pool, `${partial.url}/x`, []);
     assert.ok(!cut.ok && cut.error instanceof ConnectionClosedError);
     assert.match(cut.error.message, /before the response ended/);
@@ -129,10 +181,10 @@ test('an idle connection the server closed is dropped; one idle too long is not 
   const url = `http://${await listen(server)}`;
   const pool = new HttpPool({ streamIdleTimeout: 0 });
   try {
-    assert.deepEqual(await post(pool, `${url}/x`), { ok: true, resent: false });
+    assert.deepEqual(await post(pool, `${url}/x`), { ok: true, resent: false, stampLatenessBound: null });
     server.closeIdleConnections(); // as its keep-alive timeout would
     await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.deepEqual(await post(pool, `${url}/x`), { ok: true, resent: false });
+    assert.deepEqual(await post(pool, `${url}/x`), { ok: true, resent: false, stampLatenessBound: null });
 
     const target = pool.target(`${url}/x`);
     const reused = pool.acquire(target, nowSeconds());
@@ -166,9 +218,9 @@ test('a raw chunked stream with extensions and trailers, written a few bytes at 
   const pool = new HttpPool({ streamIdleTimeout: 0 });
   try {
     const lines: string[] = [];
-    assert.deepEqual(await post(pool, `${server.url}/x`, lines), { ok: true, resent: false });
+    assert.deepEqual(await post(pool, `${server.url}/x`, lines), { ok: true, resent: false, stampLatenessBound: null });
     assert.deepEqual(lines, ['data: {"a":1}', '', 'd']);
-    assert.deepEqual(await post(pool, `${server.url}/x`, []), { ok: true, resent: false });
+    assert.deepEqual(await post(pool, `${server.url}/x`, []), { ok: true, resent: false, stampLatenessBound: null });
     assert.equal(server.connections(), 1, 'reused after the trailers');
   } finally {
     await pool.close();
@@ -187,8 +239,9 @@ test('HTTP/1.0 body until close; malformed framing fails as malformed_chunk and 
     const onBody = (text: string): void => {
       body = text;
     };
-    const whole = await exchange(pool, { url: `${server.url}/x`, headers: {}, body: '{}', onBody }, nowSeconds());
-    assert.deepEqual(whole, { ok: true, resent: false });
+    const wire = toWire(pool, { method: 'POST', url: `${server.url}/x`, headers: {}, body: '{}' });
+    const whole = await exchange(pool, { wire, onSent: () => {}, onBody }, { ...TIMING, dueAt: nowSeconds() });
+    assert.deepEqual(whole, { ok: true, resent: false, stampLatenessBound: null });
     assert.equal(body, '{"whole":"body"}');
     const malformed = await post(pool, `${server.url}/x`, []);
     assert.ok(!malformed.ok && malformed.error instanceof MalformedResponseError);
@@ -251,7 +304,7 @@ test('https: the same client over TLS (self-signed certificate made here)', asyn
     process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
     try {
       const lines: string[] = [];
-      assert.deepEqual(await post(pool, `${url}/generate`, lines), { ok: true, resent: false });
+      assert.deepEqual(await post(pool, `${url}/generate`, lines), { ok: true, resent: false, stampLatenessBound: null });
       assert.deepEqual(lines, ['data: {"n":1}', '', 'data: [DONE]', '']);
       const models = await getJson(pool, `${url}/v1/models`, {});
       assert.equal(models.status, 200);

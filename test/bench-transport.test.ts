@@ -30,6 +30,7 @@ function context(pool: HttpPool, backend: BackendName, disableStream = false): S
     adapter: backendAdapter(backend),
     headers: { withAuth: { Authorization: 'Bearer secret' }, withoutAuth: {} },
     payloadOptions: { disableStream, disableIgnoreEos: false, returnLogprob: false, returnRoutedExperts: false },
+    startAt: 'write',
   };
 }
 

@@ -73,7 +73,8 @@ describe('servebench bench --help defaults', () => {
     return (flag) => {
       const entry = entries.find((text) => text.startsWith(`  ${flag} `) || text.startsWith(`  ${flag}\n`));
       assert.ok(entry, `${flag} is listed`);
-      return entry.replace(/\s+/g, ' ').trim();
+      // The last option is followed by the notes after a blank line.
+      return entry.split('\n\n')[0]!.replace(/\s+/g, ' ').trim();
     };
   }
 
@@ -85,6 +86,14 @@ describe('servebench bench --help defaults', () => {
     assert.match(help('--random-range-ratio'), /\(default: 0\.0\)$/);
     assert.match(help('--profile-activities'), /\(default: \['CPU', 'GPU'\]\)$/);
     assert.match(help('--stream-idle-timeout'), /\(default: 600\)$/);
+  });
+
+  test("a note after the options tells bench_serving's per-second peaks from the extras' true ones", async () => {
+    const result = await runCli(['bench', '--help']);
+    const notes = result.stdout.slice(result.stdout.lastIndexOf('\n\n')).replace(/\s+/g, ' ').trimEnd();
+    assert.match(notes, /^ Peaks: the result block's 'Peak output token throughput' and 'Peak concurrent requests' are bench_serving's/);
+    assert.match(notes, /'Peak in-flight requests', the most requests in flight at one instant \(never above --max-concurrency\)/);
+    assert.match(notes, /'Peak output tok\/s \(1 s window\)', the most output tokens in any one-second window\.$/);
   });
 
   test('unset defaults (None, a flag, the empty string) are not shown', async () => {

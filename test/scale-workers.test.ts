@@ -12,7 +12,7 @@ import { Worker } from 'node:worker_threads';
 import { judgeClient } from '../src/bench/selfcheck/verdict.js';
 import type { LoopHealthSample } from '../src/bench/selfcheck/verdict.js';
 import { nowSeconds } from '../src/bench/transport/clock.js';
-import type { RequestInput } from '../src/bench/types.js';
+import type { RequestInput, RequestOutput } from '../src/bench/types.js';
 import { threadClockOffsetMs, toSharedSeconds } from '../src/bench/workers/clock.js';
 import { LoadWorkers } from '../src/bench/workers/load-workers.js';
 import type { LoadWorkerConfig } from '../src/bench/workers/messages.js';
@@ -27,7 +27,12 @@ const MODEL = 'Qwen/Qwen3-8B';
 
 function config(backend: BackendName, apiUrl: string, multiTurn = false): LoadWorkerConfig {
   const { request, streamIdleTimeout, realtime } = resolveRunConfig(parseBenchArgs(['--backend', backend, '--stream-idle-timeout', '30']));
-  return { backend, request, streamIdleTimeout, realtime, apiUrl, modelId: MODEL, headers: { withAuth: {}, withoutAuth: {} }, multiTurn };
+  return { backend, request, streamIdleTimeout, realtime, apiUrl, modelId: MODEL, headers: { withAuth: {}, withoutAuth: {} }, multiTurn, startAt: 'write' };
+}
+
+/** Prepares `request` on the next worker and sends it at once. */
+function send(workers: LoadWorkers, request: RequestInput, queueTime: number): Promise<RequestOutput[]> {
+  return workers.execute(workers.prepare(request), { queueTime, dueAt: nowSeconds() });
 }
 
 function input(apiUrl: string, outputLen: number, extra: Record<string, unknown> = {}): RequestInput {
@@ -52,7 +57,7 @@ describe('load workers against a truth-mode sim', () => {
     const workers = await LoadWorkers.start(2, config('sglang', `${sim.url}/generate`), () => {});
     const sentFrom = nowSeconds();
     const results = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => workers.execute(input(`${sim.url}/generate`, 3 + i, { rid: `merge-${i}` }), 0.25)),
+      Array.from({ length: 12 }, (_, i) => send(workers, input(`${sim.url}/generate`, 3 + i, { rid: `merge-${i}` }), 0.25)),
     );
     const sentUntil = nowSeconds();
     const samples = await workers.close();
@@ -82,12 +87,12 @@ describe('load workers against a truth-mode sim', () => {
   test('a worker runs a whole conversation and a Ctrl-C abort reaches requests in flight', async () => {
     const chatUrl = `${sim.url}/v1/chat/completions`;
     const conversations = await LoadWorkers.start(2, config('sglang-oai-chat', chatUrl, true), () => {});
-    const turns = await conversations.execute({ ...input(chatUrl, 4), prompt: ['Hi.', 'And then?'] }, 0.5);
+    const turns = await send(conversations, { ...input(chatUrl, 4), prompt: ['Hi.', 'And then?'] }, 0.5);
     assert.deepEqual(turns.map((turn) => [turn.success, turn.outputLen, turn.queueTime]), [[true, 4, 0.5], [true, 4, 0]]);
     await conversations.close();
 
     const workers = await LoadWorkers.start(2, config('sglang-oai-chat', chatUrl), () => {});
-    const long = workers.execute(input(chatUrl, 5000), 0);
+    const long = send(workers, input(chatUrl, 5000), 0);
     await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal(workers.inFlight, 1);
     workers.abortAll('aborted: interrupted by Ctrl-C');
@@ -100,11 +105,11 @@ describe('load workers against a truth-mode sim', () => {
   test('the self-check covers workers that sent something, or every worker once measuring started', async () => {
     const url = `${sim.url}/generate`;
     const idle = await LoadWorkers.start(3, config('sglang', url), () => {});
-    await idle.execute(input(url, 2), 0);
+    await send(idle, input(url, 2), 0);
     assert.equal((await idle.close()).length, 1, 'two workers never sent: nothing to judge');
 
     const measured = await LoadWorkers.start(3, config('sglang', url), () => {});
-    await measured.execute(input(url, 2), 0);
+    await send(measured, input(url, 2), 0);
     measured.startMeasuring();
     await new Promise((resolve) => setTimeout(resolve, 50));
     const samples = await measured.close();

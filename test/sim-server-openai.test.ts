@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import type { SimServerHandle } from '../src/sim/server/sim-server.js';
-import { MODEL, startTruthSim } from './sim-server-helpers.js';
+import { get, MODEL, post, startTruthSim } from './sim-server-helpers.js';
 
 const weatherTool: OpenAI.Chat.Completions.ChatCompletionTool = {
   type: 'function',
@@ -121,6 +121,17 @@ describe('sim: OpenAI API through the official openai client', () => {
     assert.equal(answer.choices[0]!.finish_reason, 'length');
     assert.equal(answer.choices[0]!.message.tool_calls ?? null, null);
     assert.equal(answer.choices[0]!.message.content!.trim().split(' ').length, 8);
+  });
+
+  test('a request id sent as rid is the answer id and keys the truth record, as SGLang takes it', async () => {
+    const completion = await post(sim.url, '/v1/completions', { model: MODEL, prompt: 'Hi', max_tokens: 2, rid: 'oai-rid-1' });
+    assert.equal(completion.json.id, 'oai-rid-1');
+    const chat = await post(sim.url, '/v1/chat/completions', { model: MODEL, messages: [{ role: 'user', content: 'Hi' }], max_tokens: 2, rid: 'oai-rid-2' });
+    assert.equal(chat.json.id, 'oai-rid-2');
+    const truth = (await get(sim.url, '/sim/truth')).json as { requests: Record<string, unknown> };
+    assert.ok(truth.requests['oai-rid-1'] && truth.requests['oai-rid-2'], 'both requests keep their truth under their rid');
+    const wrong = await post(sim.url, '/v1/completions', { model: MODEL, prompt: 'Hi', max_tokens: 2, rid: 7 });
+    assert.equal(wrong.status, 400);
   });
 
   test('stop strings end the answer at the match with finish stop', async () => {

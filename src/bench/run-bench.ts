@@ -25,7 +25,7 @@ import type { BenchRunConfig } from './run-config.js';
 import { runBenchmark } from './runner/benchmark.js';
 import { InterruptWatch, signalExitCode, signalName, type StopSignal } from './runner/interrupt.js';
 import { summarizeRun } from './runner/report.js';
-import type { LoopHealthSample } from './selfcheck/verdict.js';
+import { judgeClient, requestBoundsOf, type ClientVerdict, type LoopHealthSample } from './selfcheck/verdict.js';
 import { resolveTarget, simAddress, type BenchTarget } from './target.js';
 import { fetchServerInfo } from './transport/auxiliary.js';
 import { HttpPool } from './transport/http-pool.js';
@@ -66,6 +66,8 @@ export interface MeasuredRun {
   extras: ServebenchExtras;
   /** Self-check samples of the loops that sent the requests. */
   loopHealth: LoopHealthSample[];
+  /** The client's verdict on its own timing error: those loops and every request's own bound. */
+  selfCheck: ClientVerdict;
 }
 
 export interface BenchResult extends MeasuredRun {
@@ -186,7 +188,17 @@ class OpenSession implements BenchSession {
       });
       abandonOnStop();
       const { metrics, extras } = await summarizeRun(run, config, tokenizer);
-      const measured: MeasuredRun = { config, target, startedAt, outputs: run.outputs, durationS: run.duration, metrics, extras, loopHealth: run.loopHealth };
+      const measured: MeasuredRun = {
+        config,
+        target,
+        startedAt,
+        outputs: run.outputs,
+        durationS: run.duration,
+        metrics,
+        extras,
+        loopHealth: run.loopHealth,
+        selfCheck: judgeClient(run.loopHealth, requestBoundsOf(run.outputs)),
+      };
       await options.report?.summarized(measured, sim === null ? null : () => sim.writeLateness());
       const result: BenchResult = { ...measured, serverInfo: await fetchServerInfo(pool, target.urls.baseUrl, headers.withAuth, pythonJsonLoads) };
       await options.report?.finished(result);

@@ -120,6 +120,8 @@ export interface BenchRunConfig {
   /** Load-generation threads; null = chosen from the core count. */
   readonly workers: number | null;
   readonly realtime: boolean;
+  /** `--lazy-connect`: no warm pool; a request that opens a connection starts when the attempt leaves. */
+  readonly lazyConnect: boolean;
   /** Seconds without a byte on a stream before that request fails as stalled. */
   readonly streamIdleTimeout: number;
 }
@@ -218,6 +220,7 @@ export function resolveRunConfig(args: BenchArgs, options: ResolveOptions = {}):
     sim: args.extensions.sim,
     workers: args.extensions.workers,
     realtime: args.extensions.realtime,
+    lazyConnect: args.extensions.lazyConnect,
     streamIdleTimeout: args.extensions.streamIdleTimeout,
   });
   validateRunConfig(config);

@@ -3,6 +3,7 @@
  * args → dataset rows → schedule → backend adapter → request outputs → metrics → block / JSONL.
  * Field names of the records mirror bench_serving's Python objects (spec §2.1, §3) in camelCase.
  */
+import type { SendPhases } from './transport/round-trip.js';
 
 /** One OpenAI-style chat message, passed through verbatim to chat backends. */
 export interface ChatMessage {
@@ -68,7 +69,9 @@ export type FailureCause =
 
 /**
  * bench_serving's RequestFuncOutput (spec §2.1) plus servebench's extensions.
- * Times are seconds. `startTime` is on the run's monotonic clock (seconds), 0 when never set.
+ * Times are seconds. `startTime` is on the run's monotonic clock (seconds), 0 when never set: the
+ * instant the request's bytes went out (with `--lazy-connect`, its own connection attempt), which
+ * TTFT and latency count from.
  */
 export interface RequestOutput {
   generatedText: string;
@@ -95,7 +98,16 @@ export interface RequestOutput {
   /** Text/vision split of promptLen, copied from the dataset row. */
   textPromptLen?: number;
   visionPromptLen?: number;
+  /** Extension: where the time between the request being due and its start went; absent when it never went out. */
+  sendPhases?: SendPhases;
+  /**
+   * Extension: the most by which any of its reads (first token, chunks, end) may have been stamped
+   * late, from the stamping thread's heartbeat (selfcheck/heartbeat.ts); absent outside the
+   * self-check's window.
+   */
+  stampLatenessBound?: number;
 }
+
 
 /** Everything a request function needs to send one request (bench_serving's RequestFuncInput). */
 export interface RequestInput {

@@ -51,6 +51,7 @@ export async function askQuestions(plan: AskPlan, questions: readonly EvalQuesti
     adapter: plan.adapter,
     headers: plan.headers,
     payloadOptions: { disableStream: false, disableIgnoreEos: true, returnLogprob: false, returnRoutedExperts: false },
+    startAt: 'write' as const,
   };
   const schedule = questions.map((question, index) => ({
     // Unknown without the model's tokenizer; the catalog stores it as not measured.
@@ -67,7 +68,7 @@ export async function askQuestions(plan: AskPlan, questions: readonly EvalQuesti
     graceSeconds: INTERRUPT_GRACE_SECONDS,
     onDone: () => plan.onAnswered?.(),
     notice: plan.notice,
-    send: async (item, queueTime) => [
+    send: async (item, { queueTime }) => [
       await sendRequest(
         context,
         {

@@ -37,7 +37,7 @@ describe('formatExpectedErrorSection (the extras section of predict)', () => {
   });
 
   test('sits before the extras block closing rule, and a log reader skips it (the block keeps its own figures)', () => {
-    const extras = { failed: 0, failuresByCause: {}, resentRequests: 0, queueTime: null, requestedRate: Infinity, achievedRate: null, reasoningTtft: null };
+    const extras = { failed: 0, failuresByCause: {}, resentRequests: 0, queueTime: null, requestedRate: Infinity, achievedRate: null, peakInFlight: 0, peakOutputTokensPerS: 0, reasoningTtft: null };
     for (const summary of [ERROR, null]) {
       const section = formatExpectedErrorSection(METRICS, summary);
       const text = formatExtendedBlock(extras, section);
@@ -45,7 +45,7 @@ describe('formatExpectedErrorSection (the extras section of predict)', () => {
       const log = `============ Serving Benchmark Result ============\nMean TPOT (ms):                          30.00     \n${'='.repeat(50)}\n${text}`;
       const parsed = parseResultBlock(log);
       assert.deepEqual(parsed.warnings, []);
-      assert.deepEqual(parsed.metrics, { mean_tpot_ms: 30, failed: 0, requested_request_rate: Infinity });
+      assert.deepEqual(parsed.metrics, { mean_tpot_ms: 30, failed: 0, requested_request_rate: Infinity, peak_in_flight_requests: 0, peak_output_tokens_per_s_1s_window: 0 });
     }
   });
 });

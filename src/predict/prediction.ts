@@ -99,7 +99,7 @@ function explainRun(engine: SimEngine): string[] {
 export function predictWorkload(deployment: LaunchDeployment, config: BenchRunConfig, workload: Workload, options: PredictOptions = {}): Prediction {
   const { result, engine } = runWorkload(deployment, config, workload, options.calibration);
   const metrics = predictedMetrics(result);
-  const extras = calculateExtras({ outputs: result.outputs, requestRate: config.load.requestRate, maxConcurrency: config.load.maxConcurrency });
+  const extras = calculateExtras({ outputs: result.outputs, durationS: result.durationS, requestRate: config.load.requestRate, maxConcurrency: config.load.maxConcurrency });
   const notes = SHARED_PREFIX_DATASETS.has(config.dataset.name)
     ? [`note: prefix-cache hits between ${config.dataset.name} prompts are not modelled in virtual time; 'servebench bench --sim' models them`]
     : [];

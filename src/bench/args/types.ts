@@ -117,6 +117,8 @@ export interface BenchExtensions {
   workers: number | null;
   /** Load-generating threads under SCHED_FIFO during the measured phase, where permitted. */
   realtime: boolean;
+  /** Connect as requests need it and count connecting in TTFT (bench_serving's way), instead of a warm pool. */
+  lazyConnect: boolean;
   /** `key=value` labels stored with the run in the catalog. */
   labels: Record<string, string>;
   /** Catalog database path; null = the default location. */

@@ -1,9 +1,11 @@
 /**
  * servebench's figures beyond bench_serving's: failures by cause, requests resent after a
- * server closed a keep-alive connection, client queueing behind
- * `--max-concurrency`, the arrival rate actually achieved, and time to the first reasoning token.
+ * server closed a keep-alive connection, client queueing behind `--max-concurrency`, the rate at
+ * which requests were actually sent, the true peaks (true-peaks.ts) and time to the first
+ * reasoning token.
  */
 import { mean, median, percentile } from '../../core/stats.js';
+import { peakInFlight, peakTokensInWindow } from './true-peaks.js';
 import type { FailureCause, RequestOutput } from '../types.js';
 import type { ExtrasInput, QueueTimeStats, ReasoningTtftStats, ServebenchExtras } from './types.js';
 
@@ -41,15 +43,14 @@ function queueTimeStats(outputs: readonly RequestOutput[]): QueueTimeStats | nul
 }
 
 /**
- * Sends per second between the first and the last send. A send is `startTime − queueTime`
- * (when the schedule released the request); outputs never started (`startTime` 0) are left out.
- * Uses (sends − 1) / span: n sends delimit n − 1 intervals, so n / span would overstate short runs.
+ * Requests sent per second of the measured window (bench_serving's duration, from the first
+ * release to the end of the last request), failed ones included; outputs never started
+ * (`startTime` 0) are left out. Not the schedule's release rate: at `--request-rate inf` every
+ * request is released at once, however long it then waits for a slot. Null for an empty window.
  */
-export function achievedRequestRate(outputs: readonly RequestOutput[]): number | null {
-  const sendTimes = outputs.filter((output) => output.startTime !== 0).map((output) => output.startTime - output.queueTime);
-  if (sendTimes.length < 2) return null;
-  const span = sendTimes.reduce((a, b) => Math.max(a, b)) - sendTimes.reduce((a, b) => Math.min(a, b));
-  return span > 0 ? (sendTimes.length - 1) / span : Infinity;
+export function achievedRequestRate(outputs: readonly RequestOutput[], durationS: number): number | null {
+  const sent = outputs.filter((output) => output.startTime !== 0).length;
+  return sent > 0 && durationS > 0 ? sent / durationS : null;
 }
 
 function reasoningTtftStats(outputs: readonly RequestOutput[]): ReasoningTtftStats | null {
@@ -74,7 +75,9 @@ export function calculateExtras(input: ExtrasInput): ServebenchExtras {
     resentRequests: outputs.filter((output) => output.resent === true).length,
     queueTime: input.maxConcurrency ? queueTimeStats(outputs) : null,
     requestedRate: input.requestRate,
-    achievedRate: achievedRequestRate(outputs),
+    achievedRate: achievedRequestRate(outputs, input.durationS),
+    peakInFlight: peakInFlight(outputs),
+    peakOutputTokensPerS: peakTokensInWindow(outputs),
     reasoningTtft: reasoningTtftStats(outputs),
   };
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { RequestOutput } from '../types.js';
 import { calculateMetrics, retokenizedItl, usesRetokenizedItl } from './calculate.js';
 import { achievedRequestRate, calculateExtras } from './extras.js';
+import { peakInFlight, peakTokensInWindow } from './true-peaks.js';
 import { calculatePeaks } from './peaks.js';
 import type { MetricsInput } from './types.js';
 
@@ -153,41 +154,78 @@ describe('calculatePeaks', () => {
   });
 });
 
+describe('true peaks', () => {
+  // --max-concurrency 2 as a dispatcher keeps it: each request starts when a slot frees (the one
+  // before it ends), so at most two are ever in flight. 1-second buckets see more.
+  const limited = [
+    output({ startTime: 0, ttft: 0.1, itl: [0.1, 0.1], latency: 0.5 }),
+    output({ startTime: 0, ttft: 0.1, itl: [0.1], latency: 0.9 }),
+    output({ startTime: 0.5, ttft: 0.1, itl: [0.1], latency: 0.4 }),
+    output({ startTime: 0.9, ttft: 0.1, itl: [], latency: 0.3 }),
+    output({ startTime: 0.9, ttft: 0.05, itl: [0.05], latency: 0.2 }),
+  ];
+  test('peak in flight counts requests at one instant, never above the concurrency limit', () => {
+    assert.equal(peakInFlight(limited), 2);
+    assert.ok(calculatePeaks(limited).maxConcurrentRequests > 2, 'bench_serving\'s buckets count every request the bucket touched');
+  });
+  test('a request ending as another starts is not counted with it; failures and incomplete records are left out', () => {
+    assert.equal(peakInFlight([output({ startTime: 0, latency: 1 }), output({ startTime: 1, latency: 1 })]), 1);
+    assert.equal(peakInFlight([output({ startTime: 0, latency: 1 }), failed({ startTime: 0.5, latency: 1 })]), 1);
+    assert.equal(peakInFlight([{ success: true, startTime: null, ttft: 0.1, latency: 1, itl: [] }]), 0);
+    assert.equal(peakInFlight([]), 0);
+  });
+  test('peak tokens in a sliding 1 s window, wherever the buckets would fall', () => {
+    // Token events at 0.6, 0.7, 0.8, 1.2, 1.3, 1.4: 1 s buckets from the first start (0) count 3 and 3, the window [0.6, 1.6) all 6.
+    const tokens = [output({ startTime: 0, ttft: 0.6, itl: [0.1, 0.1], latency: 0.8 }), output({ startTime: 1.1, ttft: 0.1, itl: [0.1, 0.1], latency: 0.3 })];
+    assert.equal(peakTokensInWindow(tokens), 6);
+    assert.equal(calculatePeaks(tokens).maxOutputTokensPerS, 3);
+    assert.equal(peakTokensInWindow(tokens, 0.5), 3);
+    // The window is half-open: an event exactly one second later starts the next one.
+    assert.equal(peakTokensInWindow([output({ startTime: 0, ttft: 0.5, itl: [1], latency: 1.5 })]), 1);
+    assert.equal(peakTokensInWindow([failed({ startTime: 0, ttft: 0.5, itl: [0.1] })]), 0);
+  });
+  test('calculateExtras reports both', () => {
+    const extras = calculateExtras({ outputs: limited, durationS: 1.2, requestRate: Infinity, maxConcurrency: 2 });
+    assert.deepEqual([extras.peakInFlight, extras.peakOutputTokensPerS], [2, 10]);
+  });
+});
+
 describe('calculateExtras', () => {
   test('failures by cause, in cause order, unknown causes as other', () => {
     const outputs = [failed({ failureCause: 'timeout' }), output({}), failed({ failureCause: 'http_5xx' }), failed({ failureCause: 'timeout' }), failed({ failureCause: null })];
-    const extras = calculateExtras({ outputs, requestRate: Infinity, maxConcurrency: null });
+    const extras = calculateExtras({ outputs, durationS: 2, requestRate: Infinity, maxConcurrency: null });
     assert.equal(extras.failed, 4);
     assert.deepEqual(Object.entries(extras.failuresByCause), [['http_5xx', 1], ['timeout', 2], ['other', 1]]);
   });
   test('queue time only when --max-concurrency limited the run', () => {
     const outputs = [0, 0.5, 1, 0.5].map((queueTime, i) => output({ queueTime, startTime: 1 + i }));
-    assert.equal(calculateExtras({ outputs, requestRate: Infinity, maxConcurrency: null }).queueTime, null);
-    assert.equal(calculateExtras({ outputs, requestRate: Infinity, maxConcurrency: 0 }).queueTime, null);
-    const queue = calculateExtras({ outputs, requestRate: Infinity, maxConcurrency: 2 }).queueTime!;
+    assert.equal(calculateExtras({ outputs, durationS: 2, requestRate: Infinity, maxConcurrency: null }).queueTime, null);
+    assert.equal(calculateExtras({ outputs, durationS: 2, requestRate: Infinity, maxConcurrency: 0 }).queueTime, null);
+    const queue = calculateExtras({ outputs, durationS: 2, requestRate: Infinity, maxConcurrency: 2 }).queueTime!;
     assert.equal(queue.meanMs, 500);
     close(queue.p99Ms, 985); // sorted [0, 0.5, 0.5, 1], h = 2.97
   });
-  test('achieved rate = intervals between sends / send span', () => {
-    // Sends (start − queue) at 0.5, 1, 1.5, 2.5: three intervals over 2 s.
-    const outputs = [[1, 0.5], [1, 0], [2, 0.5], [2.5, 0]].map(([startTime, queueTime]) => output({ startTime, queueTime }));
-    assert.equal(achievedRequestRate(outputs), 1.5);
-    assert.equal(achievedRequestRate([...outputs, output({ startTime: 0 })]), 1.5); // never started: left out
-    assert.equal(achievedRequestRate([output({ startTime: 3 }), output({ startTime: 3 })]), Infinity);
-    assert.equal(achievedRequestRate([output({ startTime: 3 })]), null);
-    const extras = calculateExtras({ outputs, requestRate: 4, maxConcurrency: null });
-    assert.deepEqual([extras.requestedRate, extras.achievedRate], [4, 1.5]);
+  test('achieved rate = requests sent / the measured window, however they queued for a slot', () => {
+    // A rate-inf run: four released at once, sent as slots came free over a 2 s window.
+    const outputs = [[1, 0], [1, 0], [2, 1], [2.5, 1.5]].map(([startTime, queueTime]) => output({ startTime, queueTime }));
+    assert.equal(achievedRequestRate(outputs, 2), 2);
+    assert.equal(achievedRequestRate([...outputs, output({ startTime: 0 })], 2), 2); // never started: left out
+    assert.equal(achievedRequestRate([failed({ startTime: 3 })], 0.5), 2); // a failed request was sent all the same
+    assert.equal(achievedRequestRate([output({ startTime: 0 })], 2), null);
+    assert.equal(achievedRequestRate(outputs, 0), null);
+    const extras = calculateExtras({ outputs, durationS: 2, requestRate: Infinity, maxConcurrency: 2 });
+    assert.deepEqual([extras.requestedRate, extras.achievedRate], [Infinity, 2]);
   });
   test('reasoning TTFT over successes that streamed reasoning', () => {
     const outputs = [
       output({ firstReasoningTtft: 0.25 }), output({ firstReasoningTtft: 0.75 }), output({}),
       failed({ firstReasoningTtft: 5 }),
     ];
-    const reasoning = calculateExtras({ outputs, requestRate: Infinity, maxConcurrency: null }).reasoningTtft!;
+    const reasoning = calculateExtras({ outputs, durationS: 2, requestRate: Infinity, maxConcurrency: null }).reasoningTtft!;
     assert.equal(reasoning.count, 2);
     assert.equal(reasoning.meanMs, 500);
     assert.equal(reasoning.medianMs, 500);
     close(reasoning.p99Ms, 745);
-    assert.equal(calculateExtras({ outputs: [output({})], requestRate: 1, maxConcurrency: null }).reasoningTtft, null);
+    assert.equal(calculateExtras({ outputs: [output({})], durationS: 2, requestRate: 1, maxConcurrency: null }).reasoningTtft, null);
   });
 });

@@ -25,10 +25,21 @@ export interface Timeline {
   requestsUsed: number;
 }
 
-type CompleteRequest = TimedRequest & { startTime: number; ttft: number; latency: number };
+/** A successful request with the start, TTFT and latency the time series need. */
+export type CompleteRequest = TimedRequest & { startTime: number; ttft: number; latency: number };
 
-function isComplete(request: TimedRequest): request is CompleteRequest {
+export function isComplete(request: TimedRequest): request is CompleteRequest {
   return request.success && request.startTime !== null && request.ttft !== null && request.latency !== null;
+}
+
+/** Calls `visit` with the time of each of the request's token events: `start + ttft`, then cumulatively `+ itl[k]`. */
+export function forEachTokenEvent(request: CompleteRequest, visit: (time: number) => void): void {
+  let tokenTime = request.startTime + request.ttft;
+  visit(tokenTime);
+  for (const gap of request.itl) {
+    tokenTime += gap;
+    visit(tokenTime);
+  }
 }
 
 /**
@@ -53,12 +64,7 @@ export function perSecondTimeline(requests: readonly TimedRequest[]): Timeline {
     if (bucket >= 0 && bucket < bucketCount) outputTokens[bucket]! += 1;
   };
   for (const r of used) {
-    let tokenTime = r.startTime + r.ttft;
-    countToken(tokenTime);
-    for (const gap of r.itl) {
-      tokenTime += gap;
-      countToken(tokenTime);
-    }
+    forEachTokenEvent(r, countToken);
     const last = Math.min(Math.trunc(r.startTime + r.latency - t0), bucketCount - 1);
     for (let bucket = Math.trunc(r.startTime - t0); bucket <= last; bucket++) inFlight[bucket]! += 1;
   }

@@ -96,14 +96,20 @@ export interface ServebenchExtras {
   queueTime: QueueTimeStats | null;
   /** `--request-rate` as given (inf when unlimited). */
   requestedRate: number;
-  /** Intervals between sends / send span (inf when all were sent at once); null with fewer than two sends. */
+  /** Requests sent per second of the measured window; null when nothing was sent. */
   achievedRate: number | null;
+  /** The most requests in flight at one instant (never above `--max-concurrency`). */
+  peakInFlight: number;
+  /** The most output token events in any 1-second window. */
+  peakOutputTokensPerS: number;
   reasoningTtft: ReasoningTtftStats | null;
 }
 
 /** What {@link calculateExtras} needs from the command line. */
 export interface ExtrasInput {
   outputs: readonly RequestOutput[];
+  /** The measured window (bench_serving's duration), seconds. */
+  durationS: number;
   requestRate: number;
   maxConcurrency: number | null;
 }

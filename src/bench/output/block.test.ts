@@ -101,7 +101,7 @@ describe('formatResultBlock', () => {
 describe('formatExtendedBlock', () => {
   const extras: ServebenchExtras = {
     failed: 3, failuresByCause: { http_429: 1, timeout: 2 }, resentRequests: 2, queueTime: { meanMs: 12.5, p99Ms: 40.125 },
-    requestedRate: 16, achievedRate: 15.875, reasoningTtft: { count: 2, meanMs: 100, medianMs: 100, p99Ms: 150 },
+    requestedRate: 16, achievedRate: 15.875, peakInFlight: 64, peakOutputTokensPerS: 2510, reasoningTtft: { count: 2, meanMs: 100, medianMs: 100, p99Ms: 150 },
   };
   test('every section when present', () => {
     assert.equal(formatExtendedBlock(extras), [
@@ -114,6 +114,8 @@ describe('formatExtendedBlock', () => {
       'P99 queue time (ms):                     40.12     ',
       'Requested request rate (req/s):          16.0      ',
       'Achieved request rate (req/s):           15.88     ',
+      'Peak in-flight requests:                 64        ',
+      'Peak output tok/s (1 s window):          2510.00   ',
       'Mean reasoning TTFT (ms):                100.00    ',
       'Median reasoning TTFT (ms):              100.00    ',
       'P99 reasoning TTFT (ms):                 150.00    ',
@@ -127,6 +129,8 @@ describe('formatExtendedBlock', () => {
       '----------------servebench extras-----------------',
       'Failed requests:                         0         ',
       'Requested request rate (req/s):          inf       ',
+      'Peak in-flight requests:                 64        ',
+      'Peak output tok/s (1 s window):          2510.00   ',
       '='.repeat(50),
       '',
     ].join('\n'));

@@ -7,7 +7,6 @@ import { resolvedNamespace } from '../args/resolved-namespace.js';
 import type { BenchArgs } from '../args/types.js';
 import { ALL_REQUESTS_FAILED_WARNING } from '../metrics/calculate.js';
 import type { BenchReport } from '../run-bench.js';
-import { judgeClient } from '../selfcheck/verdict.js';
 import { formatResultBlock } from './block.js';
 import { formatExtendedBlock } from './extras-block.js';
 import { keepResults, type ResultKeepers } from './keep-results.js';
@@ -32,8 +31,8 @@ export function consoleReport(options: ConsoleReportOptions): BenchReport {
       if (run.metrics.completed === 0) notice(`UserWarning: ${ALL_REQUESTS_FAILED_WARNING}`);
       write(formatResultBlock(run.metrics, run.config));
       write(formatExtendedBlock(run.extras));
-      // The loops that stamped the events judge the run.
-      print(judgeClient(run.loopHealth).line);
+      // The loops that stamped the events, and each request's own bound, judge the run.
+      print(run.selfCheck.line);
       if (simWrites !== null) {
         const { judgeSimWrites } = await import('../../sim/index.js');
         print(judgeSimWrites(await simWrites()).line);
@@ -41,7 +40,14 @@ export function consoleReport(options: ConsoleReportOptions): BenchReport {
     },
     async finished(result) {
       const args = resolvedNamespace(options.args, result.config, result.target);
-      const record = buildResultRecord({ args, metrics: result.metrics, serverInfo: result.serverInfo, outputs: result.outputs, extras: result.extras });
+      const record = buildResultRecord({
+        args,
+        metrics: result.metrics,
+        serverInfo: result.serverInfo,
+        outputs: result.outputs,
+        extras: result.extras,
+        selfCheck: result.selfCheck,
+      });
       const { config, outputs, startedAt } = result;
       await keepResults({ record, args, config, outputFile: options.outputFile, outputs, startedAt }, options.keepers, notice);
     },

@@ -9,7 +9,9 @@ import { BLOCK_WIDTH, numberLine, sectionHeader, textLine } from './block.js';
 /**
  * The extras section: failures (per cause), requests resent (only when there were any: a run
  * without that fault prints what it always printed), queue time (with `--max-concurrency`), requested
- * versus achieved request rate, and reasoning TTFT when any request streamed reasoning; then
+ * versus achieved request rate, the true peaks (requests in flight at one instant, tokens in any
+ * 1-second window; the block's own peaks are bench_serving's per-second buckets), and reasoning
+ * TTFT when any request streamed reasoning; then
  * `appendix`, the lines a prediction adds (its expected error, src/predict/expected-error.ts).
  * Ends with a newline.
  */
@@ -27,6 +29,10 @@ export function formatExtendedBlock(extras: ServebenchExtras, appendix: readonly
   }
   lines.push(textLine('Requested request rate (req/s):', pyFloatRepr(extras.requestedRate)));
   if (extras.achievedRate !== null) lines.push(numberLine('Achieved request rate (req/s):', extras.achievedRate));
+  lines.push(
+    textLine('Peak in-flight requests:', extras.peakInFlight),
+    numberLine('Peak output tok/s (1 s window):', extras.peakOutputTokensPerS),
+  );
   if (extras.reasoningTtft !== null) {
     lines.push(
       numberLine('Mean reasoning TTFT (ms):', extras.reasoningTtft.meanMs),

@@ -165,12 +165,15 @@ describe('round trip with the formatter', () => {
       queueTime: { meanMs: 1.5, p99Ms: 9.25 },
       requestedRate: Infinity,
       achievedRate: null,
+      peakInFlight: 12,
+      peakOutputTokensPerS: 840,
       reasoningTtft: null,
-    } as Parameters<typeof formatExtendedBlock>[0]);
+    });
     const blocks = findResultBlocks(`${OLD_BLOCK.trimEnd()}\n${extras}after\n`);
     assert.equal(blocks.length, 1);
     assert.deepEqual(blocks[0]!.warnings, []);
     const m = blocks[0]!.metrics;
     assert.deepEqual([m.failed, m.failed_timeout, m.failed_http_5xx, m.resent_requests, m.mean_queue_time_ms, m.p99_queue_time_ms, m.requested_request_rate], [3, 2, 1, 4, 1.5, 9.25, Infinity]);
+    assert.deepEqual([m.peak_in_flight_requests, m.peak_output_tokens_per_s_1s_window], [12, 840]);
   });
 });

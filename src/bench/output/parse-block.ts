@@ -204,6 +204,8 @@ const EXTRAS_LABELS: Readonly<Record<string, string>> = {
   'p99 queue time (ms)': 'p99_queue_time_ms',
   'requested request rate (req/s)': 'requested_request_rate',
   'achieved request rate (req/s)': 'achieved_request_rate',
+  'peak in-flight requests': 'peak_in_flight_requests',
+  'peak output tok/s (1 s window)': 'peak_output_tokens_per_s_1s_window',
   'mean reasoning ttft (ms)': 'mean_reasoning_ttft_ms',
   'median reasoning ttft (ms)': 'median_reasoning_ttft_ms',
   'p99 reasoning ttft (ms)': 'p99_reasoning_ttft_ms',

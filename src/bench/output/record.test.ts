@@ -32,11 +32,11 @@ const outputs: RequestOutput[] = [
 
 type RecordInput = Parameters<typeof buildResultRecord>[0];
 
-function record(argv: string[], serverInfo: RecordInput['serverInfo'] = null, prediction?: RecordInput['prediction']) {
+function record(argv: string[], serverInfo: RecordInput['serverInfo'] = null, prediction?: RecordInput['prediction'], selfCheck?: RecordInput['selfCheck']) {
   const args = parseBenchArgs(['--dataset-name', 'random', '--random-input-len', '64', '--random-output-len', '16', ...argv]);
   const metrics = calculateMetrics({ outputs, durationS: 2, backend: args.backend, acceptLength: null, retokenizedOutputLens: [3, 0] });
-  const extras = calculateExtras({ outputs, requestRate: args.request_rate, maxConcurrency: args.max_concurrency });
-  return buildResultRecord({ args, metrics, serverInfo, outputs, extras, prediction });
+  const extras = calculateExtras({ outputs, durationS: 2, requestRate: args.request_rate, maxConcurrency: args.max_concurrency });
+  return buildResultRecord({ args, metrics, serverInfo, outputs, extras, prediction, selfCheck });
 }
 
 describe('buildResultRecord', () => {
@@ -77,7 +77,8 @@ describe('buildResultRecord', () => {
       pythonJsonDumps(r.servebench),
       '{"max_itl_ms": 125.0, "output_throughput_retokenized": 1.5, "total_throughput_retokenized": 3.5, "failed": 1, ' +
       '"failures_by_cause": {"http_5xx": 1}, "queue_time_ms": null, "requested_request_rate": 4.0, ' +
-      '"achieved_request_rate": 2.0, "reasoning_ttft_ms": null, "labels": {"gpu": "h100"}, "sim": "--tp 2"}',
+      '"achieved_request_rate": 1.0, "peak_in_flight_requests": 1, "peak_output_tokens_per_s_1s_window": 3.0, ' +
+      '"reasoning_ttft_ms": null, "labels": {"gpu": "h100"}, "sim": "--tp 2"}',
     );
   });
   test('secrets in server_info and the sim spec stay out of the record', () => {
@@ -94,6 +95,17 @@ describe('buildResultRecord', () => {
     ));
     assert.ok(pythonJsonDumps(record([], null, { expectedError: null }).servebench).endsWith('"sim": null, "prediction_error": null}'));
     assert.ok(!('prediction_error' in (record([]).servebench as Record<string, unknown>)));
+  });
+  test("a measurement's record keeps the client self-check: its line and figures", () => {
+    const selfCheck = {
+      timingErrorBoundMs: 2.5, requestsOverBound: 3, worstRequestBoundMs: 47.25, requestsTimed: 100, worstStallMs: 44.5, cpuFraction: 0.3, saturated: false,
+      line: 'Client self-check: timing error <= 2.50 ms for 97 of 100 requests; 3 read a token or the end after a loop stall and may be off by up to 47.25 ms',
+    };
+    assert.ok(pythonJsonDumps(record([], null, undefined, selfCheck).servebench).endsWith(
+      `"sim": null, "client_self_check": "${selfCheck.line}", "timing_error_bound_ms": 2.5, "requests_over_timing_error_bound": 3, ` +
+        '"max_timing_error_bound_ms": 47.25, "worst_loop_stall_ms": 44.5}',
+    ));
+    assert.ok(!('client_self_check' in (record([]).servebench as Record<string, unknown>)), 'a record without a self-check has no such keys');
   });
   test('server_info keeps the server JSON as Python would re-serialise it', () => {
     const info = pythonJsonLoads('{"mem_fraction_static": 1.0, "internal_states": [{"avg_spec_accept_length": 2.5}], "tp_size": 1}');

@@ -9,6 +9,7 @@ import { redactText, redactValue } from '../../core/redact.js';
 import type { CrossValidationSummary } from '../../sim/index.js';
 import type { BenchArgs } from '../args/types.js';
 import type { BenchmarkMetrics, ServebenchExtras } from '../metrics/types.js';
+import type { ClientVerdict } from '../selfcheck/verdict.js';
 import type { RequestOutput } from '../types.js';
 
 /** The arguments a record carries. */
@@ -44,6 +45,8 @@ export interface ResultRecordInput {
    * error, null before its first fit. Measurements leave it out and their record has no such key.
    */
   prediction?: { expectedError: CrossValidationSummary | null };
+  /** A measurement's client self-check (predictions have none, and their record no such keys). */
+  selfCheck?: ClientVerdict;
 }
 
 /** An ordered JSON object ready for `pythonJsonDumps`. */
@@ -77,6 +80,8 @@ function servebenchKey(input: ResultRecordInput): JsonRecord {
     queue_time_ms: extras.queueTime && { mean: float(extras.queueTime.meanMs), p99: float(extras.queueTime.p99Ms) },
     requested_request_rate: float(extras.requestedRate),
     achieved_request_rate: floatOrNull(extras.achievedRate),
+    peak_in_flight_requests: extras.peakInFlight,
+    peak_output_tokens_per_s_1s_window: float(extras.peakOutputTokensPerS),
     reasoning_ttft_ms: reasoning && {
       count: reasoning.count,
       mean: float(reasoning.meanMs),
@@ -86,6 +91,18 @@ function servebenchKey(input: ResultRecordInput): JsonRecord {
     labels: { ...args.extensions.labels },
     sim: args.extensions.sim === null ? null : redactText(args.extensions.sim),
     ...(input.prediction === undefined ? {} : { prediction_error: predictionError(input.prediction.expectedError) }),
+    ...(input.selfCheck === undefined ? {} : selfCheckKeys(input.selfCheck)),
+  };
+}
+
+/** The self-check as the record keeps it: the console line and its figures (ms). */
+function selfCheckKeys(verdict: ClientVerdict): JsonRecord {
+  return {
+    client_self_check: verdict.line,
+    timing_error_bound_ms: float(verdict.timingErrorBoundMs),
+    requests_over_timing_error_bound: verdict.requestsOverBound,
+    max_timing_error_bound_ms: float(verdict.worstRequestBoundMs),
+    worst_loop_stall_ms: float(verdict.worstStallMs),
   };
 }
 

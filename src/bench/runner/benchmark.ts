@@ -1,7 +1,9 @@
 /**
  * The measured run of spec §4.1: warmup, cache flush, the 1 s pause, profiler start, arrivals at
  * precomputed absolute times behind the FIFO concurrency limit, profiler stop, accept length —
- * the last two inside the duration, as the reference measures it.
+ * the last two inside the duration, as the reference measures it. Before the pause, servebench
+ * opens the warm pool (warm-pool.ts) and builds every request's bytes, so the measured phase only
+ * writes them.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UserError } from '../../core/errors.js';
@@ -15,7 +17,7 @@ import { nowSeconds } from '../transport/clock.js';
 import type { HttpPool, SilentTransfers } from '../transport/http-pool.js';
 import type { Dataset, DatasetRow, RequestOutput } from '../types.js';
 import type { LoopHealthSample } from '../selfcheck/verdict.js';
-import { LoadWorkers } from '../workers/load-workers.js';
+import { LoadWorkers, type WorkerTicket } from '../workers/load-workers.js';
 import { startThreadHealthMonitor } from '../workers/thread-health.js';
 import { acceptLengthFromServerInfo } from './accept-length.js';
 import { isMultiTurnPrompt } from './conversation.js';
@@ -24,6 +26,8 @@ import type { InterruptWatch } from './interrupt.js';
 import { createExecutor } from './executor.js';
 import type { RequestExecutor } from './executor.js';
 import { createLoraPicker } from './lora.js';
+import { settleHeap } from './settle-heap.js';
+import { warmPoolNotice, warmPoolSize } from './warm-pool.js';
 import { startProfiler, stopProfiler } from './profiler.js';
 import { poissonSchedule, timestampSchedule } from './schedule.js';
 import type { ScheduledRequest } from './schedule.js';
@@ -85,10 +89,26 @@ function buildSchedule(plan: BenchmarkPlan): ScheduledRequest[] {
   const { names, distribution, zipfAlpha } = config.request.lora;
   const pickLora = createLoraPicker(names, distribution, zipfAlpha, rngs);
   if (config.dataset.name !== 'mooncake') return poissonSchedule(dataset.rows, config.load.requestRate, pickLora, rngs.numpy);
+  return timestampSchedule(dataset.rows, pickLora);
+}
+
+/** The lines bench_serving prints when it starts a mooncake replay (right before sending). */
+function printReplayLines(plan: BenchmarkPlan): void {
+  const { config, dataset } = plan;
+  if (config.dataset.name !== 'mooncake') return;
   const rounds = Math.max(1, config.dataset.mooncake.numRounds);
   const sessions = Math.round(dataset.rows.length / rounds);
   for (const line of mooncakeReplayLines(sessions, rounds, config.dataset.mooncake.slowdownFactor)) plan.print(line);
-  return timestampSchedule(dataset.rows, pickLora);
+}
+
+/** Opens the warm pool on the sending threads; a pool that stops short is noticed, and the run goes on. */
+async function openWarmPool(plan: BenchmarkPlan, schedule: readonly ScheduledRequest[], workers: LoadWorkers | null): Promise<void> {
+  const size = warmPoolSize(schedule, plan.config.load.maxConcurrency, plan.config.lazyConnect);
+  if (size === 0) return;
+  const { apiUrl } = plan.target.urls;
+  const outcome = workers ? await workers.prewarm(apiUrl, size) : await plan.pool.prewarm(apiUrl, size);
+  const notice = warmPoolNotice(size, outcome);
+  if (notice !== null) plan.notice(notice);
 }
 
 /** Runs warmup and the measured phase; prints the reference's lines between them. */
@@ -104,24 +124,42 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
   if (multiTurn && !isChatBackend(backend)) {
     throw new UserError(`multi-turn conversations only support chat backends (${CHAT_BACKENDS_TEXT}); got --backend ${backend}`);
   }
-  const executorOptions = { backend, request: config.request, apiUrl: plan.target.urls.apiUrl, modelId: plan.target.modelId, headers, multiTurn };
+  const executorOptions = {
+    backend,
+    request: config.request,
+    apiUrl: plan.target.urls.apiUrl,
+    modelId: plan.target.modelId,
+    headers,
+    multiTurn,
+    startAt: config.lazyConnect ? ('connect' as const) : ('write' as const),
+  };
   const localExecutor = createExecutor({ ...executorOptions, pool, print });
-  // With --workers N > 1 the requests go out from N threads; rows become inputs here, as before.
+  // With --workers N > 1 the requests are prepared and sent on N threads; rows become inputs here, as before.
   const workerConfig = { ...executorOptions, streamIdleTimeout: config.streamIdleTimeout, realtime: config.realtime };
   const workers = (plan.workers ?? 1) > 1 ? await LoadWorkers.start(plan.workers!, workerConfig, print) : null;
   const executor: RequestExecutor = workers
-    ? { inputFor: localExecutor.inputFor, execute: (input, queueTime) => workers.execute(input, queueTime) }
+    ? { inputFor: localExecutor.inputFor, prepare: (input) => workers.prepare(input), execute: (ticket, release) => workers.execute(ticket as WorkerTicket, release) }
     : localExecutor;
 
+  // Built first (its random draws come after the dataset's either way); replay lines print where the reference prints them.
+  const schedule = buildSchedule(plan);
   await runWarmup(config, dataset.warmupRow ?? rows[0]!, executor, print);
   if ((backend.includes('sglang') && isTruthyEnv(plan.env.SGLANG_IS_IN_CI)) || config.load.flushCache) {
     await postForStatus(pool, `${baseUrl}/flush_cache`, headers.withAuth);
   }
+  await openWarmPool(plan, schedule, workers);
+  const prepared = new Map<number, unknown>();
+  for (const item of schedule) {
+    prepared.set(item.index, executor.prepare(executor.inputFor(item.row, item.loraName, { ...config.request.extraBody, ...item.row.extraRequestBody })));
+  }
+  if (workers) await workers.settleHeaps();
+  else settleHeap();
+  // The pause also gives the server time to accept the warm pool's connections.
   await sleep(PRE_RUN_PAUSE_MS);
   const profilerContext = { profile: config.profile, baseUrl, pool, env: plan.env, headers: headers.withoutAuth, print };
   await startProfiler(profilerContext);
+  printReplayLines(plan);
 
-  const schedule = buildSchedule(plan);
   const transfers = workers ?? pool;
   const progress = plan.createProgress(rows.length, () => transfers.silentTransfers());
   workers?.startMeasuring();
@@ -132,8 +170,12 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
   try {
     dispatched = await dispatchSchedule({
       schedule,
-      send: (item, queueTime) =>
-        executor.execute(executor.inputFor(item.row, item.loraName, { ...config.request.extraBody, ...item.row.extraRequestBody }), queueTime),
+      send: (item, release) => {
+        const request = prepared.get(item.index);
+        // Sent once: its bytes need not outlive the send.
+        prepared.delete(item.index);
+        return executor.execute(request, release);
+      },
       maxConcurrency: config.load.maxConcurrency,
       transfers,
       interrupts: plan.interrupts,

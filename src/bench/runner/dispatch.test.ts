@@ -16,7 +16,7 @@ test('sends at absolute offsets, keeps schedule order, charges the slot wait as 
   const start = performance.now();
   const result = await dispatchSchedule({
     schedule: schedule([0, 0, 0.03, 0.06]),
-    send: async (item, queueTime) => {
+    send: async (item, { queueTime }) => {
       sentAt.push(performance.now() - start);
       waits.push(queueTime);
       await new Promise((r) => setTimeout(r, 20));

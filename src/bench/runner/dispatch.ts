@@ -3,13 +3,23 @@
  * concurrency limit, until the schedule ends or a stop signal (Ctrl-C, SIGTERM, SIGHUP) stops it.
  * After the signal nothing new is sent (queued requests are dropped) and in-flight ones get a grace
  * period before being aborted.
+ *
+ * A request with a free slot goes out synchronously, in schedule order. When many are due at once
+ * (`--request-rate inf`: the whole first wave), the loop hands control back to the event loop every
+ * half millisecond, so responses that arrive meanwhile are read and stamped on time instead of
+ * waiting for the last of thousands of sends.
  */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { MAX_TIMER_SECONDS } from '../../core/flag-range.js';
 import { nowSeconds } from '../transport/clock.js';
 import type { RequestOutput } from '../types.js';
 import { signalName, type InterruptWatch } from './interrupt.js';
 import type { ScheduledRequest } from './schedule.js';
 import { FifoSemaphore } from './semaphore.js';
+import type { Release } from './send-request.js';
+
+/** Longest run of back-to-back sends before reads get their turn (s). */
+const SEND_SLICE_SECONDS = 0.0005;
 
 /** What a stop signal acts on: the transfers in flight (this thread's HttpPool, or the load workers). */
 export interface InFlightTransfers {
@@ -19,8 +29,8 @@ export interface InFlightTransfers {
 
 export interface DispatchOptions {
   schedule: readonly ScheduledRequest[];
-  /** Sends one scheduled request; `queueTime` is its wait for a concurrency slot. */
-  send(item: ScheduledRequest, queueTime: number): Promise<RequestOutput[]>;
+  /** Sends one scheduled request; the release says when it was due and how long it waited for a concurrency slot. */
+  send(item: ScheduledRequest, release: Release): Promise<RequestOutput[]>;
   maxConcurrency: number | null;
   transfers: InFlightTransfers;
   /** The stop signals of the run; the caller owns it, since saving the results outlasts dispatch. */
@@ -55,15 +65,22 @@ export async function dispatchSchedule(options: DispatchOptions): Promise<Dispat
     graceTimer = setTimeout(() => transfers.abortAll(`aborted: interrupted by ${name}`), options.graceSeconds * 1000);
   });
 
-  const release = async (item: ScheduledRequest): Promise<RequestOutput[] | null> => {
-    const arrived = nowSeconds();
-    if (semaphore) await semaphore.acquire();
+  const sendHolding = async (item: ScheduledRequest, release: Release): Promise<RequestOutput[] | null> => {
     try {
-      return stopped ? null : await options.send(item, nowSeconds() - arrived);
+      return stopped ? null : await options.send(item, release);
     } finally {
       semaphore?.release();
       options.onDone();
     }
+  };
+  /** Sends `item` now when a slot is free (due at its scheduled time), else when one comes free (due then). */
+  const release = (item: ScheduledRequest): Promise<RequestOutput[] | null> => {
+    if (semaphore === null || semaphore.tryAcquire()) return sendHolding(item, { queueTime: 0, dueAt: start + item.sendAt });
+    const arrived = nowSeconds();
+    return semaphore.acquire().then(() => {
+      const now = nowSeconds();
+      return sendHolding(item, { queueTime: now - arrived, dueAt: now });
+    });
   };
 
   // Timers run on libuv's millisecond loop clock and may fire up to 1 ms early: wait again until
@@ -86,10 +103,19 @@ export async function dispatchSchedule(options: DispatchOptions): Promise<Dispat
   const start = nowSeconds();
   try {
     const tasks: Array<Promise<RequestOutput[] | null>> = [];
+    let sliceStart = start;
     for (const item of schedule) {
-      await waitUntil(start + item.sendAt);
+      const due = start + item.sendAt;
+      if (due > nowSeconds()) {
+        await waitUntil(due);
+        sliceStart = nowSeconds();
+      }
       if (stopped) break;
       tasks.push(release(item));
+      if (nowSeconds() - sliceStart >= SEND_SLICE_SECONDS) {
+        await yieldToEventLoop();
+        sliceStart = nowSeconds();
+      }
     }
     const results = await Promise.all(tasks);
     const sent: DispatchResult['sent'] = [];

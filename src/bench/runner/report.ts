@@ -44,6 +44,6 @@ export async function summarizeRun(run: BenchmarkRun, config: Pick<BenchRunConfi
     chunkTokenCounts,
     multiTurn: run.rows === null,
   });
-  const extras = calculateExtras({ outputs, requestRate: config.load.requestRate, maxConcurrency: config.load.maxConcurrency });
+  const extras = calculateExtras({ outputs, durationS: run.duration, requestRate: config.load.requestRate, maxConcurrency: config.load.maxConcurrency });
   return { metrics, extras };
 }

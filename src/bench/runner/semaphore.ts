@@ -11,12 +11,16 @@ export class FifoSemaphore {
     this.available = slots;
   }
 
+  /** Takes a slot now if one is free and nobody waits for one; release it with {@link release}. */
+  tryAcquire(): boolean {
+    if (this.available === 0 || this.head !== this.waiters.length) return false;
+    this.available--;
+    return true;
+  }
+
   /** Resolves when a slot is held; release it with {@link release}. */
   acquire(): Promise<void> {
-    if (this.available > 0 && this.head === this.waiters.length) {
-      this.available--;
-      return Promise.resolve();
-    }
+    if (this.tryAcquire()) return Promise.resolve();
     return new Promise<void>((resolve) => this.waiters.push(resolve));
   }
 

@@ -6,6 +6,7 @@
 import { UserError } from '../../core/errors.js';
 import type { BenchRunConfig } from '../run-config.js';
 import type { DatasetRow } from '../types.js';
+import { nowSeconds } from '../transport/clock.js';
 import type { RequestExecutor } from './executor.js';
 import { warmupLora } from './lora.js';
 
@@ -26,7 +27,9 @@ export async function runWarmup(
   };
   delete input.routingKey;
   const copies = Math.max(0, requested);
-  const outputs = (await Promise.all(Array.from({ length: copies }, () => executor.execute(input, 0)))).flat();
+  const prepared = Array.from({ length: copies }, () => executor.prepare(input));
+  const dueAt = nowSeconds();
+  const outputs = (await Promise.all(prepared.map((request) => executor.execute(request, { queueTime: 0, dueAt })))).flat();
   if (copies > 0 && !outputs.some((output) => output.success)) {
     const firstError = (outputs[0]?.error ?? '').replace(/\s*\n\s*/g, ' ').trim();
     throw new UserError(`Warmup failed - Please make sure benchmark arguments are correctly specified. Error: ${firstError}`);

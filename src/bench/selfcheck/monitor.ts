@@ -1,7 +1,10 @@
 /**
- * Samples the current thread's event-loop delay and the process CPU during a measured window.
+ * Samples the current thread's event-loop delay and the process CPU during a measured window, and
+ * beats this thread's heartbeat meanwhile, so that every read stamped in the window carries the
+ * bound of its own lateness (heartbeat.ts).
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { loopHeartbeat } from './heartbeat.js';
 import type { LoopHealthSample } from './verdict.js';
 
 export interface LoopHealthMonitor {
@@ -15,11 +18,13 @@ const NS_PER_MS = 1e6;
 export function startLoopHealthMonitor(): LoopHealthMonitor {
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   histogram.enable();
+  loopHeartbeat.start();
   const cpuStart = process.cpuUsage();
   const wallStart = performance.now();
   return {
     stop(): LoopHealthSample {
       histogram.disable();
+      loopHeartbeat.stop();
       const cpu = process.cpuUsage(cpuStart);
       const wallSeconds = (performance.now() - wallStart) / 1000;
       // The histogram counts the timer's own 1 ms period into each delay sample; subtract it.

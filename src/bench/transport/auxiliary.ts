@@ -6,7 +6,7 @@
 import { BodyBuffer } from './body-buffer.js';
 import { nowSeconds } from './clock.js';
 import type { HttpPool } from './http-pool.js';
-import { roundTrip } from './round-trip.js';
+import { roundTrip, toWire } from './round-trip.js';
 import type { HttpRequest } from './round-trip.js';
 
 interface TextResponse {
@@ -15,14 +15,15 @@ interface TextResponse {
   text: string;
 }
 
-/** The whole response as text; network errors throw. */
+/** The whole response as text; network errors (and a URL or header the client cannot send) throw. */
 async function requestText(pool: HttpPool, request: HttpRequest): Promise<TextResponse> {
   const response: TextResponse = { status: 0, reason: '', text: '' };
   const body = new BodyBuffer();
   const { error } = await roundTrip(
     pool,
-    request,
+    toWire(pool, request),
     {
+      onSent() {},
       onHead(status, reason) {
         response.status = status;
         response.reason = reason;
@@ -32,7 +33,7 @@ async function requestText(pool: HttpPool, request: HttpRequest): Promise<TextRe
         response.text = body.text();
       },
     },
-    { sentAt: nowSeconds(), supervised: false },
+    { dueAt: nowSeconds(), supervised: false, startAt: 'write' },
   );
   if (error !== null) throw error;
   return response;

@@ -3,6 +3,10 @@
  * reads into its pool's preallocated buffer (`onread`: no Buffer per read) and hands each read,
  * stamped with the run clock before anything else looks at it, to the transfer that owns the
  * connection at that moment. It reports the connection's end exactly once.
+ *
+ * It also says when the connection was attempted and established, and when a request's bytes
+ * went out: a request given to a connection still connecting is held here and written the moment
+ * the connection is up, so the write stamp is the instant the bytes reached the kernel.
  */
 import { connect as connectTcp, isIP } from 'node:net';
 import type { OnReadOpts, Socket } from 'node:net';
@@ -12,8 +16,10 @@ import { nowSeconds } from './clock.js';
 import { ConnectionClosedError } from './errors.js';
 import type { Target } from './request-head.js';
 
-/** The transfer reading a connection. */
+/** The transfer using a connection. */
 export interface ConnectionUser {
+  /** The request's bytes were handed to the kernel in a write that began at run-clock `at`. */
+  onWritten(at: number): void;
   /** `bytes[0, length)` arrived at run-clock `now`; the buffer is reused after the call returns. */
   onRead(bytes: Buffer, length: number, now: number): void;
   /** The connection ended: the server closed it (ConnectionClosedError) or a socket error. */
@@ -30,8 +36,22 @@ export class HttpConnection {
   private readonly socket: Socket;
   private user: ConnectionUser | null = null;
   private closed = false;
-  /** Responses this connection has completed: a reused connection may meet a server-side close. */
+  /** A request given before the connection was up, written when it is. */
+  private pendingRequest: string | null = null;
+  private settleReady: (error: Error | null) => void = () => {};
+  /** Resolves once: null when the connection is established, the error when it failed first. Never rejects. */
+  readonly ready: Promise<Error | null>;
+  /**
+   * Run-clock seconds the connection attempt went out. Node issues the connect on the next tick
+   * (after the current synchronous work), so it is stamped on that tick, right after Node's.
+   */
+  connectStartedAt: number;
+  /** Run-clock seconds the connection was established (TLS: handshake done); null until then. */
+  establishedAt: number | null = null;
+  /** Responses this connection has completed. */
   responsesServed = 0;
+  /** It has waited idle in the pool: the server may have closed it meanwhile (the keep-alive race). */
+  hasIdled = false;
   /** Run-clock seconds since when the connection sits idle in the pool. */
   idleSince = 0;
 
@@ -39,10 +59,16 @@ export class HttpConnection {
     readonly target: Target,
     private readonly readBuffer: Buffer,
   ) {
+    this.ready = new Promise((resolve) => (this.settleReady = resolve));
+    this.connectStartedAt = nowSeconds();
     this.socket = openSocket(target, { buffer: readBuffer, callback: (length) => this.deliver(length) });
+    process.nextTick(() => (this.connectStartedAt = nowSeconds()));
     this.socket.setNoDelay(true);
     const connectTimer = setTimeout(() => this.end(connectTimedOut(target)), CONNECT_TIMEOUT_MS).unref();
-    this.socket.once('connect', () => clearTimeout(connectTimer));
+    this.socket.once(target.tls ? 'secureConnect' : 'connect', () => {
+      clearTimeout(connectTimer);
+      this.established();
+    });
     this.socket.once('close', () => clearTimeout(connectTimer));
     this.socket.on('end', () => this.end(new ConnectionClosedError('server closed the connection')));
     this.socket.on('error', (error) => this.end(error));
@@ -53,18 +79,19 @@ export class HttpConnection {
     return this.closed;
   }
 
-  /** Gives the connection to `user` and sends `request` (written before connecting is fine). */
+  /** Gives the connection to `user` and sends `request`: now if the connection is up, else as soon as it is. */
   send(user: ConnectionUser, request: string): void {
     this.user = user;
     this.socket.ref();
-    this.socket.write(request);
+    if (this.establishedAt === null) this.pendingRequest = request;
+    else this.write(request);
   }
 
   /** The transfer is done with the connection; it waits idle and does not keep the process alive. */
   park(now: number): void {
     this.user = null;
     this.idleSince = now;
-    this.responsesServed++;
+    this.hasIdled = true;
     this.socket.unref();
   }
 
@@ -72,7 +99,24 @@ export class HttpConnection {
   destroy(): void {
     this.user = null;
     this.closed = true;
+    this.settleReady(new ConnectionClosedError('connection closed before it was established'));
     this.socket.destroy();
+  }
+
+  private established(): void {
+    this.establishedAt = nowSeconds();
+    this.settleReady(null);
+    const request = this.pendingRequest;
+    this.pendingRequest = null;
+    if (request !== null) this.write(request);
+  }
+
+  private write(request: string): void {
+    // On an established socket libuv writes at once when nothing is queued: the bytes leave in this
+    // call. Stamped before it, so the start never falls after the server has the request.
+    const at = nowSeconds();
+    this.socket.write(request);
+    this.user?.onWritten(at);
   }
 
   /** Returns true: keep reading (false would pause the socket). */
@@ -87,6 +131,7 @@ export class HttpConnection {
   private end(error: Error): void {
     if (this.closed) return;
     this.closed = true;
+    this.settleReady(error);
     const user = this.user;
     this.user = null;
     this.socket.destroy();

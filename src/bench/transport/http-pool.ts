@@ -58,6 +58,18 @@ const MIN_SWEEP_MS = 10;
 const MAX_SWEEP_MS = 1000;
 /** Parsed targets kept per URL; a run uses a handful of URLs. */
 const MAX_CACHED_TARGETS = 256;
+/**
+ * Connection attempts {@link HttpPool.prewarm} keeps in flight. A listening socket drops SYNs
+ * beyond its accept queue (Linux caps it at somaxconn, 4,096 here, and the SYN backlog at 2,048)
+ * and the client retries a dropped SYN only after a second; 256 at a time never comes near it.
+ */
+const PREWARM_CONNECTS_IN_FLIGHT = 256;
+
+/** How {@link HttpPool.prewarm} went: connections opened, and the error that stopped it, if any. */
+export interface PrewarmOutcome {
+  opened: number;
+  error: Error | null;
+}
 
 export class HttpPool {
   private readonly readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
@@ -110,6 +122,37 @@ export class HttpPool {
 
   /** Takes back a connection whose response is complete and which may carry another request. */
   release(connection: HttpConnection, now: number): void {
+    connection.responsesServed++;
+    this.park(connection, now);
+  }
+
+  /**
+   * Opens `count` connections to `url`'s origin before they are needed and leaves them idle in the
+   * pool, so that requests of a burst find one open and connecting stays out of the measured phase.
+   * Stops opening at the first failure (a refusing server, a file-descriptor limit); what opened
+   * is kept. They count as idle from the end, so none goes stale while the last ones connect.
+   */
+  async prewarm(url: string, count: number): Promise<PrewarmOutcome> {
+    const target = this.target(url);
+    const opened: HttpConnection[] = [];
+    let error: Error | null = null;
+    let started = 0;
+    const openInTurn = async (): Promise<void> => {
+      while (started < count && error === null) {
+        started++;
+        const connection = this.connect(target);
+        const failure = await connection.ready;
+        if (failure === null) opened.push(connection);
+        else error ??= failure;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(count, PREWARM_CONNECTS_IN_FLIGHT) }, openInTurn));
+    const now = nowSeconds();
+    for (const connection of opened) this.park(connection, now);
+    return { opened: opened.length, error };
+  }
+
+  private park(connection: HttpConnection, now: number): void {
     connection.park(now);
     const origin = connection.target.origin;
     let stack = this.idle.get(origin);

@@ -3,6 +3,12 @@
  * one piece, feed every read to the response parser, and give the connection back when the
  * response ended cleanly on a keep-alive connection (otherwise close it).
  *
+ * The request's start is stamped as its bytes go out (right before the write that sends them), not
+ * when it was handed over: work the client does before that (waiting for its turn in a burst, for a
+ * connection to open) is the client's, not the server's, and is reported apart as the send phases. With
+ * `startAt: 'connect'` a request that opens its own connection starts when the connection attempt
+ * left, so connecting counts, as in bench_serving.
+ *
  * A request that fails on a reused connection before any response byte arrived (reset, broken
  * pipe, or the server's close) is sent once more on a new connection: the server closed an idle
  * connection as the request went out (the keep-alive race). The server may have seen the first
@@ -16,6 +22,8 @@ import { serializeRequest } from './request-head.js';
 import type { Target } from './request-head.js';
 import { HttpResponseParser } from './response-parser.js';
 import type { ResponseEvents } from './response-parser.js';
+import { nowSeconds } from './clock.js';
+import { loopHeartbeat } from '../selfcheck/heartbeat.js';
 
 export interface HttpRequest {
   method: 'GET' | 'POST';
@@ -24,8 +32,41 @@ export interface HttpRequest {
   body?: string;
 }
 
+/** A request ready to go: its origin and its bytes, head and body in one piece. */
+export interface WireRequest {
+  target: Target;
+  wire: string;
+}
+
+/** `request` as bytes for the pool's origin; throws on a URL or header the client cannot send. */
+export function toWire(pool: HttpPool, request: HttpRequest): WireRequest {
+  const target = pool.target(request.url);
+  return { target, wire: serializeRequest(request.method, target, request.headers, request.body) };
+}
+
+/** What a request's start is: its bytes leaving (default), or its own connection attempt leaving (connecting counts). */
+export type StartStamp = 'write' | 'connect';
+
+/** Where a request's time went before its bytes were out, in seconds; clock-free, so they cross threads as they are. */
+export interface SendPhases {
+  /** From when it was due until it had a connection: an idle one taken, or its own connection attempt leaving. */
+  wait: number;
+  /** Its own connection being established (0 on an open connection). */
+  connect: number;
+  /** From the connection in hand to the request's bytes out. */
+  write: number;
+}
+
+/** The request is out: its start (run clock, see StartStamp) and where its time went until then. */
+export interface SentRequest {
+  start: number;
+  phases: SendPhases;
+}
+
 /** The response as it arrives; a callback that throws fails the transfer with that error. */
 export interface ResponseHandler {
+  /** The request's bytes went out (again, after a resend): the response is timed from `sent.start`. */
+  onSent(sent: SentRequest): void;
   onHead(status: number, reason: string): void;
   /** De-chunked body bytes `bytes[start, end)` of the read that arrived at `now`; valid during the call only. */
   onBody(bytes: Buffer, start: number, end: number, now: number): void;
@@ -34,10 +75,11 @@ export interface ResponseHandler {
 }
 
 export interface RoundTripOptions {
-  /** Run-clock seconds the request was sent: the stall clock starts here. */
-  sentAt: number;
+  /** Run-clock seconds the request was due to leave: the stall clock starts here, and the wait phase. */
+  dueAt: number;
   /** Watched for stalls and aborted by `abortAll` (generation requests); auxiliary calls are not. */
   supervised: boolean;
+  startAt: StartStamp;
 }
 
 export interface RoundTripResult {
@@ -45,26 +87,15 @@ export interface RoundTripResult {
   error: Error | null;
   /** The request was written a second time, on a new connection (see above). */
   resent: boolean;
+  /**
+   * The most by which any read of the response may have been stamped late, in seconds (this
+   * thread's heartbeat, selfcheck/heartbeat.ts); null when the heartbeat was not running.
+   */
+  stampLatenessBound: number | null;
 }
 
-export function roundTrip(
-  pool: HttpPool,
-  request: HttpRequest,
-  handler: ResponseHandler,
-  options: RoundTripOptions,
-): Promise<RoundTripResult> {
-  return new Promise((resolve) => {
-    let target: Target;
-    let wire: string;
-    try {
-      target = pool.target(request.url);
-      wire = serializeRequest(request.method, target, request.headers, request.body);
-    } catch (error) {
-      resolve({ error: error as Error, resent: false });
-      return;
-    }
-    new Transfer(pool, target, wire, handler, options, resolve).start();
-  });
+export function roundTrip(pool: HttpPool, request: WireRequest, handler: ResponseHandler, options: RoundTripOptions): Promise<RoundTripResult> {
+  return new Promise((resolve) => new Transfer(pool, request, handler, options, resolve).start());
 }
 
 const RETRYABLE_CODES = new Set(['ECONNRESET', 'EPIPE']);
@@ -79,37 +110,56 @@ class Transfer implements ActiveTransfer, ConnectionUser, ResponseEvents {
   private retried = false;
   private settled = false;
   private readTime = 0;
+  /** Run-clock seconds an idle connection was taken (unused when the transfer opened its own). */
+  private takenAt = 0;
+  private stampLatenessBound: number | null = null;
   private untrack: () => void = () => {};
 
   constructor(
     private readonly pool: HttpPool,
-    private readonly target: Target,
-    private readonly wire: string,
+    private readonly request: WireRequest,
     private readonly handler: ResponseHandler,
-    options: RoundTripOptions,
+    private readonly options: RoundTripOptions,
     private readonly resolve: (result: RoundTripResult) => void,
   ) {
-    this.lastByteAt = options.sentAt;
+    this.lastByteAt = options.dueAt;
     // track() aborts at once after abortAll, before it returns: untrack must already be callable.
     if (options.supervised) this.untrack = pool.track(this);
   }
 
   start(): void {
     if (this.settled) return; // aborted while registering (after abortAll)
-    this.send(this.pool.acquire(this.target, this.lastByteAt));
+    this.takenAt = nowSeconds();
+    this.send(this.pool.acquire(this.request.target, this.takenAt));
   }
 
   private send(connection: HttpConnection): void {
     this.connection = connection;
-    this.reusedConnection = connection.responsesServed > 0;
+    this.reusedConnection = connection.hasIdled;
     this.parser = new HttpResponseParser(this);
-    connection.send(this, this.wire);
+    connection.send(this, this.request.wire);
+  }
+
+  onWritten(at: number): void {
+    const connection = this.connection!;
+    // A connection that never idled in the pool was opened for this request.
+    const opened = !connection.hasIdled;
+    const inHand = opened ? connection.connectStartedAt : this.takenAt;
+    const established = opened ? connection.establishedAt! : this.takenAt;
+    const start = opened && this.options.startAt === 'connect' ? connection.connectStartedAt : at;
+    this.lastByteAt = start;
+    this.handler.onSent({
+      start,
+      phases: { wait: Math.max(0, inHand - this.options.dueAt), connect: established - inHand, write: at - established },
+    });
   }
 
   onRead(bytes: Buffer, length: number, now: number): void {
     this.lastByteAt = now;
     this.readTime = now;
     this.receivedAny = true;
+    const lateness = loopHeartbeat.stampLatenessBound(now);
+    if (lateness !== null && (this.stampLatenessBound === null || lateness > this.stampLatenessBound)) this.stampLatenessBound = lateness;
     const parser = this.parser!;
     let consumed: number;
     try {
@@ -143,7 +193,8 @@ class Transfer implements ActiveTransfer, ConnectionUser, ResponseEvents {
     }
     if (!this.receivedAny && !this.retried && this.reusedConnection && isRetryable(error)) {
       this.retried = true;
-      this.send(this.pool.connect(this.target));
+      this.takenAt = nowSeconds();
+      this.send(this.pool.connect(this.request.target));
       return;
     }
     if (!(error instanceof ConnectionClosedError)) this.settle(error);
@@ -178,7 +229,7 @@ class Transfer implements ActiveTransfer, ConnectionUser, ResponseEvents {
     if (this.settled) return;
     this.settled = true;
     this.untrack();
-    this.resolve({ error, resent: this.retried });
+    this.resolve({ error, resent: this.retried, stampLatenessBound: this.stampLatenessBound });
   }
 }
 

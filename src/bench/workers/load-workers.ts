@@ -1,8 +1,9 @@
 /**
  * The main thread's side of multi-threaded load generation. The runner keeps the schedule, the
- * global `--max-concurrency` semaphore, the progress bar and Ctrl-C; at each release it hands the
- * request to a worker (round-robin in arrival order) and gets the finished record back, its start
- * time converted to this thread's run clock. The runner's own bookkeeping puts records in dataset
+ * global `--max-concurrency` semaphore, the progress bar and Ctrl-C. Before the clock starts each
+ * request is prepared on the worker that will send it (round-robin in arrival order: requests are
+ * prepared in schedule order); at its release the worker is told to send it, and the finished
+ * record comes back, its start time converted to this thread's run clock. The runner's own bookkeeping puts records in dataset
  * order, so the merged run is exactly what one process would have recorded, only stamped by loops
  * that were never the bottleneck.
  */
@@ -10,9 +11,10 @@ import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../../core/module-worker.js';
 import { UserError } from '../../core/errors.js';
 import type { LoopHealthSample } from '../selfcheck/verdict.js';
-import type { SilentTransfers } from '../transport/http-pool.js';
+import type { Release } from '../runner/send-request.js';
+import type { PrewarmOutcome, SilentTransfers } from '../transport/http-pool.js';
 import type { RequestInput, RequestOutput } from '../types.js';
-import { outputsFromSharedClock, threadClockOffsetMs } from './clock.js';
+import { outputsFromSharedClock, threadClockOffsetMs, toSharedSeconds } from './clock.js';
 import type { FromWorker, LoadWorkerConfig, ToWorker } from './messages.js';
 import { workerForArrival } from './plan.js';
 
@@ -22,8 +24,21 @@ interface Pending {
   worker: number;
 }
 
+/** A worker's answer to a question asked of every worker. */
+type WorkerAnswer = Extract<FromWorker, { kind: 'prewarmed' | 'heap-settled' }>;
+
+/** A request prepared on a worker: which one holds it, under which id. */
+export interface WorkerTicket {
+  id: number;
+  worker: number;
+}
+
 interface WorkerSlot {
   thread: Worker;
+  /** Takes the worker's answer to the question {@link LoadWorkers.askEvery} asked it (null: the worker died). */
+  onAnswer(answer: WorkerAnswer | null): void;
+  /** The worker failed: it answers nothing any more. */
+  dead: boolean;
   /** Resolves with the worker's self-check sample once it has finished; null when it sent nothing or died first. */
   finished: Promise<LoopHealthSample | null>;
   onFinished(sample: LoopHealthSample | null): void;
@@ -45,7 +60,7 @@ export class LoadWorkers {
       const thread = startModuleWorker(import.meta.url, 'worker-entry', { workerData: config });
       let onFinished: (sample: LoopHealthSample | null) => void = () => {};
       const finished = new Promise<LoopHealthSample | null>((resolve) => (onFinished = resolve));
-      this.slots.push({ thread, finished, onFinished: (sample) => onFinished(sample), silent: { count: 0, longestSeconds: 0 } });
+      this.slots.push({ thread, finished, onFinished: (sample) => onFinished(sample), onAnswer: () => {}, dead: false, silent: { count: 0, longestSeconds: 0 } });
       thread.on('message', (message: FromWorker) => {
         switch (message.kind) {
           case 'ready':
@@ -59,6 +74,10 @@ export class LoadWorkers {
             return;
           case 'print':
             print(message.line);
+            return;
+          case 'heap-settled':
+          case 'prewarmed':
+            this.slots[index]!.onAnswer(message);
             return;
           case 'silence':
             this.slots[index]!.silent = message.silent;
@@ -93,18 +112,38 @@ export class LoadWorkers {
     return this.pending.size;
   }
 
+  /** Has `input` prepared on the next worker in arrival order. The `prepare` of a RequestExecutor. */
+  prepare(input: RequestInput): WorkerTicket {
+    const ticket = { id: this.nextId++, worker: workerForArrival(this.arrivals++, this.slots.length) };
+    this.post(ticket.worker, { kind: 'prepare', id: ticket.id, input });
+    return ticket;
+  }
+
   /**
-   * Sends `input` (all its turns in multi-turn mode) on the next worker in arrival order; resolves
-   * with its records on this thread's clock. The `execute` of a RequestExecutor.
+   * Has the worker holding `ticket` send it (all its turns in multi-turn mode); resolves with its
+   * records on this thread's clock. The `execute` of a RequestExecutor.
    */
-  execute(input: RequestInput, queueTime: number): Promise<RequestOutput[]> {
-    const worker = workerForArrival(this.arrivals++, this.slots.length);
-    const id = this.nextId++;
+  execute(ticket: WorkerTicket, release: Release): Promise<RequestOutput[]> {
     if (this.pending.size === 0) this.holdProcess(true);
     return new Promise<RequestOutput[]>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, worker });
-      this.post(worker, { kind: 'send', id, input, queueTime });
+      this.pending.set(ticket.id, { resolve, reject, worker: ticket.worker });
+      this.post(ticket.worker, { kind: 'send', id: ticket.id, queueTime: release.queueTime, dueAt: toSharedSeconds(release.dueAt, this.offsetMs) });
     });
+  }
+
+  /** Has every worker collect its garbage once its requests are prepared (runner/settle-heap.ts). */
+  async settleHeaps(): Promise<void> {
+    await this.askEvery({ kind: 'settle-heap' });
+  }
+
+  /** Opens `count` connections to `url` before the measured phase, spread over the workers as the requests will be. */
+  async prewarm(url: string, count: number): Promise<PrewarmOutcome> {
+    const perWorker = Math.ceil(count / this.slots.length);
+    const outcomes = (await this.askEvery({ kind: 'prewarm', url, count: perWorker })).map((answer): PrewarmOutcome => {
+      if (answer?.kind !== 'prewarmed') return { opened: 0, error: new Error('the load worker ended before its connections opened') };
+      return { opened: answer.opened, error: answer.error === null ? null : new Error(answer.error) };
+    });
+    return { opened: outcomes.reduce((sum, outcome) => sum + outcome.opened, 0), error: outcomes.find((outcome) => outcome.error !== null)?.error ?? null };
   }
 
   /** The silent transfers of every worker, as each last reported them (at most a second old). */
@@ -148,6 +187,23 @@ export class LoadWorkers {
     }
   }
 
+  /** Posts each worker its question and resolves with every worker's answer, in worker order (null for a worker that died). */
+  private async askEvery(question: ToWorker): Promise<Array<WorkerAnswer | null>> {
+    this.holdProcess(true);
+    const answers = await Promise.all(
+      this.slots.map(
+        (slot, index) =>
+          new Promise<WorkerAnswer | null>((resolve) => {
+            if (slot.dead) return resolve(null);
+            slot.onAnswer = resolve;
+            this.post(index, question);
+          }),
+      ),
+    );
+    this.holdProcess(false);
+    return answers;
+  }
+
   private post(worker: number, message: ToWorker): void {
     this.slots[worker]!.thread.postMessage(message);
   }
@@ -170,6 +226,8 @@ export class LoadWorkers {
       pending.reject(error);
     }
     if (this.pending.size === 0 && !this.closing) this.holdProcess(false);
+    this.slots[worker]!.dead = true;
+    this.slots[worker]!.onAnswer(null);
     this.slots[worker]!.onFinished(null);
   }
 }

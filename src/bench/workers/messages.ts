@@ -18,8 +18,14 @@ export type LoadWorkerConfig = Omit<ExecutorOptions, 'pool' | 'print'> & {
 };
 
 export type ToWorker =
-  /** Send one request (a whole conversation in multi-turn mode); `queueTime` seconds were spent waiting for a slot. */
-  | { kind: 'send'; id: number; input: RequestInput; queueTime: number }
+  /** Build request `id`'s bytes now, before it is due, and keep them until it is sent. */
+  | { kind: 'prepare'; id: number; input: RequestInput }
+  /** Send prepared request `id` (a whole conversation in multi-turn mode); due at `dueAt` (shared clock), after `queueTime` s waiting for a slot. */
+  | { kind: 'send'; id: number; queueTime: number; dueAt: number }
+  /** Open `count` connections to `url` before the measured phase (the warm pool). */
+  | { kind: 'prewarm'; url: string; count: number }
+  /** Everything is prepared: collect garbage now, before the measured phase (runner/settle-heap.ts). */
+  | { kind: 'settle-heap' }
   /** The measured phase starts now: restart the self-check window (warmup stays out of it). */
   | { kind: 'measure' }
   /** Ctrl-C grace expired: fail everything in flight and anything sent later. */
@@ -32,6 +38,10 @@ export type FromWorker =
   /** One output per request (per turn in multi-turn mode); `startTime` on the shared clock. */
   | { kind: 'done'; id: number; outputs: RequestOutput[] }
   | { kind: 'print'; line: string }
+  /** The warm pool is open: how many connections, and why it stopped short (the error's message), if it did. */
+  | { kind: 'prewarmed'; opened: number; error: string | null }
+  /** The heap is collected. */
+  | { kind: 'heap-settled' }
   /** The worker's silent transfers changed (sent at most once a second, for the progress line). */
   | { kind: 'silence'; silent: SilentTransfers }
   /** The loop's self-check over its working window; null when it was never given a request. */

@@ -1,13 +1,15 @@
 /**
- * A load worker: its own keep-alive pool and event loop, sending what the main thread hands it
- * through the very executor the single-threaded run uses, so its records are the ones the main
- * thread would have produced. Start times leave on the shared clock.
+ * A load worker: its own keep-alive pool and event loop, preparing and sending what the main
+ * thread hands it through the very executor the single-threaded run uses, so its records are the
+ * ones the main thread would have produced. Times cross on the shared clock.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createExecutor } from '../runner/executor.js';
+import { settleHeap } from '../runner/settle-heap.js';
 import type { LoopHealthMonitor } from '../selfcheck/monitor.js';
 import { HttpPool } from '../transport/http-pool.js';
-import { outputsToSharedClock, threadClockOffsetMs } from './clock.js';
+import type { LocalPrepared } from '../runner/executor.js';
+import { fromSharedSeconds, outputsToSharedClock, threadClockOffsetMs } from './clock.js';
 import type { FromWorker, LoadWorkerConfig, ToWorker } from './messages.js';
 import { startThreadHealthMonitor } from './thread-health.js';
 
@@ -17,6 +19,8 @@ const offsetMs = threadClockOffsetMs();
 const post = (message: FromWorker): void => port.postMessage(message);
 const pool = new HttpPool({ streamIdleTimeout: config.streamIdleTimeout });
 const executor = createExecutor({ ...config, pool, print: (line) => post({ kind: 'print', line }) });
+/** Requests prepared and not yet sent, by the main thread's id. */
+const prepared = new Map<number, LocalPrepared>();
 
 /**
  * The self-check window: from the first request (module loading and start-up compilation stay
@@ -39,12 +43,29 @@ const silenceReports = setInterval(() => {
 }, SILENCE_REPORT_MS).unref();
 
 async function send(message: Extract<ToWorker, { kind: 'send' }>): Promise<void> {
-  const outputs = await executor.execute(message.input, message.queueTime);
+  const request = prepared.get(message.id)!;
+  prepared.delete(message.id);
+  const outputs = await executor.execute(request, { queueTime: message.queueTime, dueAt: fromSharedSeconds(message.dueAt, offsetMs) });
   post({ kind: 'done', id: message.id, outputs: outputsToSharedClock(outputs, offsetMs) });
+}
+
+async function prewarm(message: Extract<ToWorker, { kind: 'prewarm' }>): Promise<void> {
+  const { opened, error } = await pool.prewarm(message.url, message.count);
+  post({ kind: 'prewarmed', opened, error: error === null ? null : error.message });
 }
 
 port.on('message', (message: ToWorker) => {
   switch (message.kind) {
+    case 'prepare':
+      prepared.set(message.id, executor.prepare(message.input));
+      return;
+    case 'prewarm':
+      void prewarm(message);
+      return;
+    case 'settle-heap':
+      settleHeap();
+      post({ kind: 'heap-settled' });
+      return;
     case 'send':
       health ??= startThreadHealthMonitor();
       void send(message);

@@ -32,6 +32,14 @@ test('a details record splits into args, metrics, server info and requests', () 
   assert.deepEqual(run.warnings, []);
 });
 
+test("a servebench record's client self-check: its line kept as text beside its figures", () => {
+  const line = 'Client self-check: timing error <= 2.50 ms for every request (worst loop stall 3.1 ms), client CPU 20% of a core';
+  const run = readJsonlRecord(
+    parsePythonJson(`{"backend": "sglang", "servebench": {"client_self_check": "${line}", "timing_error_bound_ms": 2.5, "requests_over_timing_error_bound": 0}}`) as Record<string, unknown>,
+  );
+  assert.deepEqual(run.metrics, { backend: 'sglang', client_self_check: line, timing_error_bound_ms: 2.5, requests_over_timing_error_bound: 0 });
+});
+
 test('a servebench record: its own figures are flattened into metrics, its labels kept', () => {
   const run = readJsonlRecord(
     parsePythonJson(

@@ -42,13 +42,16 @@ export interface JsonlRun {
   warnings: string[];
 }
 
+/** The client self-check's line: the one text figure of the `servebench` key, kept as a metric beside its numbers. */
+export const SELF_CHECK_METRIC = 'client_self_check';
+
 /**
  * Flattens servebench's own figures (the record's `servebench` key) into metrics:
  * `queue_time_ms.mean` → `mean_queue_time_ms`, `failures_by_cause.timeout` → `failed_timeout`, ...
  */
 function readServebenchKey(extra: Record<string, unknown>, metrics: Record<string, MetricValue>, labels: Record<string, string>, args: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(extra)) {
-    if (value === null || typeof value === 'number') {
+    if (value === null || typeof value === 'number' || (key === SELF_CHECK_METRIC && typeof value === 'string')) {
       if (key !== 'sim') metrics[key] = value;
     } else if (key === 'labels' && isObject(value)) {
       for (const [k, v] of Object.entries(value)) labels[k] = String(v);

@@ -64,6 +64,7 @@ function addExtensionOptions(parser: ArgumentParser): void {
   group.add_argument('--sim', { dest: 'ext_sim', metavar: 'FLAGS', help: 'Start an in-process simulated SGLang server with these launch flags (e.g. "--model-path Qwen/Qwen2.5-7B --tp 2") and benchmark it.' });
   group.add_argument('--workers', { dest: 'ext_workers', metavar: 'N', type: boundedArgType('int', AT_LEAST_ONE), help: 'Load-generation threads: 1 sends from this thread; N > 1 spreads requests over N worker threads, never more than the cores or the requests (default: half the cores, at most 8).' });
   group.add_argument('--realtime', { dest: 'ext_realtime', action: 'store_true', help: 'Run the load-generating threads under SCHED_FIFO during the measured phase (needs root or CAP_SYS_NICE): their timestamps then never wait for a core behind other work, e.g. a server on the same machine.' });
+  group.add_argument('--lazy-connect', { dest: 'ext_lazy_connect', action: 'store_true', help: 'Open connections as requests need them and count connecting in TTFT, as bench_serving does. Default: a warm pool of --max-concurrency connections (as many as requests are due at once without it) opens before the measured phase, and each request is timed from the moment its bytes go out.' });
   group.add_argument('--label', { dest: 'ext_labels', metavar: 'KEY=VALUE', nargs: '+', action: 'extend', type: labelPair, help: 'Label stored with the run in the catalog (repeatable).' });
   group.add_argument('--db', { dest: 'ext_db', metavar: 'PATH', help: 'Catalog database file (default: the standard location).' });
   group.add_argument('--no-catalog', { dest: 'ext_no_catalog', action: 'store_true', help: 'Do not record the run in the catalog.' });
@@ -76,10 +77,19 @@ function addExtensionOptions(parser: ArgumentParser): void {
   });
 }
 
+/** Why the result block's peaks and the extras' peaks differ (after the options in --help). */
+const PEAKS_NOTE =
+  "Peaks: the result block's 'Peak output token throughput' and 'Peak concurrent requests' are bench_serving's, " +
+  'the busiest 1-second bucket counted from the first request, where a request counts in every bucket it touches ' +
+  '(a bucket can count more requests than --max-concurrency). The servebench extras add the peaks as they happened: ' +
+  "'Peak in-flight requests', the most requests in flight at one instant (never above --max-concurrency), and " +
+  "'Peak output tok/s (1 s window)', the most output tokens in any one-second window.";
+
 function buildParser(): ArgumentParser {
   const parser = new ArgumentParser({
     prog: 'servebench bench',
     description: 'Benchmark an LLM serving endpoint; a drop-in for `python -m sglang.bench_serving`.',
+    epilog: PEAKS_NOTE,
   });
   const groups = new Map<string, ArgumentGroup>();
   for (const option of BENCH_OPTIONS) {
@@ -128,6 +138,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     sim: (namespace.ext_sim as string | undefined) ?? null,
     workers: (namespace.ext_workers as number | undefined) ?? null,
     realtime: namespace.ext_realtime === true,
+    lazyConnect: namespace.ext_lazy_connect === true,
     labels: Object.fromEntries((namespace.ext_labels as Array<[string, string]> | undefined) ?? []),
     db: (namespace.ext_db as string | undefined) ?? null,
     noCatalog: namespace.ext_no_catalog === true,

@@ -2,7 +2,7 @@
 import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName } from '../../catalog/index.js';
 import type { RequestRecord, RunRecord } from '../../catalog/index.js';
 import { accuracyText, isEvalRun, type LinkedRun } from '../../catalog/index.js';
-import { formatMetric } from '../../catalog/index.js';
+import { formatMetric, SELF_CHECK_METRIC } from '../../catalog/index.js';
 import { formatNumber } from '../../catalog/index.js';
 import { RUN_PLOT_KINDS, runChartAvailability, runChartOption, type RunPlotKind } from '../../plots/index.js';
 import { html, type HtmlValue, type SafeHtml } from '../html.js';
@@ -107,11 +107,18 @@ function linkedSection(run: RunRecord, linked: readonly LinkedRun[]): SafeHtml {
 ${linked.length === 0 ? html`<p class="sub">${empty}</p>` : html`<ul id="linked">${linked.map((other) => html`<li><a href="/runs/${other.id}"><code>${other.id}</code></a> ${other.summary}</li>`)}</ul>`}`;
 }
 
+/** The client's verdict on its own timing, as `servebench bench` printed it (runs measured by servebench only). */
+function selfCheck(line: unknown): SafeHtml {
+  return typeof line === 'string' ? html`<p class="sub" id="self-check">${line}</p>` : html``;
+}
+
 /** The run detail page; `linked` are the runs of the same server configuration (`linkedRuns`). */
 export function renderRunPage(run: RunRecord, requests: readonly RequestRecord[], linked: readonly LinkedRun[] = []): string {
+  const { [SELF_CHECK_METRIC]: selfCheckLine, ...figures } = run.metrics;
   const body = html`<h1>${shortModelName(run) ?? 'unknown model'}</h1>
 <p class="sub">run <code>${run.id}</code>${run.source.title ? ` · ${run.source.title}` : ''}</p>
 ${headline(run)}
+${selfCheck(selfCheckLine)}
 ${
   run.warnings.length
     ? html`<div class="warnings" id="warnings"><strong>Warnings</strong><ul>${run.warnings.map((w) => html`<li>${w}</li>`)}</ul></div>`
@@ -121,7 +128,7 @@ ${linkedSection(run, linked)}
 <h2>Plots</h2>
 ${plots(run, requests)}
 <div class="cols">
-<section><h2>Metrics</h2>${keyValueTable('metrics', Object.entries(run.metrics), 'No metrics.')}</section>
+<section><h2>Metrics</h2>${keyValueTable('metrics', Object.entries(figures), 'No metrics.')}</section>
 <section><h2>Facts</h2>${facts(run)}
 <h2>Benchmark arguments</h2>${
   run.args

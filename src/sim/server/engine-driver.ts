@@ -19,8 +19,12 @@ export interface EmissionSink {
   deliver(emission: TokenEmission, more: boolean): void;
 }
 
-/** Called for every delivered emission with its due and actual times on the shared clock (ms). */
-export type DeliveryObserver = (emission: TokenEmission, dueHrMs: number, actualHrMs: number) => void;
+/**
+ * Called for every delivered emission with its times on the shared clock (ms): when it was due,
+ * when its delivery began (`actualHrMs`) and when the write carrying it had returned
+ * (`writtenHrMs`): a client can have the bytes from somewhere between the two.
+ */
+export type DeliveryObserver = (emission: TokenEmission, dueHrMs: number, actualHrMs: number, writtenHrMs: number) => void;
 
 /**
  * Node timers fire on whole loop-clock milliseconds, so a wait shorter than this is slept precisely
@@ -35,6 +39,9 @@ export class EngineDriver {
   private readonly pending = new TimeHeap<TokenEmission>();
   /** This pass's due emissions by request, in order of first appearance; one emission or several. Reused. */
   private readonly due = new Map<string, TokenEmission | TokenEmission[]>();
+  /** The group being delivered, observed once its write has returned (deliverTogether). Reused. */
+  private readonly heldEmissions: TokenEmission[] = [];
+  private readonly heldActualMs: number[] = [];
   private timer: NodeJS.Timeout | null = null;
   private immediate: NodeJS.Immediate | null = null;
   private readonly onFire = (): void => {
@@ -90,8 +97,8 @@ export class EngineDriver {
     }
     while (this.pending.size > 0 && this.pending.peekTime()! <= now) this.collect(this.pending.pop()!);
     for (const group of this.due.values()) {
-      if (!Array.isArray(group)) this.deliver(group, false);
-      else for (let i = 0; i < group.length; i++) this.deliver(group[i]!, i < group.length - 1);
+      if (!Array.isArray(group)) this.deliverOne(group);
+      else this.deliverTogether(group);
     }
     this.due.clear();
     this.reschedule();
@@ -104,14 +111,38 @@ export class EngineDriver {
     else this.due.set(emission.requestId, [group, emission]);
   }
 
-  private deliver(emission: TokenEmission, more: boolean): void {
+  /** Hands `emission` to its request's sink; false when the request is gone. */
+  private deliver(emission: TokenEmission, more: boolean): boolean {
     const sink = this.sinks.get(emission.requestId);
-    if (sink === undefined) return;
+    if (sink === undefined) return false;
     if (emission.finished) this.sinks.delete(emission.requestId);
-    if (this.observer !== null) {
-      this.observer(emission, this.clock.toHrMs(emission.time), this.clock.hrNowMs());
-    }
     sink.deliver(emission, more);
+    return true;
+  }
+
+  private deliverOne(emission: TokenEmission): void {
+    const actualHrMs = this.observer === null ? 0 : this.clock.hrNowMs();
+    if (this.deliver(emission, false) && this.observer !== null) {
+      this.observer(emission, this.clock.toHrMs(emission.time), actualHrMs, this.clock.hrNowMs());
+    }
+  }
+
+  /** Emissions of one request due in one pass: the last delivery writes them all, so they share its write's end. */
+  private deliverTogether(group: readonly TokenEmission[]): void {
+    for (let i = 0; i < group.length; i++) {
+      const actualHrMs = this.observer === null ? 0 : this.clock.hrNowMs();
+      if (!this.deliver(group[i]!, i < group.length - 1) || this.observer === null) continue;
+      this.heldEmissions.push(group[i]!);
+      this.heldActualMs.push(actualHrMs);
+    }
+    if (this.heldEmissions.length === 0) return;
+    const writtenHrMs = this.clock.hrNowMs();
+    for (let i = 0; i < this.heldEmissions.length; i++) {
+      const emission = this.heldEmissions[i]!;
+      this.observer!(emission, this.clock.toHrMs(emission.time), this.heldActualMs[i]!, writtenHrMs);
+    }
+    this.heldEmissions.length = 0;
+    this.heldActualMs.length = 0;
   }
 
   private reschedule(): void {

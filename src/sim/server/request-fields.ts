@@ -83,3 +83,15 @@ export function checkContextLength(promptTokens: number, maxNewTokens: number, c
     );
   }
 }
+
+/**
+ * The request's id: its `rid` when it sends one (SGLang takes `rid` on /generate and on its OpenAI
+ * routes, and answers with it as the id), else `fallback()`. Refuses an id already running.
+ */
+export function requestId(body: Body, isRunning: (id: string) => boolean, fallback: () => string): string {
+  const rid = body['rid'];
+  if (rid !== undefined && rid !== null && typeof rid !== 'string') throw wrongType('rid', 'a string');
+  const id = typeof rid === 'string' && rid !== '' ? rid : fallback();
+  if (isRunning(id)) throw new HttpError(400, `a request with rid '${id}' is already running; send a unique rid`, { param: 'rid' });
+  return id;
+}

@@ -18,6 +18,7 @@ import {
   optionalBool,
   optionalInt,
   optionalObject,
+  requestId,
   SAMPLING_NUMBER_FIELDS,
   stringList,
 } from './request-fields.js';
@@ -48,8 +49,7 @@ export async function handleGenerate(ctx: SimContext, req: IncomingMessage, res:
   const stop = stringList(sampling, 'stop');
   for (const key of SAMPLING_NUMBER_FIELDS) checkOptionalNumber(sampling, key);
   const stream = optionalBool(body, 'stream', false);
-  const rid = body['rid'];
-  if (rid !== undefined && rid !== null && typeof rid !== 'string') throw wrongType('rid', 'a string');
+  const id = requestId(body, (rid) => ctx.driver.isActive(rid), () => randomUUID().replace(/-/g, ''));
   // A vision-language model reads `image_data` into its prompt's placeholders; a text-only one has no processor for it (as in SGLang).
   const images = stringList(body, 'image_data');
   const textIds = await promptIds(ctx, body);
@@ -57,8 +57,6 @@ export async function handleGenerate(ctx: SimContext, req: IncomingMessage, res:
   checkContextLength(ids.length, maxNewTokens, ctx.contextLength, 'text');
   const requestIndex = ctx.nextRequestIndex();
   const plan = planOutput(ctx.pool, ctx.launch.simSeed, { maxNewTokens, ignoreEos, stop, requestIndex });
-  const id = typeof rid === 'string' && rid !== '' ? rid : randomUUID().replace(/-/g, '');
-  if (ctx.driver.isActive(id)) throw new HttpError(400, `a request with rid '${id}' is already running; send a unique rid`, { param: 'rid' });
   const formatter = new NativeFormatter({ id, model: ctx.modelName, created: Math.floor(Date.now() / 1000), promptTokens: ids.length, plan });
   const logged = ctx.log?.logsRequests
     ? { rid: id, text: typeof body['text'] === 'string' ? body['text'] : null, inputIds: isTokenIds(body['input_ids']) ? ids : null, imageData: images.length > 0 ? images : null, samplingParams: sampling as { [key: string]: PyValue }, stream }

@@ -23,6 +23,7 @@ import {
   optionalBool,
   optionalInt,
   optionalObject,
+  requestId,
   SAMPLING_NUMBER_FIELDS,
   stringList,
 } from './request-fields.js';
@@ -113,7 +114,7 @@ export async function handleCompletions(ctx: SimContext, req: IncomingMessage, r
   const ids = await completionPromptIds(ctx, body['prompt']);
   checkContextLength(ids.length, maxTokens, ctx.contextLength, 'prompt');
   const plan = planOutput(ctx.pool, ctx.launch.simSeed, { maxNewTokens: maxTokens, ignoreEos, stop, requestIndex: ctx.nextRequestIndex() });
-  const id = newId('cmpl-');
+  const id = requestId(body, (rid) => ctx.driver.isActive(rid), () => newId('cmpl-'));
   const formatter = new CompletionFormatter({ id, model: requestedModel(ctx, body), created: unixNow(), promptTokens: ids.length, plan }, usage);
   const prompt = body['prompt'];
   const logged = loggedRequest(ctx, id, body, fields, maxTokens, { text: typeof prompt === 'string' ? prompt : null, ids, images: [] });
@@ -212,7 +213,7 @@ export async function handleChatCompletions(ctx: SimContext, req: IncomingMessag
     requestIndex,
     callId: newId('call_'),
   });
-  const id = newId('chatcmpl-');
+  const id = requestId(body, (rid) => ctx.driver.isActive(rid), () => newId('chatcmpl-'));
   const formatter = new ChatFormatter({ id, model: requestedModel(ctx, body), created: unixNow(), promptTokens: ids.length, plan }, answer, usage);
   const logged = loggedRequest(ctx, id, body, fields, maxTokens, { text: null, ids, images: input.images });
   runGeneration(ctx, res, { id, arrival, promptIds: ids, plan, logged }, { event: (e) => formatter.event(e), collect: (e) => formatter.collect(e), body: (e) => formatter.body(e) }, stream);

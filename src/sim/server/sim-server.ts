@@ -150,10 +150,11 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
   const metrics = new SimMetrics(modelName);
   const recorder =
     truth !== null || options.recordWrites !== undefined ? new TruthRecorder(truth !== null || options.recordWrites === 'requests') : null;
-  const log = options.logs === true ? new ServerLog(launch, deployment, clock, (line) => process.stdout.write(`${line}\n`)) : null;
-  const driver = new EngineDriver(createSimEngine(launch, deployment, truth, log), clock, (emission, dueMs, actualMs) => {
+  const log = options.logs === true ? new ServerLog(launch, deployment, clock, (line) => process.stdout.write(`${line}
+`)) : null;
+  const driver = new EngineDriver(createSimEngine(launch, deployment, truth, log), clock, (emission, dueMs, actualMs, writtenMs) => {
     metrics.observe(emission);
-    recorder?.record(emission, dueMs, actualMs);
+    recorder?.record(emission, dueMs, actualMs, writtenMs);
   });
   let requestIndex = 0;
   const visionConfig = deployment?.model.vision;

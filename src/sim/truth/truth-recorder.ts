@@ -14,7 +14,10 @@ export interface TruthRecord {
   /** When the request reached the engine (after its body was read and its prompt tokenized). */
   submittedMs: number;
   scheduledMs: number[];
+  /** When the sim began writing each chunk: no client can have it earlier. */
   actualMs: number[];
+  /** When the write carrying each chunk had returned: the bytes were with the kernel by then. */
+  writtenMs: number[];
   /** Tokens carried by each chunk. */
   tokens: number[];
 }
@@ -35,16 +38,17 @@ export class TruthRecorder {
   /** Opens a request's record as it is handed to the engine. */
   begin(requestId: string, arrivalMs: number, submittedMs: number): void {
     if (!this.keepRequests) return;
-    this.records.set(requestId, { arrivalMs, submittedMs, scheduledMs: [], actualMs: [], tokens: [] });
+    this.records.set(requestId, { arrivalMs, submittedMs, scheduledMs: [], actualMs: [], writtenMs: [], tokens: [] });
   }
 
   /** Records one written chunk (per request only if it was begun). */
-  record(emission: TokenEmission, scheduledMs: number, actualMs: number): void {
+  record(emission: TokenEmission, scheduledMs: number, actualMs: number, writtenMs: number): void {
     this.histogram.add(actualMs - scheduledMs);
     const record = this.records.get(emission.requestId);
     if (record === undefined) return;
     record.scheduledMs.push(scheduledMs);
     record.actualMs.push(actualMs);
+    record.writtenMs.push(writtenMs);
     record.tokens.push(emission.tokens);
   }
 
