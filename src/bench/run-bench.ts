@@ -11,7 +11,7 @@ import { UserError } from '../core/errors.js';
 import { pythonJsonLoads } from '../core/pyjson.js';
 import type { PyValue } from '../core/pyrepr.js';
 import { createBenchRngs } from '../core/rng.js';
-import { splitCommandLine } from '../sim/index.js';
+import { splitCommandLine } from '../core/command-line.js';
 import type { SimThreadHandle } from '../sim/index.js';
 import type { LatenessSummary } from '../sim/index.js';
 import { loadTokenizer } from '../tokenizer/index.js';

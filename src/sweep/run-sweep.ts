@@ -5,7 +5,8 @@
  */
 import { openCatalog, type Catalog } from '../catalog/index.js';
 import { writeChart } from '../plots/index.js';
-import { parseLaunchArgs, splitCommandLine } from '../sim/index.js';
+import { splitCommandLine } from '../core/command-line.js';
+import { parseLaunchArgs } from '../sim/index.js';
 import { deployMode, deploymentCards, deploymentHardware, parseDeployment, type LaunchDeployment } from '../sim/index.js';
 import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags } from '../predict/index.js';
 import { formatExpectedErrorNote } from '../predict/index.js';

@@ -5,7 +5,8 @@
  * shared by every instance; an instance's own flags come after them, so they win.
  */
 import { UsageError } from '../../core/errors.js';
-import { parseLaunchArgs, splitCommandLine } from '../flags/launch-flags.js';
+import { splitCommandLine } from '../../core/command-line.js';
+import { parseLaunchArgs } from '../flags/launch-flags.js';
 import type { HardwareProfile } from '../model/catalog.js';
 import { resolveInstance, type ResolvedInstance } from '../model/resolve-instance.js';
 import { cardsFor, deployMode, deploymentDevices, roleCount, type LaunchDeployment, type LaunchInstance } from './deployment.js';

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { REDACTED } from '../../core/redact.js';
-import { parseLaunchArgs, splitCommandLine } from './launch-flags.js';
+import { splitCommandLine } from '../../core/command-line.js';
+import { parseLaunchArgs } from './launch-flags.js';
 
 describe('parseLaunchArgs', () => {
   test('fills LaunchConfig from SGLang flags, aliases and = forms', () => {
@@ -167,9 +168,3 @@ describe('parseLaunchArgs', () => {
   });
 });
 
-describe('splitCommandLine', () => {
-  test('splits like a shell: quotes, escapes, continuations', () => {
-    assert.deepEqual(splitCommandLine(`--a "b c" 'd e' f\\ g \\\n --h`), ['--a', 'b c', 'd e', 'f g', '--h']);
-    assert.throws(() => splitCommandLine('--a "open'), UsageError);
-  });
-});
