@@ -6,14 +6,19 @@ import { parseSlo } from './slo.js';
 import { peakPoint, runSeries, runSloSearch, type PointMeasurement } from './sweep.js';
 import { formatSweepSummary, formatSweepTable } from './sweep-table.js';
 
+/** A successful 100-token request with the given TTFT and TPOT (seconds). */
+function requestWith(ttft: number, tpot: number): RequestOutput {
+  return {
+    generatedText: '', success: true, ttft, latency: ttft + tpot * 99, itl: Array.from({ length: 99 }, () => tpot),
+    textChunks: [], promptLen: 100, error: '', outputLen: 100, startTime: 0, queueTime: 0, failureCause: null,
+  };
+}
+
 /** A synthetic closed-loop server: TPOT 10 ms + 0.5 ms per concurrent request, throughput saturating at 64. */
 function measureAt(load: number): Promise<PointMeasurement> {
   const tpot = 0.01 + 0.0005 * load;
   const ttft = 0.05 + 0.002 * load;
-  const outputs: RequestOutput[] = Array.from({ length: 8 }, () => ({
-    generatedText: '', success: true, ttft, latency: ttft + tpot * 99, itl: Array.from({ length: 99 }, () => tpot),
-    textChunks: [], promptLen: 100, error: '', outputLen: 100, startTime: 0, queueTime: 0, failureCause: null,
-  }));
+  const outputs = Array.from({ length: 8 }, () => requestWith(ttft, tpot));
   const throughput = 100 * Math.min(load, 64) / (ttft + tpot * 99);
   return Promise.resolve({
     metrics: { completed: 8, output_throughput: throughput, request_throughput: throughput / 100, mean_tpot_ms: tpot * 1000, mean_ttft_ms: ttft * 1000, p99_ttft_ms: ttft * 1000, p99_tpot_ms: tpot * 1000, mean_itl_ms: tpot * 1000 },
@@ -85,10 +90,7 @@ describe('runSloSearch', () => {
 describe('the SLO answer beside the highest goodput', () => {
   /** Eight requests with the given per-request TPOTs (seconds), all with a 50 ms TTFT, over `durationSeconds`. */
   function pointWith(tpots: readonly number[], durationSeconds: number): PointMeasurement {
-    const outputs: RequestOutput[] = tpots.map((tpot) => ({
-      generatedText: '', success: true, ttft: 0.05, latency: 0.05 + tpot * 99, itl: Array.from({ length: 99 }, () => tpot),
-      textChunks: [], promptLen: 100, error: '', outputLen: 100, startTime: 0, queueTime: 0, failureCause: null,
-    }));
+    const outputs = tpots.map((tpot) => requestWith(0.05, tpot));
     const meanTpotMs = (tpots.reduce((sum, t) => sum + t, 0) / tpots.length) * 1000;
     return {
       metrics: { completed: tpots.length, output_throughput: (100 * tpots.length) / durationSeconds, request_throughput: tpots.length / durationSeconds, mean_tpot_ms: meanTpotMs, mean_ttft_ms: 50, p99_ttft_ms: 50, p99_tpot_ms: Math.max(...tpots) * 1000, mean_itl_ms: meanTpotMs },
