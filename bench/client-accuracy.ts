@@ -26,8 +26,7 @@
  * the floor under any Node client.
  */
 import { execFile } from 'node:child_process';
-import { connect } from 'node:net';
-import type { Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg, setPriority } from 'node:os';
 import type { BackendName } from '../src/bench/args/types.js';
@@ -36,8 +35,7 @@ import { resolveRunConfig } from '../src/bench/run-config.js';
 import { calculateMetrics } from '../src/bench/metrics/calculate.js';
 import { createExecutor } from '../src/bench/runner/executor.js';
 import type { LoopHealthMonitor } from '../src/bench/selfcheck/monitor.js';
-import { judgeClient, requestBoundsOf } from '../src/bench/selfcheck/verdict.js';
-import type { LoopHealthSample } from '../src/bench/selfcheck/verdict.js';
+import { judgeClient, requestBoundsOf, type LoopHealthSample } from '../src/bench/selfcheck/verdict.js';
 import { HttpPool } from '../src/bench/transport/http-pool.js';
 import { nowSeconds } from '../src/bench/transport/clock.js';
 import type { RequestInput, RequestOutput } from '../src/bench/types.js';

@@ -13,8 +13,7 @@ import type { BackendName } from '../src/bench/args/types.js';
 import { LineSplitter } from '../src/bench/transport/line-splitter.js';
 import { HttpResponseParser } from '../src/bench/transport/response-parser.js';
 import type { RequestInput } from '../src/bench/types.js';
-import { streamEpilogue, streamPreamble, tokenChunk } from '../test/helpers/wire-formats.js';
-import type { WireFormat } from '../test/helpers/wire-formats.js';
+import { streamEpilogue, streamPreamble, tokenChunk, type WireFormat } from '../test/helpers/wire-formats.js';
 
 const EVENTS = 100_000;
 

@@ -4,8 +4,7 @@
  * per request when the server received it and when it wrote each chunk, on the shared
  * `process.hrtime` clock. Shared by bench/client-accuracy.ts and bench/client-burst.ts.
  */
-import { fork } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const MODEL = 'Qwen/Qwen3-8B';

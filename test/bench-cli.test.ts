@@ -10,8 +10,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from './helpers/cli.js';
-import { startStreamServer } from './helpers/stream-server.js';
-import type { StreamServer } from './helpers/stream-server.js';
+import { startStreamServer, type StreamServer } from './helpers/stream-server.js';
 
 const MODEL = 'Qwen/Qwen2.5-0.5B-Instruct';
 const MAX_ATTEMPTS = 2;

@@ -9,16 +9,14 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer as createTcpServer } from 'node:net';
-import type { AddressInfo, Server, Socket } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { getJson } from '../src/bench/transport/auxiliary.js';
 import { nowSeconds } from '../src/bench/transport/clock.js';
 import { AbortedError, ConnectionClosedError, MalformedResponseError, StalledError } from '../src/bench/transport/errors.js';
-import { exchange } from '../src/bench/transport/exchange.js';
-import type { ExchangeOutcome } from '../src/bench/transport/exchange.js';
+import { exchange, type ExchangeOutcome } from '../src/bench/transport/exchange.js';
 import { HttpPool, POOL_IDLE_SECONDS } from '../src/bench/transport/http-pool.js';
 import { toWire, type SentRequest } from '../src/bench/transport/round-trip.js';
 

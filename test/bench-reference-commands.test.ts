@@ -12,8 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from './helpers/cli.js';
 import { referenceCommands } from './helpers/reference-commands.js';
-import { startStreamServer } from './helpers/stream-server.js';
-import type { StreamServer } from './helpers/stream-server.js';
+import { startStreamServer, type StreamServer } from './helpers/stream-server.js';
 
 const commands = referenceCommands();
 const workDir = mkdtempSync(join(tmpdir(), 'servebench-refcmd-'));

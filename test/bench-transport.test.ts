@@ -8,13 +8,11 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { backendAdapter } from '../src/bench/backends/index.js';
 import type { BackendName } from '../src/bench/args/types.js';
-import { sendRequest } from '../src/bench/runner/send-request.js';
-import type { SendContext } from '../src/bench/runner/send-request.js';
+import { sendRequest, type SendContext } from '../src/bench/runner/send-request.js';
 import { fetchServerInfo, getJson, postForStatus } from '../src/bench/transport/auxiliary.js';
 import { HttpPool } from '../src/bench/transport/http-pool.js';
 import type { RequestInput } from '../src/bench/types.js';
-import { startStreamServer } from './helpers/stream-server.js';
-import type { StreamServer } from './helpers/stream-server.js';
+import { startStreamServer, type StreamServer } from './helpers/stream-server.js';
 
 const PATHS: Record<string, string> = {
   sglang: '/generate',

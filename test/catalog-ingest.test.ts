@@ -8,8 +8,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openCatalog } from '../src/catalog/index.js';
-import type { RunRecord } from '../src/catalog/index.js';
+import { openCatalog, type RunRecord } from '../src/catalog/index.js';
 import { runCli } from './fixtures/catalog/run-cli.js';
 import { referenceLogPath } from './helpers/reference-logs.js';
 

@@ -3,8 +3,7 @@
  * the catalog's reader, plus runs built here with per-request records (seeded, so every test sees
  * the same numbers), one of them with markup in every text field a log could carry.
  */
-import { openCatalog, requestTtftsMs, requestTpotsMs } from '../src/catalog/index.js';
-import type { RequestRecord, RunInput } from '../src/catalog/index.js';
+import { openCatalog, requestTtftsMs, requestTpotsMs, type RequestRecord, type RunInput } from '../src/catalog/index.js';
 import { readRunsFromText } from '../src/catalog/ingest/read-runs.js';
 import { mean } from '../src/core/stats.js';
 import { perSecondTimeline } from '../src/bench/metrics/per-second.js';

@@ -8,13 +8,11 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { runCli } from './helpers/cli.js';
-import type { CliResult } from './helpers/cli.js';
+import { runCli, type CliResult } from './helpers/cli.js';
 import { streamEpilogue, tokenChunk } from './helpers/wire-formats.js';
 
 const MODEL = 'Qwen/Qwen2.5-0.5B-Instruct';

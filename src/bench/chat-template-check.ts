@@ -1,6 +1,5 @@
 /** bench_serving's start-up step 10: the model's own tokenizer decides the chat-template notice. */
-import { loadTokenizer } from '../tokenizer/index.js';
-import type { Tokenizer } from '../tokenizer/index.js';
+import { loadTokenizer, type Tokenizer } from '../tokenizer/index.js';
 
 /** Prints the notice unless the model's tokenizer has a chat template; returns that tokenizer (null when it did not load, which is only reported). */
 export async function checkChatTemplate(model: string, print: (line: string) => void): Promise<Tokenizer | null> {

@@ -5,9 +5,7 @@
 import { UsageError } from '../core/errors.js';
 import { AT_LEAST_ONE, type FlagRange } from '../core/flag-range.js';
 import { hardwareNames } from '../sim/index.js';
-import { parseLoadSeries, type LoadKind } from '../sweep/index.js';
-import { parseSlo } from '../sweep/index.js';
-import type { HardwareChoice, OutputSpec, SearchSpec, SweepPlan, TargetSpec } from '../sweep/index.js';
+import { parseLoadSeries, type LoadKind, parseSlo, type HardwareChoice, type OutputSpec, type SearchSpec, type SweepPlan, type TargetSpec } from '../sweep/index.js';
 import { extractOptions, numberOption, optionsOf, optionValue, splitAtDoubleDash, type OptionGroup } from './exact-options.js';
 import { parseLabels } from './run-filter-args.js';
 

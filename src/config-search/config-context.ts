@@ -5,18 +5,12 @@
  */
 import { UserError } from '../core/errors.js';
 import type { BenchArgs, BenchRunConfig } from '../bench/index.js';
-import { parseLaunchArgs } from '../sim/index.js';
-import type { HardwareProfile, ModelSpec } from '../sim/index.js';
-import { resolveInstance } from '../sim/index.js';
-import { cardsFor, type LaunchDeployment, type LaunchInstance } from '../sim/index.js';
-import { resolveModel } from '../sim/index.js';
-import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags } from '../predict/index.js';
+import { parseLaunchArgs, type HardwareProfile, type ModelSpec, resolveInstance, cardsFor, type LaunchDeployment, type LaunchInstance, resolveModel } from '../sim/index.js';
+import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags, type WorkloadCache } from '../predict/index.js';
 import { createLocalEvaluator, type CandidateEvaluator } from './config-search.js';
 import { enumerateConfigs, type ConfigCandidate } from './config-space.js';
 import { instanceFlags } from './launch-render.js';
-import type { Slo } from '../sweep/index.js';
-import { measureAtFor, predictionTarget } from '../sweep/index.js';
-import type { WorkloadCache } from '../predict/index.js';
+import { type Slo, measureAtFor, predictionTarget } from '../sweep/index.js';
 
 /** The search as plain data (what a worker thread receives). */
 export interface ConfigSearchSpec {

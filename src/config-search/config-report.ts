@@ -8,8 +8,7 @@ import type { CandidateOutcome } from './config-search.js';
 import type { InstancePlan } from './config-space.js';
 import { formatErrorPercent } from '../predict/index.js';
 import { renderLaunchCommands } from './launch-render.js';
-import { formatRulelessTable } from '../sweep/index.js';
-import { outputThroughput, type SweepPoint } from '../sweep/index.js';
+import { formatRulelessTable, outputThroughput, type SweepPoint } from '../sweep/index.js';
 
 function metric(point: SweepPoint | null, key: string): string {
   const value = point?.metrics[key];

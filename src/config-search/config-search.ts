@@ -5,9 +5,7 @@
  * refined with the fine tolerance, reusing every prediction already made.
  */
 import type { ConfigCandidate } from './config-space.js';
-import type { LoadSeries } from '../sweep/index.js';
-import type { Slo } from '../sweep/index.js';
-import { outputThroughput, peakPoint, runSeries, runSloSearch, type MeasureAt, type PointMeasurement, type SweepPoint } from '../sweep/index.js';
+import { type LoadSeries, type Slo, outputThroughput, peakPoint, runSeries, runSloSearch, type MeasureAt, type PointMeasurement, type SweepPoint } from '../sweep/index.js';
 
 export interface CandidateOutcome {
   candidate: ConfigCandidate;

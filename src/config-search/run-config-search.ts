@@ -7,17 +7,14 @@
  */
 import { performance } from 'node:perf_hooks';
 import { availableParallelism } from 'node:os';
-import { readHardwareSpec } from '../sim/index.js';
-import { getHardware } from '../sim/index.js';
-import { storedCrossValidation } from '../sim/index.js';
+import { readHardwareSpec, getHardware, storedCrossValidation } from '../sim/index.js';
 import { formatRankingTable, formatSeparationSummary, formatSkipped, formatTopLaunches, indistinguishableFromBest } from './config-report.js';
 import { createSearchContext, type ConfigSearchSpec } from './config-context.js';
 import { canUseWorkers, createPooledEvaluator } from './config-pool.js';
 import { searchConfigurations, type CandidateOutcome } from './config-search.js';
 import { formatExpectedErrorNote } from '../predict/index.js';
 import { writeJsonFile } from '../core/json-file.js';
-import { formatSlo } from '../sweep/index.js';
-import type { BenchFlagsParser, ConfigSearchPlan } from '../sweep/index.js';
+import { formatSlo, type BenchFlagsParser, type ConfigSearchPlan } from '../sweep/index.js';
 
 type Print = (line: string) => void;
 

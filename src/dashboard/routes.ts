@@ -2,14 +2,10 @@
  * What each dashboard address answers, as a plain reply value (status, type, body): HTML pages,
  * chart images and the JSON API. The HTTP server (`server.ts`) only transports these replies.
  */
-import { DEFAULT_CLASSES, compareMetrics, groupByLatencyClass, noiseChecks, parseClasses } from '../catalog/index.js';
-import type { Catalog, ClassGroup, LatencyClass, RunRecord } from '../catalog/index.js';
-import { linkedRuns } from '../catalog/index.js';
-import { encodeJson } from '../catalog/index.js';
+import { DEFAULT_CLASSES, compareMetrics, groupByLatencyClass, noiseChecks, parseClasses, type Catalog, type ClassGroup, type LatencyClass, type RunRecord, linkedRuns, encodeJson } from '../catalog/index.js';
 import { UsageError, UserError } from '../core/errors.js';
 import { HttpError } from '../core/http-error.js';
-import { RUN_PLOT_KINDS, runChartOption, throughputPoints, type RunPlotKind } from '../plots/index.js';
-import { encodeChart } from '../plots/index.js';
+import { RUN_PLOT_KINDS, runChartOption, throughputPoints, type RunPlotKind, encodeChart } from '../plots/index.js';
 import { perSecondTimeline } from '../bench/index.js';
 import { renderComparePage } from './pages/compare.js';
 import { renderErrorPage } from './pages/error.js';

@@ -2,8 +2,7 @@
  * The runs-list filters as they travel in the URL (`?model=&hardware=&label=k=v&q=`), turned into
  * the catalog's `RunFilter` plus a free-text search done here. Pure.
  */
-import { deriveDatasetLabel, splitLabelPair } from '../catalog/index.js';
-import type { RunFilter, RunRecord } from '../catalog/index.js';
+import { deriveDatasetLabel, splitLabelPair, type RunFilter, type RunRecord } from '../catalog/index.js';
 
 export interface RunQuery {
   model: string;

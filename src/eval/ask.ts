@@ -5,13 +5,7 @@
  * SGLang measures it. A stop signal (Ctrl-C, SIGTERM, SIGHUP) ends sending as it ends a bench
  * run: the questions answered by then are kept, the rest are left unasked.
  */
-import type { BackendAdapter, RunHeaders } from '../bench/index.js';
-import { dispatchSchedule } from '../bench/index.js';
-import type { InterruptWatch } from '../bench/index.js';
-import { sendRequest } from '../bench/index.js';
-import { nowSeconds } from '../bench/index.js';
-import type { HttpPool } from '../bench/index.js';
-import type { RequestOutput } from '../bench/index.js';
+import { type BackendAdapter, type RunHeaders, dispatchSchedule, type InterruptWatch, sendRequest, nowSeconds, type HttpPool, type RequestOutput } from '../bench/index.js';
 import type { EvalQuestion } from './types.js';
 
 /** Seconds in-flight questions get to finish after a stop signal, as bench gives its requests. */

@@ -7,8 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { RequestOutput } from '../bench/index.js';
-import { requestRecordsFromOutputs } from '../catalog/index.js';
-import type { EvalRunMetrics, MetricValue, RunInput } from '../catalog/index.js';
+import { requestRecordsFromOutputs, type EvalRunMetrics, type MetricValue, type RunInput } from '../catalog/index.js';
 import { formatFixed } from '../core/pyformat.js';
 import { outputThroughput, type EvalSummary } from './report.js';
 import { accuracyOf, invalidRateOf } from './scoring.js';

@@ -5,12 +5,7 @@
  * usage chunk so the output token count is the server's, not the requested limit. Pure.
  */
 import { UsageError } from '../core/errors.js';
-import type { BackendName } from '../bench/index.js';
-import { backendAdapter } from '../bench/index.js';
-import { chatBackend } from '../bench/index.js';
-import { completionsBackend } from '../bench/index.js';
-import { nativeBackend } from '../bench/index.js';
-import type { BackendAdapter } from '../bench/index.js';
+import { type BackendName, backendAdapter, chatBackend, completionsBackend, nativeBackend, type BackendAdapter } from '../bench/index.js';
 
 export interface SamplingSettings {
   maxNewTokens: number;

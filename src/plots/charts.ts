@@ -4,8 +4,7 @@
  */
 import type { EChartsOption } from 'echarts';
 import { UserError } from '../core/errors.js';
-import { deriveCards, requestTtftsMs, shortModelName } from '../catalog/index.js';
-import type { RequestRecord, RunRecord } from '../catalog/index.js';
+import { deriveCards, requestTtftsMs, shortModelName, type RequestRecord, type RunRecord } from '../catalog/index.js';
 import { histogram, itlSamplesMs } from './histogram.js';
 import { concurrencyOption, latencyHistogramOption, outputThroughputOption, throughputVsTpotOption, type ThroughputPoint } from './options.js';
 import { perSecondTimeline } from '../bench/index.js';

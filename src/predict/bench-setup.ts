@@ -5,11 +5,8 @@
  * tokenizer, or for a prediction whose model has none at hand, the lengths alone when the dataset
  * needs no more.
  */
-import type { BenchArgs } from '../bench/index.js';
-import { buildDataset, buildLengthOnlyDataset, LENGTH_ONLY_DATASETS } from '../bench/index.js';
-import { resolveRunConfig, type BenchRunConfig } from '../bench/index.js';
-import { loadTokenizer, locateTokenizer, specialTokensOfLocalConfig } from '../tokenizer/index.js';
-import type { TokenizerSpec } from '../tokenizer/index.js';
+import { type BenchArgs, buildDataset, buildLengthOnlyDataset, LENGTH_ONLY_DATASETS, resolveRunConfig, type BenchRunConfig } from '../bench/index.js';
+import { loadTokenizer, locateTokenizer, specialTokensOfLocalConfig, type TokenizerSpec } from '../tokenizer/index.js';
 import { WorkloadCache } from './workload-cache.js';
 
 /** The bench flags as parsed (what the printed and stored Namespace shows, resolved) and as the run config every point starts from. */

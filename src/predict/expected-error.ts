@@ -5,8 +5,7 @@
  * never read here, so the wording is tested with any summary; null (no cross-validated fit yet)
  * prints no ± at all rather than a number nobody measured.
  */
-import type { BenchmarkMetrics } from '../bench/index.js';
-import { sectionHeader, textLine } from '../bench/index.js';
+import { type BenchmarkMetrics, sectionHeader, textLine } from '../bench/index.js';
 import { formatFixed } from '../core/pyformat.js';
 import type { CrossValidationSummary } from '../sim/index.js';
 import type { SloTarget } from '../sweep/index.js';

@@ -4,17 +4,8 @@
  * then bench's own metrics. No HTTP, no sleeping.
  */
 import { UserError } from '../core/errors.js';
-import { calculateExtras } from '../bench/index.js';
-import type { BenchmarkMetrics, ServebenchExtras } from '../bench/index.js';
-import type { BenchRunConfig } from '../bench/index.js';
-import type { RequestOutput } from '../bench/index.js';
-import { createDisaggregatedEngine, createEngine, type SimEngine } from '../sim/index.js';
-import { predictRun, type PredictResult } from '../sim/index.js';
-import { predictedMetrics } from '../sim/index.js';
-import type { Calibration } from '../sim/index.js';
-import type { LaunchConfig } from '../sim/index.js';
-import { explainStep } from '../sim/index.js';
-import { deployMode, type LaunchDeployment, type LaunchInstance } from '../sim/index.js';
+import { calculateExtras, type BenchmarkMetrics, type ServebenchExtras, type BenchRunConfig, type RequestOutput } from '../bench/index.js';
+import { createDisaggregatedEngine, createEngine, type SimEngine, predictRun, type PredictResult, predictedMetrics, type Calibration, type LaunchConfig, explainStep, deployMode, type LaunchDeployment, type LaunchInstance } from '../sim/index.js';
 import type { Workload, WorkloadCache } from './workload-cache.js';
 
 export interface Prediction {

@@ -5,8 +5,7 @@
  * the Poisson draws continue the dataset's numpy stream, so such points rebuild it to keep the
  * stream identical to `servebench bench`.
  */
-import type { BenchRunConfig } from '../bench/index.js';
-import type { Dataset } from '../bench/index.js';
+import type { BenchRunConfig, Dataset } from '../bench/index.js';
 import { createBenchRngs, type BenchRngs } from '../core/rng.js';
 
 /** Builds the dataset of a run of `config`, drawing from `rngs` as `servebench bench` does. */

@@ -3,16 +3,10 @@
  * result record and the catalog run, so every point is a normal run in the catalog, labelled
  * with its sweep and load.
  */
-import type { BenchArgs } from '../bench/index.js';
-import type { BenchmarkMetrics, ServebenchExtras } from '../bench/index.js';
-import { buildResultRecord } from '../bench/index.js';
-import type { RequestOutput } from '../bench/index.js';
-import { runInputFromBench } from '../catalog/index.js';
-import { parseDeploymentInstance } from '../catalog/index.js';
-import type { RecipeConfig, RunInput } from '../catalog/index.js';
+import { type BenchArgs, type BenchmarkMetrics, type ServebenchExtras, buildResultRecord, type RequestOutput } from '../bench/index.js';
+import { runInputFromBench, parseDeploymentInstance, type RecipeConfig, type RunInput } from '../catalog/index.js';
 import type { PyValue } from '../core/pyrepr.js';
-import type { CrossValidationSummary } from '../sim/index.js';
-import type { LaunchDeployment } from '../sim/index.js';
+import type { CrossValidationSummary, LaunchDeployment } from '../sim/index.js';
 
 import { TOOL_VERSION as VERSION } from '../core/version.js';
 

@@ -6,10 +6,8 @@
 import { openCatalog, type Catalog } from '../catalog/index.js';
 import { writeChart } from '../plots/index.js';
 import { splitCommandLine } from '../core/command-line.js';
-import { parseLaunchArgs } from '../sim/index.js';
-import { deployMode, deploymentCards, deploymentHardware, parseDeployment, type LaunchDeployment } from '../sim/index.js';
-import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags } from '../predict/index.js';
-import { formatExpectedErrorNote } from '../predict/index.js';
+import { parseLaunchArgs, deployMode, deploymentCards, deploymentHardware, parseDeployment, type LaunchDeployment } from '../sim/index.js';
+import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags, formatExpectedErrorNote } from '../predict/index.js';
 import { writeJsonFile } from '../core/json-file.js';
 import { formatLoad, type LoadKind } from './load-series.js';
 import { formatSlo, type Slo } from './slo.js';

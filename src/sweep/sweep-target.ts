@@ -3,24 +3,18 @@
  * target runs one bench at a given run config; `measureAtFor` turns that into the sweep's
  * `MeasureAt`, recording every point as a catalog run labelled with its sweep and load.
  */
-import { resolvedNamespace } from '../bench/index.js';
-import { openBench, RunInterrupted, signalName, type BenchIo, type BenchRunConfig, type BenchSession, type BenchTarget } from '../bench/index.js';
-import type { BenchmarkMetrics, ServebenchExtras } from '../bench/index.js';
-import type { RequestOutput } from '../bench/index.js';
+import { resolvedNamespace, openBench, RunInterrupted, signalName, type BenchIo, type BenchRunConfig, type BenchSession, type BenchTarget, type BenchmarkMetrics, type ServebenchExtras, type RequestOutput } from '../bench/index.js';
 import type { RunInput } from '../catalog/index.js';
 import { deepFreeze } from '../core/deep-freeze.js';
 import { UserError } from '../core/errors.js';
 import type { PyValue } from '../core/pyrepr.js';
 import { redactText } from '../core/redact.js';
-import { storedCrossValidation, type CrossValidationSummary } from '../sim/index.js';
-import type { WorkloadFlags } from '../predict/index.js';
+import { storedCrossValidation, type CrossValidationSummary, describeDeployment, type LaunchDeployment } from '../sim/index.js';
+import { type WorkloadFlags, predictBench, type WorkloadCache } from '../predict/index.js';
 import { configAtLoad } from './load-config.js';
 import { formatLoad, type LoadKind } from './load-series.js';
 import { pointRunInput } from './point-record.js';
-import { describeDeployment, type LaunchDeployment } from '../sim/index.js';
-import { predictBench } from '../predict/index.js';
 import type { MeasureAt } from './sweep.js';
-import type { WorkloadCache } from '../predict/index.js';
 
 export type TargetMode = 'predict' | 'sim' | 'server';
 

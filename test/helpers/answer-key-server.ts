@@ -5,8 +5,7 @@
  * in the API's wire format, usage included. A reply given as a number is an HTTP error status.
  * Also answers /v1/models and /get_server_info, and counts the requests it holds at once.
  */
-import { createServer } from 'node:http';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { formatOfPath, streamEpilogue, streamPreamble, tokenChunk, type WireFormat } from './wire-formats.js';
 import { readBody } from './read-body.js';

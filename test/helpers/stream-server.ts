@@ -5,8 +5,7 @@
  * the time of each write on its own clock. Also serves /v1/models, /get_server_info,
  * /flush_cache and the profiler endpoints.
  */
-import { createServer } from 'node:http';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import {

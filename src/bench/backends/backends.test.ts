@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { LineSplitter } from '../transport/line-splitter.js';
 import type { RequestInput } from '../types.js';
-import { backendAdapter, feedBody, feedLine, MalformedChunkError } from './index.js';
-import type { ParsedResponse, PayloadOptions } from './index.js';
+import { backendAdapter, feedBody, feedLine, MalformedChunkError, type ParsedResponse, type PayloadOptions } from './index.js';
 import type { BackendName } from '../args/types.js';
 
 const OPTIONS: PayloadOptions = { disableStream: false, disableIgnoreEos: false, returnLogprob: false, returnRoutedExperts: false };

@@ -6,8 +6,7 @@
  * though no request finishes: a stalled run otherwise looks exactly like a slow one.
  */
 import { formatFixed } from '../../core/pyformat.js';
-import { silenceNoticeSeconds } from '../transport/http-pool.js';
-import type { SilentTransfers } from '../transport/http-pool.js';
+import { silenceNoticeSeconds, type SilentTransfers } from '../transport/http-pool.js';
 
 const BAR_WIDTH = 10;
 /** tqdm's unicode bar: a space, then ⅛ … 8⁄8 blocks. */

@@ -23,14 +23,12 @@ import { acceptLengthFromServerInfo } from './accept-length.js';
 import { isMultiTurnPrompt } from './conversation.js';
 import { dispatchSchedule } from './dispatch.js';
 import type { InterruptWatch } from './interrupt.js';
-import { createExecutor } from './executor.js';
-import type { RequestExecutor } from './executor.js';
+import { createExecutor, type RequestExecutor } from './executor.js';
 import { createLoraPicker } from './lora.js';
 import { settleHeap } from './settle-heap.js';
 import { warmPoolNotice, warmPoolSize } from './warm-pool.js';
 import { startProfiler, stopProfiler } from './profiler.js';
-import { poissonSchedule, timestampSchedule } from './schedule.js';
-import type { ScheduledRequest } from './schedule.js';
+import { poissonSchedule, timestampSchedule, type ScheduledRequest } from './schedule.js';
 import { runWarmup } from './warmup.js';
 
 /** A tqdm-like bar advanced once per finished request (conversation in multi-turn mode). */

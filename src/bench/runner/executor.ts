@@ -4,16 +4,14 @@
  * and payload switches.
  */
 import type { BackendName } from '../args/types.js';
-import { backendAdapter } from '../backends/index.js';
-import type { RunHeaders } from '../backends/index.js';
+import { backendAdapter, type RunHeaders } from '../backends/index.js';
 import type { RequestOptions } from '../run-config.js';
 import { nowSeconds } from '../transport/clock.js';
 import type { HttpPool } from '../transport/http-pool.js';
 import type { StartStamp } from '../transport/round-trip.js';
 import type { DatasetRow, RequestInput, RequestOutput } from '../types.js';
 import { runConversation } from './conversation.js';
-import { prepareRequest, sendPrepared } from './send-request.js';
-import type { PreparedRequest, Release, SendContext } from './send-request.js';
+import { prepareRequest, sendPrepared, type PreparedRequest, type Release, type SendContext } from './send-request.js';
 
 /**
  * `Prepared` is what `prepare` hands back for `execute`: the request's bytes on this thread, a

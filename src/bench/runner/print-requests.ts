@@ -3,8 +3,7 @@
  * dataclass reprs bench_serving prints (prompt and generated text elided as '...').
  */
 import { pyFloat } from '../../core/pyformat.js';
-import { pyRepr } from '../../core/pyrepr.js';
-import type { PyValue } from '../../core/pyrepr.js';
+import { pyRepr, type PyValue } from '../../core/pyrepr.js';
 import { redactText } from '../../core/redact.js';
 import type { RequestInput, RequestOutput } from '../types.js';
 

@@ -4,14 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { NumpyRandomState, createBenchRngs } from '../../core/rng.js';
-import type { DatasetRow } from '../types.js';
+import type { DatasetRow, RequestInput, RequestOutput } from '../types.js';
 import { acceptLengthFromServerInfo } from './accept-length.js';
 import { isMultiTurnPrompt, runConversation } from './conversation.js';
 import { createLoraPicker } from './lora.js';
 import { pdProfileTargets, startProfileBody } from './profiler.js';
 import { poissonSchedule, timestampSchedule } from './schedule.js';
 import { FifoSemaphore } from './semaphore.js';
-import type { RequestInput, RequestOutput } from '../types.js';
 
 const row = (extra: Partial<DatasetRow> = {}): DatasetRow => ({
   prompt: 'p', promptLen: 1, outputLen: 1, textPromptLen: 1, visionPromptLen: 0, imageData: null, extraRequestBody: {}, ...extra,

@@ -7,13 +7,11 @@
  * write: in a burst, no request waits behind the serializing of the others.
  */
 import { randomUUID } from 'node:crypto';
-import { feedBody, feedLine, requestHeaders } from '../backends/index.js';
-import type { BackendAdapter, PayloadOptions, ResponseParser, RunHeaders } from '../backends/index.js';
+import { feedBody, feedLine, requestHeaders, type BackendAdapter, type PayloadOptions, type ResponseParser, type RunHeaders } from '../backends/index.js';
 import { nowSeconds } from '../transport/clock.js';
 import { exchange } from '../transport/exchange.js';
 import type { HttpPool } from '../transport/http-pool.js';
-import { toWire } from '../transport/round-trip.js';
-import type { SendPhases, StartStamp, WireRequest } from '../transport/round-trip.js';
+import { toWire, type SendPhases, type StartStamp, type WireRequest } from '../transport/round-trip.js';
 import type { RequestInput, RequestOutput } from '../types.js';
 import { failureOf, type Failure } from './failure-cause.js';
 import { requestEndLine, requestStartLine } from './print-requests.js';

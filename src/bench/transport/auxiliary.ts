@@ -6,8 +6,7 @@
 import { BodyBuffer } from './body-buffer.js';
 import { nowSeconds } from './clock.js';
 import type { HttpPool } from './http-pool.js';
-import { roundTrip, toWire } from './round-trip.js';
-import type { HttpRequest } from './round-trip.js';
+import { roundTrip, toWire, type HttpRequest } from './round-trip.js';
 
 interface TextResponse {
   status: number;

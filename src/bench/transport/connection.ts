@@ -8,10 +8,8 @@
  * went out: a request given to a connection still connecting is held here and written the moment
  * the connection is up, so the write stamp is the instant the bytes reached the kernel.
  */
-import { connect as connectTcp, isIP } from 'node:net';
-import type { OnReadOpts, Socket } from 'node:net';
-import { connect as connectTls } from 'node:tls';
-import type { ConnectionOptions } from 'node:tls';
+import { connect as connectTcp, isIP, type OnReadOpts, type Socket } from 'node:net';
+import { connect as connectTls, type ConnectionOptions } from 'node:tls';
 import { nowSeconds } from './clock.js';
 import { ConnectionClosedError } from './errors.js';
 import type { Target } from './request-head.js';

@@ -9,8 +9,7 @@ import { BodyBuffer } from './body-buffer.js';
 import { BadStatusError, EmptyResponseError } from './errors.js';
 import type { HttpPool } from './http-pool.js';
 import { LineSplitter } from './line-splitter.js';
-import { roundTrip } from './round-trip.js';
-import type { ResponseHandler, SentRequest, StartStamp, WireRequest } from './round-trip.js';
+import { roundTrip, type ResponseHandler, type SentRequest, type StartStamp, type WireRequest } from './round-trip.js';
 
 export interface ExchangeRequest {
   /** The POST as bytes (round-trip.ts `toWire`), built before it is due. */

@@ -13,8 +13,7 @@
 import { nowSeconds } from './clock.js';
 import { HttpConnection } from './connection.js';
 import { AbortedError, StalledError } from './errors.js';
-import { resolveTarget } from './request-head.js';
-import type { Target } from './request-head.js';
+import { resolveTarget, type Target } from './request-head.js';
 
 /** An in-flight transfer as the pool sees it. */
 export interface ActiveTransfer {

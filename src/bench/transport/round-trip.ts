@@ -18,10 +18,8 @@
 import type { HttpConnection, ConnectionUser } from './connection.js';
 import { ConnectionClosedError } from './errors.js';
 import type { ActiveTransfer, HttpPool } from './http-pool.js';
-import { serializeRequest } from './request-head.js';
-import type { Target } from './request-head.js';
-import { HttpResponseParser } from './response-parser.js';
-import type { ResponseEvents } from './response-parser.js';
+import { serializeRequest, type Target } from './request-head.js';
+import { HttpResponseParser, type ResponseEvents } from './response-parser.js';
 import { nowSeconds } from './clock.js';
 import { loopHeartbeat } from '../selfcheck/heartbeat.js';
 

@@ -5,8 +5,7 @@
  * SCHED_FIFO for exactly the sampled window (`--realtime`), and the sample says whether it did.
  */
 import { makeCurrentThreadNormal, makeCurrentThreadRealtime } from '../../core/thread-scheduling.js';
-import { startLoopHealthMonitor } from '../selfcheck/monitor.js';
-import type { LoopHealthMonitor } from '../selfcheck/monitor.js';
+import { startLoopHealthMonitor, type LoopHealthMonitor } from '../selfcheck/monitor.js';
 import type { LoopHealthSample, RealtimeOutcome } from '../selfcheck/verdict.js';
 import { threadCpuClock } from './thread-cpu.js';
 

@@ -4,11 +4,10 @@
  * ones the main thread would have produced. Times cross on the shared clock.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createExecutor } from '../runner/executor.js';
+import { createExecutor, type LocalPrepared } from '../runner/executor.js';
 import { settleHeap } from '../runner/settle-heap.js';
 import type { LoopHealthMonitor } from '../selfcheck/monitor.js';
 import { HttpPool } from '../transport/http-pool.js';
-import type { LocalPrepared } from '../runner/executor.js';
 import { fromSharedSeconds, outputsToSharedClock, threadClockOffsetMs } from './clock.js';
 import type { FromWorker, LoadWorkerConfig, ToWorker } from './messages.js';
 import { startThreadHealthMonitor } from './thread-health.js';

@@ -11,8 +11,7 @@
 import { redactSetting } from '../../core/redact.js';
 import { serverRole } from '../../sim/index.js';
 import type { DeploymentFlags, RecipeInstance } from '../types.js';
-import type { FoundCommand } from './shell-command.js';
-import { parseFlags } from './shell-command.js';
+import { type FoundCommand, parseFlags } from './shell-command.js';
 
 type FieldKind = 'int' | 'float' | 'string' | 'bool';
 

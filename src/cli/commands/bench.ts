@@ -4,10 +4,7 @@
  * bench_serving's console and the report that prints and keeps the results, and the exit status.
  */
 import { UserError } from '../../core/errors.js';
-import { resolvedNamespace } from '../../bench/index.js';
-import type { BenchArgs } from '../../bench/index.js';
-import { ModelDiscoveryError, consoleReport, resolveRunConfig, runBench, signalExitCode, signalName, type ResultKeepers } from '../../bench/index.js';
-import { checkOutputFile, defaultOutputFileName } from '../../bench/index.js';
+import { resolvedNamespace, type BenchArgs, ModelDiscoveryError, consoleReport, resolveRunConfig, runBench, signalExitCode, signalName, type ResultKeepers, checkOutputFile, defaultOutputFileName } from '../../bench/index.js';
 import { formatNamespace } from '../bench-args/namespace.js';
 import { HelpRequested, parseBenchArgs } from '../bench-args/parse.js';
 import type { Command } from '../main.js';

@@ -2,8 +2,7 @@
 import type { Command } from '../main.js';
 import { UsageError } from '../../core/errors.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
-import { compareMetrics, noiseChecks } from '../../catalog/index.js';
-import { formatComparison } from '../../catalog/index.js';
+import { compareMetrics, noiseChecks, formatComparison } from '../../catalog/index.js';
 
 interface CompareArgs extends CatalogArgs {
   runs: string[];

@@ -9,29 +9,11 @@ import { AT_LEAST_ONE, CONNECT_PORT, NON_NEGATIVE, SEED, boundedArgType } from '
 import { splitHeaderEntry } from '../../core/header-entry.js';
 import { redactText } from '../../core/redact.js';
 import { TOOL_VERSION, isSimServerVersion } from '../../core/version.js';
-import { BACKEND_CHOICES } from '../../bench/index.js';
-import type { BackendName } from '../../bench/index.js';
-import { runHeaders } from '../../bench/index.js';
-import { checkOutputFile } from '../../bench/index.js';
-import { createProgressBar } from '../../bench/index.js';
-import { ModelDiscoveryError } from '../../bench/index.js';
-import { InterruptWatch, signalExitCode, signalName } from '../../bench/index.js';
-import { fetchServerInfo } from '../../bench/index.js';
-import { HttpPool } from '../../bench/index.js';
-import { resolveTarget, type BenchTarget } from '../../bench/index.js';
+import { BACKEND_CHOICES, type BackendName, runHeaders, checkOutputFile, createProgressBar, ModelDiscoveryError, InterruptWatch, signalExitCode, signalName, fetchServerInfo, HttpPool, resolveTarget, type BenchTarget } from '../../bench/index.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
 import { parseLabels } from '../run-filter-args.js';
 import type { RunInput } from '../../catalog/index.js';
-import { answerRecord } from '../../eval/index.js';
-import { defaultAnswersFileName, writeAnswersFile } from '../../eval/index.js';
-import { askQuestions } from '../../eval/index.js';
-import { evalRunInput } from '../../eval/index.js';
-import { DATA_EXPECTED, loadQuestions } from '../../eval/index.js';
-import { evalBackendAdapter, samplingBody } from '../../eval/index.js';
-import { formatFailureNotice, formatResultLines, formatSubjectTable } from '../../eval/index.js';
-import { gradeRun } from '../../eval/index.js';
-import { evalTask } from '../../eval/index.js';
-import { EVAL_TASKS, type EvalTaskName } from '../../eval/index.js';
+import { answerRecord, defaultAnswersFileName, writeAnswersFile, askQuestions, evalRunInput, DATA_EXPECTED, loadQuestions, evalBackendAdapter, samplingBody, formatFailureNotice, formatResultLines, formatSubjectTable, gradeRun, evalTask, EVAL_TASKS, type EvalTaskName } from '../../eval/index.js';
 
 interface EvalArgs extends CatalogArgs {
   task: EvalTaskName;

@@ -8,9 +8,7 @@ import { UsageError } from '../../core/errors.js';
 import { boundedArgType } from '../../core/flag-range.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
 import { addOption } from '../command-parser.js';
-import { PLOT_KINDS, comparisonChartOption, runChartOption, type PlotKind } from '../../plots/index.js';
-import { imageFormatOf, writeChart } from '../../plots/index.js';
-import { DEFAULT_SIZE } from '../../plots/index.js';
+import { PLOT_KINDS, comparisonChartOption, runChartOption, type PlotKind, imageFormatOf, writeChart, DEFAULT_SIZE } from '../../plots/index.js';
 
 interface PlotArgs extends CatalogArgs {
   runs: string[];

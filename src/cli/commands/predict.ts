@@ -3,16 +3,9 @@
  * against the simulated deployment, computed in virtual time (seconds of CPU, no server).
  */
 import { performance } from 'node:perf_hooks';
-import { resolvedNamespace } from '../../bench/index.js';
-import { formatResultBlock } from '../../bench/index.js';
-import { formatExtendedBlock } from '../../bench/index.js';
-import { appendJsonl, checkOutputFile } from '../../bench/index.js';
-import { buildResultRecord } from '../../bench/index.js';
-import { storedCrossValidation } from '../../sim/index.js';
-import { describeDeployment, parseDeployment } from '../../sim/index.js';
-import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags } from '../../predict/index.js';
-import { formatExpectedErrorSection } from '../../predict/index.js';
-import { predictBench } from '../../predict/index.js';
+import { resolvedNamespace, formatResultBlock, formatExtendedBlock, appendJsonl, checkOutputFile, buildResultRecord } from '../../bench/index.js';
+import { storedCrossValidation, describeDeployment, parseDeployment } from '../../sim/index.js';
+import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags, formatExpectedErrorSection, predictBench } from '../../predict/index.js';
 import { formatNamespace } from '../bench-args/namespace.js';
 import { parseEmbeddedBenchArgs } from '../bench-args/parse.js';
 import { addHelpGroups, commandParser, wantsHelp } from '../command-parser.js';

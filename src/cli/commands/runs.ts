@@ -4,8 +4,7 @@ import { AT_LEAST_ONE, boundedArgType } from '../../core/flag-range.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
 import { addOption } from '../command-parser.js';
 import { runFilterOf, type RunFilterArgs } from '../run-filter-args.js';
-import { formatRunList } from '../../catalog/index.js';
-import { encodeJson } from '../../catalog/index.js';
+import { formatRunList, encodeJson } from '../../catalog/index.js';
 
 interface RunsArgs extends CatalogArgs, RunFilterArgs {
   limit: number;

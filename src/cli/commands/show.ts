@@ -1,9 +1,7 @@
 /** `servebench show RUN`: everything stored about one run. */
 import type { Command } from '../main.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
-import { linkedRuns } from '../../catalog/index.js';
-import { formatRunDetails } from '../../catalog/index.js';
-import { encodeJson } from '../../catalog/index.js';
+import { linkedRuns, formatRunDetails, encodeJson } from '../../catalog/index.js';
 
 interface ShowArgs extends CatalogArgs {
   run: string;

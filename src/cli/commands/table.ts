@@ -5,10 +5,7 @@ import { UserError } from '../../core/errors.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
 import { addOption } from '../command-parser.js';
 import { runFilterOf, type RunFilterArgs } from '../run-filter-args.js';
-import { DEFAULT_CLASSES, groupByLatencyClass, parseClasses } from '../../catalog/index.js';
-import { renderBestPractice, type ExtraColumn, type TableFormat } from '../../catalog/index.js';
-import { accuracyColumns, isEvalRun } from '../../catalog/index.js';
-import type { RunRecord } from '../../catalog/index.js';
+import { DEFAULT_CLASSES, groupByLatencyClass, parseClasses, renderBestPractice, type ExtraColumn, type TableFormat, accuracyColumns, isEvalRun, type RunRecord } from '../../catalog/index.js';
 
 /** One column per task whose accuracy (`servebench eval`) was measured on the server configuration of a row. */
 function accuracyOf(performanceRuns: readonly RunRecord[], allRuns: readonly RunRecord[]): ExtraColumn[] {

@@ -2,12 +2,8 @@
  * Comparison of selected runs: their placement on throughput vs. TPOT, every metric side by side
  * with its change against the first run (coloured by whether it got better), and the noise check.
  */
-import { compareMetrics, noiseChecks, shortModelName } from '../../catalog/index.js';
-import type { MetricRow, NoiseCheck, RequestRecord, RunRecord } from '../../catalog/index.js';
-import { formatMetric } from '../../catalog/index.js';
-import { formatSigned } from '../../catalog/index.js';
-import { throughputPoints } from '../../plots/index.js';
-import { throughputVsTpotOption } from '../../plots/index.js';
+import { compareMetrics, noiseChecks, shortModelName, type MetricRow, type NoiseCheck, type RequestRecord, type RunRecord, formatMetric, formatSigned } from '../../catalog/index.js';
+import { throughputPoints, throughputVsTpotOption } from '../../plots/index.js';
 import { html, type SafeHtml } from '../html.js';
 import { chartFigure, missingChart } from '../inline-chart.js';
 import { page } from '../layout.js';

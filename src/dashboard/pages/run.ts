@@ -1,9 +1,5 @@
 /** One run: headline figures, facts, warnings, the four plots, every metric, and its configuration. */
-import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName } from '../../catalog/index.js';
-import type { RequestRecord, RunRecord } from '../../catalog/index.js';
-import { accuracyText, isEvalRun, type LinkedRun } from '../../catalog/index.js';
-import { formatMetric, SELF_CHECK_METRIC } from '../../catalog/index.js';
-import { formatNumber } from '../../catalog/index.js';
+import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName, type RequestRecord, type RunRecord, accuracyText, isEvalRun, type LinkedRun, formatMetric, SELF_CHECK_METRIC, formatNumber } from '../../catalog/index.js';
 import { RUN_PLOT_KINDS, runChartAvailability, runChartOption, type RunPlotKind } from '../../plots/index.js';
 import { html, type HtmlValue, type SafeHtml } from '../html.js';
 import { chartFigure, missingChart } from '../inline-chart.js';

@@ -1,8 +1,5 @@
 /** The runs list: filters (model, hardware, label, text) and a table whose rows can be ticked for comparison. */
-import { deriveCards, deriveDatasetLabel, shortModelName } from '../../catalog/index.js';
-import type { RunRecord } from '../../catalog/index.js';
-import { formatMetric } from '../../catalog/index.js';
-import { formatNumber } from '../../catalog/index.js';
+import { deriveCards, deriveDatasetLabel, shortModelName, type RunRecord, formatMetric, formatNumber } from '../../catalog/index.js';
 import { html, type SafeHtml } from '../html.js';
 import { page } from '../layout.js';
 import type { RunQuery } from '../run-query.js';

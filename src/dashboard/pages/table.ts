@@ -1,6 +1,5 @@
 /** The best-practice table page: runs grouped into latency classes by mean TPOT, with output tok/s per card. */
-import type { ClassGroup } from '../../catalog/index.js';
-import { formatNumber } from '../../catalog/index.js';
+import { type ClassGroup, formatNumber } from '../../catalog/index.js';
 import { throughputVsTpotOption, type ThroughputPoint } from '../../plots/index.js';
 import { html, type SafeHtml } from '../html.js';
 import { chartFigure } from '../inline-chart.js';

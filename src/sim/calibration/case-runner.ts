@@ -3,14 +3,11 @@
  * flags: the deployment from its SGLang flags, the workload `servebench bench` would build from its
  * bench flags (built once), then the engine in virtual time under a given calibration (many times).
  */
-import type { BenchRunConfig } from '../../bench/index.js';
-import { rowsFromLengths } from '../../bench/index.js';
+import { type BenchRunConfig, rowsFromLengths } from '../../bench/index.js';
 import { createBenchRngs, NumpyRandomState } from '../../core/rng.js';
 import { mean, median } from '../../core/stats.js';
 import { parseEmbeddedBenchArgs } from '../../cli/index.js';
-import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags } from '../../predict/index.js';
-import { predictableWorkload, runWorkload } from '../../predict/index.js';
-import type { Workload } from '../../predict/index.js';
+import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags, predictableWorkload, runWorkload, type Workload } from '../../predict/index.js';
 import type { LaunchDeployment } from '../deployment/deployment.js';
 import { parseDeployment } from '../deployment/launch-deployment.js';
 import { resolveInstance, type ResolvedInstance } from '../model/resolve-instance.js';

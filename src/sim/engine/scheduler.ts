@@ -8,8 +8,7 @@
 import type { ServerRole } from '../deployment/deployment.js';
 import type { ResolvedInstance } from '../model/resolve-instance.js';
 import { runsAsCudaGraph, stepTime, type StepTiming } from '../model/step-time.js';
-import type { LiveRequest } from './live-request.js';
-import { remainingOutput } from './live-request.js';
+import { type LiveRequest, remainingOutput } from './live-request.js';
 import { Rank, type WorkItem } from './rank.js';
 import type { DecodeBatchStats, PrefillBatchStats, RankStep } from './rank-step.js';
 import { drawAcceptedTokens } from './speculative.js';

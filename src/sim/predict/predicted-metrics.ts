@@ -1,6 +1,5 @@
 /** bench_serving's metrics of a predicted run. */
-import { calculateMetrics } from '../../bench/index.js';
-import type { BenchmarkMetrics } from '../../bench/index.js';
+import { calculateMetrics, type BenchmarkMetrics } from '../../bench/index.js';
 import type { PredictResult } from './virtual-client.js';
 
 /**

@@ -6,8 +6,7 @@
  * chunk's tokens), so bench's `calculateMetrics` prints the same block from the outputs.
  */
 import type { NumpyRandomState } from '../../core/rng.js';
-import { poissonSchedule } from '../../bench/index.js';
-import type { DatasetRow, RequestOutput } from '../../bench/index.js';
+import { poissonSchedule, type DatasetRow, type RequestOutput } from '../../bench/index.js';
 import { TimeHeap } from '../truth/time-heap.js';
 import type { Engine, EngineStats, TokenEmission } from '../types.js';
 
