@@ -1,11 +1,18 @@
-/** Pasted command lines (`bench --sim "<flags>"`, a sweep's `--predict "<flags>"`) split into argv words. Pure. */
+/** Shell text split into argv words: pasted command lines (`bench --sim "<flags>"`) and saved scripts. Pure. */
 import { UsageError } from './errors.js';
 
+/** A line's words, and the quote left open at its end (null when every quote closed). */
+export interface ShellWords {
+  words: string[];
+  openQuote: '"' | "'" | null;
+}
+
 /**
- * Splits one pasted command line (as given to `bench --sim "<flags>"`) into words like a POSIX
- * shell: single and double quotes, backslash escapes, and backslash-newline continuations.
+ * Splits one line into words as a POSIX shell does: single and double quotes (backslash escapes
+ * `"\$` and backtick inside double quotes), backslash escapes, backslash-newline continuations,
+ * and a `#` at the start of a word beginning a comment. An unterminated quote runs to the end.
  */
-export function splitCommandLine(line: string): string[] {
+export function readShellWords(line: string): ShellWords {
   const words: string[] = [];
   let current = '';
   let inWord = false;
@@ -32,12 +39,20 @@ export function splitCommandLine(line: string): string[] {
       if (inWord) words.push(current);
       current = '';
       inWord = false;
+    } else if (ch === '#' && !inWord) {
+      break;
     } else {
       current += ch;
       inWord = true;
     }
   }
-  if (quote !== null) throw new UsageError(`unterminated ${quote} quote in launch command: ${line}`);
   if (inWord) words.push(current);
+  return { words, openQuote: quote };
+}
+
+/** Splits a pasted command line (as given to `bench --sim "<flags>"`); an unterminated quote is a usage error. */
+export function splitCommandLine(line: string): string[] {
+  const { words, openQuote } = readShellWords(line);
+  if (openQuote !== null) throw new UsageError(`unterminated ${openQuote} quote in launch command: ${line}`);
   return words;
 }

@@ -19,7 +19,7 @@ export {
 export { deploymentCards, deploymentHardware, describeDeployment, parseDeployment } from './deployment/launch-deployment.js';
 export { SGLANG_FLAGS, SIM_MODEL_FLAGS, SIM_SERVER_FLAGS, TRUTH_DEFAULTS, TRUTH_FLAGS, type FlagSpec } from './flags/effective-flags.js';
 export { readHardwareSpec } from './flags/hardware-spec-file.js';
-export { defaultLaunchConfig, parseLaunchArgs } from './flags/launch-flags.js';
+export { defaultLaunchConfig, parseLaunchArgs, sglangFlagName } from './flags/launch-flags.js';
 export { getHardware, hardwareForLabel, hardwareNames, type HardwareProfile, type ModelSpec } from './model/catalog.js';
 export { resolveInstance } from './model/resolve-instance.js';
 export { storedCrossValidation, type Calibration, type CrossValidationSummary } from './model/efficiency.js';

@@ -3,7 +3,7 @@
  * or `B200 x8, DeepSeek-V3.2-Exp, TP8, EAGLE/MTP, concurrency 1`, and whether it refers to an
  * earlier recipe ("same deployment", "same deployment and benchmark plus --random-range-ratio 1").
  */
-import { shellWords } from './shell-command.js';
+import { readShellWords } from '../../core/command-line.js';
 
 export interface HeadingFacts {
   model?: string;
@@ -76,7 +76,7 @@ export function parseHeading(text: string): HeadingFacts {
   facts.reusesDeployment = /\bsame\s+(deployment|setup|server)/i.test(text);
   facts.reusesBenchmark = /\bsame\s+(?:(?:deployment|setup|server)\s+and\s+)?bench(mark)?/i.test(text);
   const plus = /\bplus\s+(--.*)$/i.exec(text);
-  if (plus) facts.extraBenchArgs = shellWords(plus[1]!);
+  if (plus) facts.extraBenchArgs = readShellWords(plus[1]!).words;
   return facts;
 }
 

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseDeploymentInstance, parseDeploymentInstances } from './launch-config.js';
+import { sglangFlagName } from '../../sim/index.js';
+import { DEPLOYMENT_FLAG_NAMES, parseDeploymentInstance, parseDeploymentInstances } from './launch-config.js';
 import { findCommands } from './shell-script.js';
 
 function parse(text: string) {
@@ -54,4 +55,16 @@ test('runs of one launch once per node: one instance per --nnodes runs, per-node
   assert.deepEqual(replicas.map((i) => i.flags['--port']), ['8998', '8999'], 'single-node runs are instances of their own');
   assert.equal(parseDeploymentInstances(launch([['--tp', '8'], ['--tp', '8']]), warnings).length, 1, 'identical runs are one instance');
   assert.deepEqual(warnings, []);
+});
+
+test('every spelling SGLang accepts reads as the same field, abbreviations included', () => {
+  const { instance, warnings } = parse(
+    'python3 -m sglang.launch_server --model /m/DeepSeek-V3 --tensor-parallel-size 8 --pipeline-parallel-size 2 --ep 8 --speculative-algo EAGLE --speculative-num-draft 4',
+  );
+  assert.deepEqual(warnings, []);
+  assert.deepEqual(instance.config, { modelPath: '/m/DeepSeek-V3', tpSize: 8, ppSize: 2, epSize: 8, speculativeAlgorithm: 'EAGLE', speculativeNumDraftTokens: 4 });
+});
+
+test("the structured fields are SGLang's flags, named as the sim names them", () => {
+  for (const flag of DEPLOYMENT_FLAG_NAMES) assert.equal(sglangFlagName(flag), flag);
 });

@@ -9,42 +9,45 @@
  * are listed (`--node-rank 0,1`), two single-node runs two instances.
  */
 import { redactSetting } from '../../core/redact.js';
-import { serverRole } from '../../sim/index.js';
+import { serverRole, sglangFlagName } from '../../sim/index.js';
 import type { DeploymentFlags, RecipeInstance } from '../types.js';
 import { type FoundCommand, parseFlags } from './shell-command.js';
 
 type FieldKind = 'int' | 'float' | 'string' | 'bool';
 
-/** Flag spellings (SGLang's own aliases included) → structured field. */
-const FIELDS: ReadonlyArray<readonly [flags: readonly string[], field: keyof DeploymentFlags, kind: FieldKind]> = [
-  [['--model-path', '--model'], 'modelPath', 'string'],
-  [['--served-model-name'], 'servedModelName', 'string'],
-  [['--tp', '--tp-size', '--tensor-parallel-size'], 'tpSize', 'int'],
-  [['--dp', '--dp-size', '--data-parallel-size'], 'dpSize', 'int'],
-  [['--ep', '--ep-size', '--expert-parallel-size'], 'epSize', 'int'],
-  [['--pp', '--pp-size', '--pipeline-parallel-size'], 'ppSize', 'int'],
-  [['--enable-dp-attention'], 'enableDpAttention', 'bool'],
-  [['--enable-dp-lm-head'], 'enableDpLmHead', 'bool'],
-  [['--max-running-requests'], 'maxRunningRequests', 'int'],
-  [['--max-total-tokens'], 'maxTotalTokens', 'int'],
-  [['--chunked-prefill-size'], 'chunkedPrefillSize', 'int'],
-  [['--max-prefill-tokens'], 'maxPrefillTokens', 'int'],
-  [['--context-length'], 'contextLength', 'int'],
-  [['--mem-fraction-static'], 'memFractionStatic', 'float'],
-  [['--kv-cache-dtype'], 'kvCacheDtype', 'string'],
-  [['--quantization'], 'quantization', 'string'],
-  [['--dtype'], 'dtype', 'string'],
-  [['--page-size'], 'pageSize', 'int'],
-  [['--disable-radix-cache'], 'disableRadixCache', 'bool'],
-  [['--speculative-algorithm', '--speculative-algo'], 'speculativeAlgorithm', 'string'],
-  [['--speculative-num-steps'], 'speculativeNumSteps', 'int'],
-  [['--speculative-eagle-topk'], 'speculativeEagleTopk', 'int'],
-  [['--speculative-num-draft-tokens'], 'speculativeNumDraftTokens', 'int'],
-  [['--disaggregation-mode'], 'disaggregationMode', 'string'],
-  [['--nnodes'], 'nnodes', 'int'],
-  [['--moe-a2a-backend'], 'moeA2aBackend', 'string'],
-  [['--deepep-mode'], 'deepepMode', 'string'],
+/** SGLang's flags (as servebench names them; every spelling SGLang accepts maps to these) → structured field. */
+const FIELDS: ReadonlyArray<readonly [flag: string, field: keyof DeploymentFlags, kind: FieldKind]> = [
+  ['model-path', 'modelPath', 'string'],
+  ['served-model-name', 'servedModelName', 'string'],
+  ['tp-size', 'tpSize', 'int'],
+  ['dp-size', 'dpSize', 'int'],
+  ['ep-size', 'epSize', 'int'],
+  ['pp-size', 'ppSize', 'int'],
+  ['enable-dp-attention', 'enableDpAttention', 'bool'],
+  ['enable-dp-lm-head', 'enableDpLmHead', 'bool'],
+  ['max-running-requests', 'maxRunningRequests', 'int'],
+  ['max-total-tokens', 'maxTotalTokens', 'int'],
+  ['chunked-prefill-size', 'chunkedPrefillSize', 'int'],
+  ['max-prefill-tokens', 'maxPrefillTokens', 'int'],
+  ['context-length', 'contextLength', 'int'],
+  ['mem-fraction-static', 'memFractionStatic', 'float'],
+  ['kv-cache-dtype', 'kvCacheDtype', 'string'],
+  ['quantization', 'quantization', 'string'],
+  ['dtype', 'dtype', 'string'],
+  ['page-size', 'pageSize', 'int'],
+  ['disable-radix-cache', 'disableRadixCache', 'bool'],
+  ['speculative-algorithm', 'speculativeAlgorithm', 'string'],
+  ['speculative-num-steps', 'speculativeNumSteps', 'int'],
+  ['speculative-eagle-topk', 'speculativeEagleTopk', 'int'],
+  ['speculative-num-draft-tokens', 'speculativeNumDraftTokens', 'int'],
+  ['disaggregation-mode', 'disaggregationMode', 'string'],
+  ['nnodes', 'nnodes', 'int'],
+  ['moe-a2a-backend', 'moeA2aBackend', 'string'],
+  ['deepep-mode', 'deepepMode', 'string'],
 ];
+
+/** The structured fields' SGLang flags, for a check that each is one SGLang names. */
+export const DEPLOYMENT_FLAG_NAMES: readonly string[] = FIELDS.map(([flag]) => flag);
 
 /** The structured fields, in table order: what a recipe can state about a server's configuration. */
 export const DEPLOYMENT_FIELDS: readonly (keyof DeploymentFlags)[] = FIELDS.map(([, field]) => field);
@@ -94,9 +97,14 @@ export function parseDeploymentInstances(command: FoundCommand, warnings: string
 function instanceOf(command: Pick<FoundCommand, 'kind' | 'launcher'>, given: Record<string, string | true>, warnings: string[]): RecipeInstance {
   const flags: Record<string, string | true> = {};
   for (const [name, value] of Object.entries(given)) flags[name] = redactSetting(name, value);
+  const written = new Map<string, string>();
+  for (const name of Object.keys(flags)) {
+    const flag = sglangFlagName(name);
+    if (flag !== null && !written.has(flag)) written.set(flag, name);
+  }
   const config: DeploymentFlags = {};
-  for (const [names, field, kind] of FIELDS) {
-    const name = names.find((n) => n in flags);
+  for (const [flag, field, kind] of FIELDS) {
+    const name = written.get(flag);
     if (name === undefined) continue;
     const raw = flags[name]!;
     if (typeof raw === 'string' && raw.includes('$')) {

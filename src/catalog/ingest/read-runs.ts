@@ -5,6 +5,7 @@
  * logs or recipe documents (Markdown, or pages saved as text). Pure: the caller reads the file.
  * Bad input is a `UserError` naming the file.
  */
+import { readShellWords } from '../../core/command-line.js';
 import { UserError } from '../../core/errors.js';
 import type { RecipeConfig, RunInput } from '../types.js';
 import { capWarnings } from '../warnings.js';
@@ -16,7 +17,7 @@ import { htmlToDocumentText, looksLikeHtml } from './html-page.js';
 import { parseDeploymentInstance } from './launch-config.js';
 import { profileExportCsvTool, readProfileExportCsv } from './profile-export.js';
 import { readResultRecords } from './result-records.js';
-import { detectCommand, shellWords } from './shell-command.js';
+import { detectCommand } from './shell-command.js';
 
 export interface ReadOptions {
   /** User labels; they win over labels read from the file. */
@@ -35,7 +36,7 @@ function looksBinary(text: string): boolean {
 /** The deployment given with `--launch` (one command per instance). */
 export function recipeFromLaunchCommands(commands: readonly string[], warnings: string[]): RecipeConfig {
   const instances = commands.map((text) => {
-    const words = shellWords(text);
+    const { words } = readShellWords(text);
     const found = detectCommand(words) ?? { kind: 'launch' as const, launcher: 'sglang serve', args: words };
     if (found.kind === 'bench') throw new UserError(`--launch '${text}' is a bench command; give the server launch command`);
     return parseDeploymentInstance({ ...found, startLine: 0, endLine: 1 }, warnings);

@@ -1,12 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findExports, parseFlags, shellWords } from './shell-command.js';
+import { findExports, parseFlags } from './shell-command.js';
 import { findCommands } from './shell-script.js';
-
-test('shell words: quotes, comments, escapes', () => {
-  assert.deepEqual(shellWords(`--host "0.0.0.0" --name 'a b' x\\ y # comment`), ['--host', '0.0.0.0', '--name', 'a b', 'x y']);
-  assert.deepEqual(shellWords('--max-concurrency 1024 # see picture'), ['--max-concurrency', '1024']);
-});
 
 test('finds launch, $(echo serve) wrappers, routers and bench commands across continuations', () => {
   const lines = [

@@ -5,6 +5,7 @@
  * `export` lines and flags. shell-script.ts runs the script these make up.
  */
 
+import { readShellWords } from '../../core/command-line.js';
 import { redactSetting } from '../../core/redact.js';
 
 export type CommandKind = 'launch' | 'router' | 'bench';
@@ -42,37 +43,6 @@ export function logicalLines(lines: readonly string[], from = 0, to = lines.leng
   return out;
 }
 
-/** Splits a shell line into words: quotes group and are removed, `#` at a word start begins a comment. */
-export function shellWords(line: string): string[] {
-  const words: string[] = [];
-  let word = '';
-  let inWord = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (ch === "'" || ch === '"') {
-      const end = line.indexOf(ch, i + 1);
-      const stop = end < 0 ? line.length : end;
-      word += line.slice(i + 1, stop);
-      inWord = true;
-      i = stop;
-    } else if (/\s/.test(ch)) {
-      if (inWord) words.push(word);
-      word = '';
-      inWord = false;
-    } else if (ch === '#' && !inWord) {
-      break;
-    } else if (ch === '\\' && i + 1 < line.length) {
-      word += line[++i];
-      inWord = true;
-    } else {
-      word += ch;
-      inWord = true;
-    }
-  }
-  if (inWord) words.push(word);
-  return words;
-}
-
 const PYTHON = /^(python[0-9.]*|.*\/python[0-9.]*)$/;
 const MODULES: Readonly<Record<string, CommandKind>> = {
   'sglang.launch_server': 'launch',
@@ -103,7 +73,7 @@ export function findExports(lines: readonly string[], from = 0, to = lines.lengt
   const env: Record<string, string> = {};
   for (const logical of logicalLines(lines, from, to)) {
     if (!/^\s*export\s/.test(logical.text)) continue;
-    const words = shellWords(logical.text);
+    const { words } = readShellWords(logical.text);
     for (const assignment of words.slice(1)) {
       const eq = assignment.indexOf('=');
       if (eq <= 0) continue;

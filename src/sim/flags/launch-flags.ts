@@ -9,7 +9,7 @@ import { UsageError } from '../../core/errors.js';
 import { redactArgv } from '../../core/redact.js';
 import type { LaunchConfig } from '../types.js';
 import { SGLANG_FLAGS, SIM_MODEL_FLAGS, SIM_SERVER_FLAGS, TRUTH_DEFAULTS, TRUTH_FLAGS, type FlagSpec } from './effective-flags.js';
-import { SGLANG_SERVER_FLAGS, type FlagArity } from './sglang-flags.js';
+import { primaryFlagName, SGLANG_SERVER_FLAGS, type FlagArity } from './sglang-flags.js';
 
 /** Truth mode: every request's chunks at exactly scheduled times (spec: sim lateness ground truth). */
 export interface TruthOptions {
@@ -62,6 +62,16 @@ function fullFlagName(written: string): string {
   if (arityOf(written) !== undefined) return written;
   const matches = flagsStartingWith(written);
   return matches.length === 1 ? matches[0]! : written;
+}
+
+/**
+ * The SGLang flag a written name stands for, as servebench names it: any of SGLang's spellings or a
+ * unique prefix (`--tensor-parallel-size`, `--tp`, `--speculative-algo`), with or without its dashes;
+ * null when it is no SGLang flag.
+ */
+export function sglangFlagName(written: string): string | null {
+  const name = fullFlagName(written.replace(/^--?/, ''));
+  return SGLANG_SERVER_FLAGS.has(name) ? primaryFlagName(name) : null;
 }
 
 /** Resolves a flag as argparse does: an exact name wins, else a unique prefix; else a usage error. */

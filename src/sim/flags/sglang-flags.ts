@@ -44,7 +44,7 @@ enable-flashmla
 `;
 
 const ONE_VALUE = `
-model-path model tokenizer-path tokenizer-mode tokenizer-worker-num load-format model-loader-extra-config
+model-path tokenizer-path tokenizer-mode tokenizer-worker-num load-format model-loader-extra-config
 context-length revision model-impl host port fastapi-root-path warmups nccl-port dtype quantization
 quantization-param-path kv-cache-dtype modelopt-quant modelopt-checkpoint-restore-path
 modelopt-checkpoint-save-path modelopt-export-path rl-quant-profile mem-fraction-static max-running-requests
@@ -52,26 +52,25 @@ max-queued-requests max-total-tokens chunked-prefill-size prefill-max-requests m
 schedule-policy priority-scheduling-preemption-threshold schedule-conservativeness page-size
 swa-full-tokens-ratio radix-eviction-policy prefill-delayer-max-delay-passes
 prefill-delayer-token-usage-low-watermark prefill-delayer-queue-min-ratio prefill-delayer-max-delay-ms device
-tensor-parallel-size tp-size tp pipeline-parallel-size pp-size pp attention-context-parallel-size attn-cp-size
-moe-data-parallel-size moe-dp-size pp-max-micro-batch-size pp-async-batch-depth stream-interval random-seed
+tp-size pp-size attn-cp-size moe-dp-size pp-max-micro-batch-size pp-async-batch-depth stream-interval random-seed
 constrained-json-whitespace-pattern watchdog-timeout soft-watchdog-timeout dist-timeout download-dir
 model-checksum base-gpu-id gpu-id-step custom-sigquit-handler log-level log-level-http log-requests-level
 log-requests-format crash-dump-folder tokenizer-metrics-custom-labels-header gc-warning-threshold-secs
 decode-log-interval kv-events-config otlp-traces-endpoint export-metrics-to-file-dir api-key admin-api-key
 served-model-name weight-version chat-template hf-chat-template-name completion-template file-storage-path
-reasoning-parser tool-call-parser tool-server sampling-defaults data-parallel-size dp-size dp
+reasoning-parser tool-call-parser tool-server sampling-defaults dp-size
 load-balance-method dist-init-addr nccl-init-addr nnodes node-rank json-model-override-args
 preferred-sampling-params max-lora-rank max-loras-per-batch max-loaded-loras lora-eviction-policy
 lora-backend max-lora-chunk-size lora-drain-wait-threshold attention-backend prefill-attention-backend
 decode-attention-backend sampling-backend grammar-backend mm-attention-backend dsa-prefill-backend
 dsa-decode-backend nsa-prefill-backend nsa-decode-backend nsa-prefill nsa-decode fp8-gemm-backend
-fp4-gemm-backend speculative-algorithm speculative-draft-model-path speculative-draft-model
+fp4-gemm-backend speculative-algorithm speculative-draft-model-path
 speculative-draft-model-revision speculative-draft-load-format speculative-num-steps speculative-eagle-topk
 speculative-num-draft-tokens speculative-accept-threshold-single speculative-accept-threshold-acc
 speculative-token-map speculative-attention-mode speculative-draft-attention-backend
 speculative-moe-runner-backend speculative-moe-a2a-backend speculative-draft-model-quantization
 speculative-ngram-min-bfs-breadth speculative-ngram-max-bfs-breadth speculative-ngram-match-type
-speculative-ngram-max-trie-depth speculative-ngram-capacity expert-parallel-size ep-size ep
+speculative-ngram-max-trie-depth speculative-ngram-capacity ep-size
 moe-a2a-backend moe-runner-backend flashinfer-mxfp4-moe-precision deepep-mode deepep-dispatcher-output-dtype
 ep-num-redundant-experts ep-dispatch-algorithm init-expert-location eplb-algorithm
 eplb-rebalance-num-iterations eplb-rebalance-layers-per-chunk eplb-min-rebalancing-utilization-threshold
@@ -118,9 +117,38 @@ const lists = toSet(LIST_VALUE);
 const ones = toSet(ONE_VALUE);
 const nones = toSet(NO_VALUE);
 
-/** Every SGLang server flag name (without the leading `--`) mapped to its arity. */
-export const SGLANG_SERVER_FLAGS: ReadonlyMap<string, FlagArity> = new Map<string, FlagArity>([
-  ...[...nones].map((name): [string, FlagArity] => [name, 'none']),
-  ...[...ones].map((name): [string, FlagArity] => [name, 'one']),
-  ...[...lists].map((name): [string, FlagArity] => [name, 'list']),
-]);
+/**
+ * The spellings SGLang's parser accepts for one flag (server_args.py's option strings, and the short
+ * forms recipes write), servebench's name for it first. The blocks above list only that first name.
+ */
+const ALIAS_GROUPS: readonly (readonly [string, ...string[]])[] = [
+  ['model-path', 'model'],
+  ['tp-size', 'tp', 'tensor-parallel-size'],
+  ['dp-size', 'dp', 'data-parallel-size'],
+  ['ep-size', 'ep', 'expert-parallel-size'],
+  ['pp-size', 'pp', 'pipeline-parallel-size'],
+  ['attn-cp-size', 'attention-context-parallel-size'],
+  ['moe-dp-size', 'moe-data-parallel-size'],
+  ['speculative-draft-model-path', 'speculative-draft-model'],
+];
+
+const GROUP_OF = new Map<string, readonly [string, ...string[]]>(ALIAS_GROUPS.flatMap((group) => group.map((name): [string, readonly [string, ...string[]]] => [name, group])));
+
+/** Every spelling of a flag, its first (servebench's) name first; a flag without aliases alone. */
+export function flagSpellings(name: string): readonly [string, ...string[]] {
+  return GROUP_OF.get(name) ?? [name];
+}
+
+/** servebench's name for a flag written in any of SGLang's spellings (the name itself when it has no aliases). */
+export function primaryFlagName(name: string): string {
+  return flagSpellings(name)[0];
+}
+
+/** Every SGLang server flag name (without the leading `--`), aliases included, mapped to its arity. */
+export const SGLANG_SERVER_FLAGS: ReadonlyMap<string, FlagArity> = new Map<string, FlagArity>(
+  [
+    ...[...nones].map((name): [string, FlagArity] => [name, 'none']),
+    ...[...ones].map((name): [string, FlagArity] => [name, 'one']),
+    ...[...lists].map((name): [string, FlagArity] => [name, 'list']),
+  ].flatMap(([name, arity]) => flagSpellings(name).map((spelling): [string, FlagArity] => [spelling, arity])),
+);
