@@ -14,6 +14,9 @@ const PARSE_ERRORS: Array<[string[], RegExp]> = [
   [['--header'], /argument --header: expected at least one argument/],
   [['--bogus'], /unrecognized arguments: --bogus/],
   [['--workers', '0'], /argument --workers: 0 is out of range: expected an integer ≥ 1/],
+  [['--sim', '--model-path m', '--sim-time-scale', '0.5'], /argument --sim-time-scale: expected 'auto' or a number from 1 to 1000, got '0\.5'/],
+  [['--sim', '--model-path m', '--sim-time-scale', 'fast'], /argument --sim-time-scale: expected 'auto' or a number from 1 to 1000, got 'fast'/],
+  [['--sim-time-scale', '4'], /--sim-time-scale applies only to a simulated server started with --sim/],
 ];
 
 describe('servebench bench command-line errors', () => {

@@ -68,3 +68,15 @@ describe('sweep: real-time sim and prediction agree', () => {
     assert.deepEqual(misses, []);
   });
 });
+
+describe('sweep --sim on an engine too fast for this machine', () => {
+  test('each point runs time-scaled, and says so', async () => {
+    const json = join(workDir, 'scaled.json');
+    const result = await runCli([
+      'sweep', '--sim', '--model-path Qwen/Qwen2.5-0.5B-Instruct --hardware h100', '--concurrency', '8', '--no-catalog', '--json', json,
+      '--', '--dataset-name', 'random', '--random-input-len', '64', '--random-output-len', '16', '--num-prompts', '32', '--seed', '1',
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^concurrency 8: .*; engine (\d+)x slower than the wall clock, times divided by \1$/m);
+  });
+});

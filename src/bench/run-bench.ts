@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { UserError } from '../core/errors.js';
 import { pythonJsonLoads } from '../core/pyjson.js';
 import type { PyValue } from '../core/pyrepr.js';
-import { createBenchRngs } from '../core/rng.js';
+import { createBenchRngs, type BenchRngs } from '../core/rng.js';
 import { splitCommandLine } from '../core/command-line.js';
 import type { SimThreadHandle, LatenessSummary } from '../sim/index.js';
 import { loadTokenizer, type Tokenizer } from '../tokenizer/index.js';
@@ -27,7 +27,8 @@ import { judgeClient, requestBoundsOf, type ClientVerdict, type LoopHealthSample
 import { resolveTarget, simAddress, type BenchTarget } from './target.js';
 import { fetchServerInfo } from './transport/auxiliary.js';
 import { HttpPool } from './transport/http-pool.js';
-import type { RequestOutput } from './types.js';
+import { autoTimeScale } from './sim-time-scale.js';
+import type { Dataset, RequestOutput } from './types.js';
 import { resolveWorkerCount } from './workers/plan.js';
 
 export interface BenchIo {
@@ -66,6 +67,8 @@ export interface MeasuredRun {
   loopHealth: LoopHealthSample[];
   /** The client's verdict on its own timing error: those loops and every request's own bound. */
   selfCheck: ClientVerdict;
+  /** Wall seconds per engine second of the started sim during the run (1: real time, or no sim); every time above is in engine time. */
+  simTimeScale: number;
 }
 
 export interface BenchResult extends MeasuredRun {
@@ -159,6 +162,7 @@ class OpenSession implements BenchSession {
     const rngs = createBenchRngs(config.seed);
     const dataset = await buildDataset(config, tokenizer, io.print, { rngs });
     const workers = this.workerCount(config, dataset.rows.length);
+    const timeScale = await this.setSimTimeScale(config, dataset, rngs);
     // On stderr, as the progress line: stdout stays bench_serving's.
     if (benchConsole !== null) io.notice(stallTimeoutNotice(config.streamIdleTimeout));
     const startedAt = new Date();
@@ -183,6 +187,7 @@ class OpenSession implements BenchSession {
           benchConsole === null ? null : createProgressBar(total, config.output.disableProgress, { silentTransfers }),
         interrupts,
         workers,
+        timeScale,
       });
       abandonOnStop();
       const { metrics, extras } = await summarizeRun(run, config, tokenizer);
@@ -196,6 +201,7 @@ class OpenSession implements BenchSession {
         extras,
         loopHealth: run.loopHealth,
         selfCheck: judgeClient(run.loopHealth, requestBoundsOf(run.outputs)),
+        simTimeScale: timeScale,
       };
       await options.report?.summarized(measured, sim === null ? null : () => sim.writeLateness());
       const result: BenchResult = { ...measured, serverInfo: await fetchServerInfo(pool, target.urls.baseUrl, headers.withAuth, pythonJsonLoads) };
@@ -209,6 +215,14 @@ class OpenSession implements BenchSession {
 
   close(): Promise<void> {
     return closeAll(this.pool, this.sim);
+  }
+
+  /** The run's time scale (`--sim-time-scale`, 'auto' planned for this workload), set on the started sim; 1 without one. */
+  private async setSimTimeScale(config: BenchRunConfig, dataset: Dataset, rngs: BenchRngs): Promise<number> {
+    if (this.sim === null || this.options.sim === null) return 1;
+    const timeScale = config.simTimeScale === 'auto' ? await autoTimeScale(this.options.sim, config, dataset, rngs, this.io.env) : config.simTimeScale;
+    await this.sim.setTimeScale(timeScale);
+    return timeScale;
   }
 
   private workerCount(config: BenchRunConfig, requests: number): number {

@@ -117,6 +117,8 @@ export interface BenchRunConfig {
   readonly catalog: { readonly record: boolean; readonly db: string | null };
   /** `--sim`: SGLang launch flags of an in-process sim to benchmark. */
   readonly sim: string | null;
+  /** `--sim-time-scale`: with `sim`, wall seconds per engine second, or 'auto' (run-bench.ts picks it). */
+  readonly simTimeScale: number | 'auto';
   /** Load-generation threads; null = chosen from the core count. */
   readonly workers: number | null;
   readonly realtime: boolean;
@@ -218,6 +220,7 @@ export function resolveRunConfig(args: BenchArgs, options: ResolveOptions = {}):
     },
     catalog: { record: !args.extensions.noCatalog, db: args.extensions.db },
     sim: args.extensions.sim,
+    simTimeScale: args.extensions.simTimeScale ?? 'auto',
     workers: args.extensions.workers,
     realtime: args.extensions.realtime,
     lazyConnect: args.extensions.lazyConnect,

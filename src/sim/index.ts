@@ -27,6 +27,7 @@ export { explainStep } from './model/explain.js';
 export { resolveModel } from './model/model-source.js';
 export { predictRun, type PredictResult } from './predict/index.js';
 export { predictedMetrics } from './predict/predicted-metrics.js';
+export { servingDemand, type ServingDemand } from './predict/serving-demand.js';
 export { startDedicatedSim, startEmbeddedSim, type SimThreadHandle } from './server/sim-thread.js';
 export { judgeSimWrites, type LatenessSummary } from './truth/lateness-verdict.js';
 export type { LaunchConfig } from './types.js';

@@ -67,7 +67,8 @@ function pointLine(kind: LoadKind, point: SweepPoint): string {
   };
   const verdict = point.verdict === null ? '' : point.verdict.met ? ', SLO met' : ', SLO missed';
   const run = point.runId === null ? '' : ` (run ${point.runId})`;
-  return `${kind} ${formatLoad(point.load)}: ${value('output_throughput')} output tok/s, mean TTFT ${value('mean_ttft_ms')} ms, mean TPOT ${value('mean_tpot_ms')} ms${verdict}${run}`;
+  const scaled = point.simTimeScale === undefined ? '' : `; engine ${point.simTimeScale}x slower than the wall clock, times divided by ${point.simTimeScale}`;
+  return `${kind} ${formatLoad(point.load)}: ${value('output_throughput')} output tok/s, mean TTFT ${value('mean_ttft_ms')} ms, mean TPOT ${value('mean_tpot_ms')} ms${verdict}${run}${scaled}`;
 }
 
 function limitOf(slo: Slo | null, metric: 'tpot' | 'ttft'): number | undefined {

@@ -24,6 +24,8 @@ export interface BenchOutcome {
   metrics: BenchmarkMetrics;
   extras: ServebenchExtras;
   serverInfo: PyValue;
+  /** Wall seconds per engine second of a time-scaled sim (the times above are its engine's); absent or 1: real time. */
+  simTimeScale?: number;
 }
 
 export interface SweepTarget {
@@ -99,6 +101,11 @@ export interface MeasureOptions {
   record(run: RunInput): string | null;
 }
 
+/** A time-scaled sim point's label: its figures are in the engine's time, measured that many times slower. */
+function timeScaleLabel(simTimeScale: number | undefined): Record<string, string> {
+  return simTimeScale === undefined || simTimeScale === 1 ? {} : { sim_time_scale: String(simTimeScale) };
+}
+
 /** The sweep's `MeasureAt` over a target. */
 export function measureAtFor(target: SweepTarget, options: MeasureOptions): MeasureAt {
   return async (load) => {
@@ -109,10 +116,11 @@ export function measureAtFor(target: SweepTarget, options: MeasureOptions): Meas
       ...outcome,
       args: resolvedNamespace(target.flags.args, config, target.server),
       startedAt,
-      labels: { ...options.labels, mode: target.mode, sweep_load: formatLoad(load) },
+      labels: { ...options.labels, mode: target.mode, sweep_load: formatLoad(load), ...timeScaleLabel(outcome.simTimeScale) },
       deployment: target.deployment,
       prediction: target.prediction ?? undefined,
     });
-    return { metrics: run.metrics, outputs: outcome.outputs, durationSeconds: outcome.durationS, runId: options.record(run) };
+    const measurement = { metrics: run.metrics, outputs: outcome.outputs, durationSeconds: outcome.durationS, runId: options.record(run) };
+    return outcome.simTimeScale === undefined || outcome.simTimeScale === 1 ? measurement : { ...measurement, simTimeScale: outcome.simTimeScale };
   };
 }

@@ -19,6 +19,8 @@ export interface PointMeasurement {
   durationSeconds: number;
   /** Catalog id of the run, when it was recorded. */
   runId: string | null;
+  /** Wall seconds per engine second of a time-scaled sim point; absent: real time (or a prediction). */
+  simTimeScale?: number;
 }
 
 export interface SweepPoint extends PointMeasurement {

@@ -113,6 +113,8 @@ export interface BenchArgs {
 export interface BenchExtensions {
   /** SGLang launch flags of an in-process simulated server to start and benchmark; null = use host/port. */
   sim: string | null;
+  /** `--sim-time-scale`: wall seconds per engine second of the sim, 'auto' to pick it for the run, null when not given (auto). */
+  simTimeScale: number | 'auto' | null;
   /** Load-generation worker threads; null = chosen from the core count. */
   workers: number | null;
   /** Load-generating threads under SCHED_FIFO during the measured phase, where permitted. */

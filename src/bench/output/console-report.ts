@@ -35,7 +35,7 @@ export function consoleReport(options: ConsoleReportOptions): BenchReport {
       print(run.selfCheck.line);
       if (simWrites !== null) {
         const { judgeSimWrites } = await import('../../sim/index.js');
-        print(judgeSimWrites(await simWrites()).line);
+        print(judgeSimWrites(await simWrites(), run.simTimeScale).line);
       }
     },
     async finished(result) {
@@ -47,6 +47,7 @@ export function consoleReport(options: ConsoleReportOptions): BenchReport {
         outputs: result.outputs,
         extras: result.extras,
         selfCheck: result.selfCheck,
+        simTimeScale: result.simTimeScale,
       });
       const { config, outputs, startedAt } = result;
       await keepResults({ record, args, config, outputFile: options.outputFile, outputs, startedAt }, options.keepers, notice);

@@ -47,6 +47,8 @@ export interface ResultRecordInput {
   prediction?: { expectedError: CrossValidationSummary | null };
   /** A measurement's client self-check (predictions have none, and their record no such keys). */
   selfCheck?: ClientVerdict;
+  /** Wall seconds per engine second of the `--sim` the run measured (its times are in engine time). */
+  simTimeScale?: number;
 }
 
 /** An ordered JSON object ready for `pythonJsonDumps`. */
@@ -90,6 +92,7 @@ function servebenchKey(input: ResultRecordInput): JsonRecord {
     },
     labels: { ...args.extensions.labels },
     sim: args.extensions.sim === null ? null : redactText(args.extensions.sim),
+    ...(args.extensions.sim === null || input.simTimeScale === undefined ? {} : { sim_time_scale: float(input.simTimeScale) }),
     ...(input.prediction === undefined ? {} : { prediction_error: predictionError(input.prediction.expectedError) }),
     ...(input.selfCheck === undefined ? {} : selfCheckKeys(input.selfCheck)),
   };

@@ -29,6 +29,7 @@ import { settleHeap } from './settle-heap.js';
 import { warmPoolNotice, warmPoolSize } from './warm-pool.js';
 import { startProfiler, stopProfiler } from './profiler.js';
 import { poissonSchedule, timestampSchedule, type ScheduledRequest } from './schedule.js';
+import { loopHealthInServerTime, outputInServerTime, stretchSchedule } from './time-scale.js';
 import { runWarmup } from './warmup.js';
 
 /** A tqdm-like bar advanced once per finished request (conversation in multi-turn mode). */
@@ -60,6 +61,11 @@ export interface BenchmarkPlan {
   interruptGraceSeconds?: number;
   /** Load-generation threads (`--workers`): 1 (default) sends from this thread, more start worker threads. */
   workers?: number;
+  /**
+   * Wall seconds per second of the server's time (default 1): the sim this run drives runs that much
+   * slower, so arrivals are stretched by it and the run's times divided by it (time-scale.ts).
+   */
+  timeScale?: number;
 }
 
 export interface BenchmarkRun {
@@ -86,8 +92,20 @@ function buildSchedule(plan: BenchmarkPlan): ScheduledRequest[] {
   const { config, dataset, rngs } = plan;
   const { names, distribution, zipfAlpha } = config.request.lora;
   const pickLora = createLoraPicker(names, distribution, zipfAlpha, rngs);
-  if (config.dataset.name !== 'mooncake') return poissonSchedule(dataset.rows, config.load.requestRate, pickLora, rngs.numpy);
-  return timestampSchedule(dataset.rows, pickLora);
+  const schedule =
+    config.dataset.name !== 'mooncake' ? poissonSchedule(dataset.rows, config.load.requestRate, pickLora, rngs.numpy) : timestampSchedule(dataset.rows, pickLora);
+  return plan.timeScale === undefined || plan.timeScale === 1 ? schedule : stretchSchedule(schedule, plan.timeScale);
+}
+
+/** The run in the server's time: as measured, or divided by the time scale of the sim it drove. */
+function inServerTime(run: BenchmarkRun, timeScale: number | undefined): BenchmarkRun {
+  if (timeScale === undefined || timeScale === 1) return run;
+  return {
+    ...run,
+    outputs: run.outputs.map((output) => outputInServerTime(output, timeScale)),
+    duration: run.duration / timeScale,
+    loopHealth: run.loopHealth.map((sample) => loopHealthInServerTime(sample, timeScale)),
+  };
 }
 
 /** The lines bench_serving prints when it starts a mooncake replay (right before sending). */
@@ -201,5 +219,5 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
   };
   // Closed after the duration is taken: ending the threads is not part of the run.
   if (workers) run.loopHealth = await workers.close();
-  return run;
+  return inServerTime(run, plan.timeScale);
 }

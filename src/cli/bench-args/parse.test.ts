@@ -166,16 +166,16 @@ describe('argparse semantics', () => {
 describe('servebench extension options', () => {
   test('defaults', () => {
     assert.deepEqual(parseBenchArgs([]).extensions, {
-      sim: null, workers: null, realtime: false, lazyConnect: false, labels: {}, db: null, noCatalog: false, streamIdleTimeout: 600,
+      sim: null, simTimeScale: null, workers: null, realtime: false, lazyConnect: false, labels: {}, db: null, noCatalog: false, streamIdleTimeout: 600,
     });
   });
   test('values, repeatable labels and --sim flags that start with dashes', () => {
     const args = parseBenchArgs([
-      '--sim', '--model-path=Qwen/Qwen2.5-7B', '--workers', '3', '--label', 'gpu=h100', 'note=a=b',
+      '--sim', '--model-path=Qwen/Qwen2.5-7B', '--sim-time-scale', '2.5', '--workers', '3', '--label', 'gpu=h100', 'note=a=b',
       '--label', 'run=2', '--db', '/tmp/x.db', '--no-catalog', '--stream-idle-timeout', '30', '--realtime', '--lazy-connect',
     ]);
     assert.deepEqual(args.extensions, {
-      sim: '--model-path=Qwen/Qwen2.5-7B', workers: 3, realtime: true, lazyConnect: true, labels: { gpu: 'h100', note: 'a=b', run: '2' },
+      sim: '--model-path=Qwen/Qwen2.5-7B', simTimeScale: 2.5, workers: 3, realtime: true, lazyConnect: true, labels: { gpu: 'h100', note: 'a=b', run: '2' },
       db: '/tmp/x.db', noCatalog: true, streamIdleTimeout: 30,
     });
   });

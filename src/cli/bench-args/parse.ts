@@ -62,6 +62,16 @@ const STREAM_IDLE_TIMEOUT_RANGE = { above: 0, max: MAX_TIMER_SECONDS };
 function addExtensionOptions(parser: ArgumentParser): void {
   const group = parser.add_argument_group({ title: 'servebench options' });
   group.add_argument('--sim', { dest: 'ext_sim', metavar: 'FLAGS', help: 'Start an in-process simulated SGLang server with these launch flags (e.g. "--model-path Qwen/Qwen2.5-7B --tp 2") and benchmark it.' });
+  group.add_argument('--sim-time-scale', {
+    dest: 'ext_sim_time_scale',
+    metavar: 'K',
+    type: simTimeScaleArg,
+    help: helpWithDefault(
+      "With --sim: run the simulated engine K times slower than the wall clock and divide every measured time by K (rates multiplied by K), arrivals included, so a machine too small to write and read the engine's chunks on time still measures it truly. 'auto' runs the workload through the engine in virtual time first and picks K from its typical step and peak chunk rate against what this machine keeps on time (measured once, cached); 1 runs in real time, as auto does for a truth-mode sim.",
+      'auto',
+      'str',
+    ),
+  });
   group.add_argument('--workers', { dest: 'ext_workers', metavar: 'N', type: boundedArgType('int', AT_LEAST_ONE), help: 'Load-generation threads: 1 sends from this thread; N > 1 spreads requests over N worker threads, never more than the cores or the requests (default: half the cores, at most 8).' });
   group.add_argument('--realtime', { dest: 'ext_realtime', action: 'store_true', help: 'Run the load-generating threads under SCHED_FIFO during the measured phase (needs root or CAP_SYS_NICE): their timestamps then never wait for a core behind other work, e.g. a server on the same machine.' });
   group.add_argument('--lazy-connect', { dest: 'ext_lazy_connect', action: 'store_true', help: 'Open connections as requests need them and count connecting in TTFT, as bench_serving does. Default: a warm pool of --max-concurrency connections (as many as requests are due at once without it) opens before the measured phase, and each request is timed from the moment its bytes go out.' });
@@ -75,6 +85,20 @@ function addExtensionOptions(parser: ArgumentParser): void {
     default: STREAM_IDLE_TIMEOUT_S,
     help: helpWithDefault('Fail a request as stalled after this many seconds without a byte.', STREAM_IDLE_TIMEOUT_S, 'int'),
   });
+}
+
+/** Beyond a thousandfold a second of the engine's takes over a quarter of an hour: a typo, not a plan. */
+const SIM_TIME_SCALE_RANGE = { min: 1, max: 1000 };
+const simTimeScaleNumber = boundedArgType('float', SIM_TIME_SCALE_RANGE);
+
+/** `--sim-time-scale`: 'auto' or a factor from 1 up. */
+function simTimeScaleArg(text: string): number | 'auto' {
+  if (text === 'auto') return 'auto';
+  try {
+    return simTimeScaleNumber(text);
+  } catch {
+    throw new ArgumentTypeError(`expected 'auto' or a number from ${SIM_TIME_SCALE_RANGE.min} to ${SIM_TIME_SCALE_RANGE.max}, got '${text}'`);
+  }
 }
 
 /** Why the result block's peaks and the extras' peaks differ (after the options in --help). */
@@ -129,13 +153,18 @@ function joinSimValue(argv: readonly string[]): string[] {
   return joined;
 }
 
-/** Parses `servebench bench` arguments; throws UsageError (one line, exit 2) or HelpRequested. */
-export function parseBenchArgs(argv: readonly string[]): BenchArgs {
+/**
+ * Parses `servebench bench` arguments; throws UsageError (one line, exit 2) or HelpRequested.
+ * `simElsewhere`: the command that carries these flags starts the sim itself (`sweep --sim`), so
+ * `--sim-time-scale` applies without a `--sim` among them.
+ */
+export function parseBenchArgs(argv: readonly string[], simElsewhere = false): BenchArgs {
   const namespace = buildParser().parse_args(joinSimValue(argv)) as Record<string, unknown>;
   const args: Record<string, unknown> = {};
   for (const option of BENCH_OPTIONS) args[option.dest] = namespace[option.dest] ?? null;
   const extensions: BenchExtensions = {
     sim: (namespace.ext_sim as string | undefined) ?? null,
+    simTimeScale: (namespace.ext_sim_time_scale as number | 'auto' | undefined) ?? null,
     workers: (namespace.ext_workers as number | undefined) ?? null,
     realtime: namespace.ext_realtime === true,
     lazyConnect: namespace.ext_lazy_connect === true,
@@ -144,6 +173,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     noCatalog: namespace.ext_no_catalog === true,
     streamIdleTimeout: namespace.ext_stream_idle_timeout as number,
   };
+  if (extensions.simTimeScale !== null && extensions.sim === null && !simElsewhere) {
+    throw new UsageError('--sim-time-scale applies only to a simulated server started with --sim (bench --sim, sweep --sim); a real server keeps its own time: drop it');
+  }
   args.extensions = extensions;
   return args as unknown as BenchArgs;
 }
@@ -151,11 +183,11 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
 /**
  * The bench flags another command carries (after `--` of predict and sweep, a published case's of
  * the calibration), parsed as `servebench bench` parses them; `--help` among them points at
- * `servebench bench --help` with a UsageError naming `command`.
+ * `servebench bench --help` with a UsageError naming `command`. `simElsewhere`: as parseBenchArgs.
  */
-export function parseEmbeddedBenchArgs(argv: readonly string[], command: string): BenchArgs {
+export function parseEmbeddedBenchArgs(argv: readonly string[], command: string, simElsewhere = false): BenchArgs {
   try {
-    return parseBenchArgs(argv);
+    return parseBenchArgs(argv, simElsewhere);
   } catch (error) {
     if (error instanceof HelpRequested) throw new UsageError(`${command}: the flags after '--' are bench flags; see 'servebench bench --help'`);
     throw error;

@@ -42,7 +42,8 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${line}\n`);
   };
   const plan = parseSweepCommand(argv);
-  const parseBench = (benchArgv: readonly string[]) => parseEmbeddedBenchArgs(benchArgv, 'sweep');
+  const simTarget = plan.kind !== 'configs' && plan.target.mode === 'sim';
+  const parseBench = (benchArgv: readonly string[]) => parseEmbeddedBenchArgs(benchArgv, 'sweep', simTarget);
   return plan.kind === 'configs' ? runConfigSearch(plan, print, parseBench) : runLoadSweep(plan, print, parseBench);
 }
 

@@ -80,6 +80,12 @@ export class EngineDriver {
     return this.sinks.size;
   }
 
+  /** Runs the engine `timeScale` wall seconds per engine second from now on (see EngineClock.rescale). */
+  setTimeScale(timeScale: number): void {
+    this.clock.rescale(timeScale);
+    this.reschedule();
+  }
+
   /** Stops the timer (server shutdown). */
   stop(): void {
     this.clearTimer();
@@ -152,7 +158,7 @@ export class EngineDriver {
     const next =
       engineNext === undefined ? pendingNext : pendingNext === undefined ? engineNext : Math.min(engineNext, pendingNext);
     if (next === undefined) return;
-    const waitMs = (next - this.clock.now()) * 1000;
+    const waitMs = this.clock.wallMsUntil(next);
     if (waitMs < SLEEP_BELOW_MS) {
       if (waitMs > 0) Atomics.wait(sleeper, 0, 0, waitMs);
       this.immediate = setImmediate(this.onFire);

@@ -8,15 +8,12 @@ import type { AddressInfo } from 'node:net';
 import { UserError } from '../../core/errors.js';
 import { HttpError } from '../../core/http-error.js';
 import { loadTokenizer, type Tokenizer } from '../../tokenizer/index.js';
-import { createEngine } from '../engine/index.js';
 import { describeLaunch } from '../flags/launch-summary.js';
-import { parseLaunchArgs, type TruthOptions } from '../flags/launch-flags.js';
-import { resolveInstance, type ResolvedInstance } from '../model/resolve-instance.js';
+import { parseLaunchArgs } from '../flags/launch-flags.js';
 import { buildTokenPool, type TokenPool } from '../text/token-pool.js';
-import { createTruthEngine } from '../truth/truth-engine.js';
 import { NO_LATENESS, type LatenessSummary } from '../truth/lateness-verdict.js';
 import { TruthRecorder } from '../truth/truth-recorder.js';
-import type { Engine, LaunchConfig } from '../types.js';
+import type { LaunchConfig } from '../types.js';
 import { EngineClock } from './engine-clock.js';
 import { EngineDriver } from './engine-driver.js';
 import { sendError } from './http-io.js';
@@ -29,6 +26,7 @@ import { handleChatCompletions, handleCompletions } from './route-openai.js';
 import { benchOnlyGeneration } from './route-trt-truss.js';
 import type { SimContext } from './sim-context.js';
 import { ServerLog } from './server-log.js';
+import { createSimEngine, resolveSimDeployment } from './sim-engine.js';
 import { SimMetrics } from './sim-metrics.js';
 
 export interface SimServerOptions {
@@ -59,8 +57,13 @@ export interface SimServerHandle {
   launch: LaunchConfig;
   /** Linux thread id of the thread serving (its scheduling can be inspected in /proc), null off Linux. */
   loopThreadId: number | null;
-  /** Actual minus scheduled write time of the chunks written so far; zeros unless writes are recorded. */
+  /** Actual minus scheduled write time of the chunks written so far, in engine time; zeros unless writes are recorded. */
   writeLateness(): LatenessSummary;
+  /**
+   * Runs the engine `timeScale` wall seconds per engine second from now on (1: real time). Only for
+   * a client that divides what it measures by the same factor (`bench --sim`), between its runs.
+   */
+  setTimeScale(timeScale: number): void;
   close(): Promise<void>;
 }
 
@@ -98,20 +101,6 @@ async function tokenPoolOf(tokenizer: Tokenizer): Promise<TokenPool> {
   return buildTokenPool(vocabulary(), (text) => tokenizer.encode(text, false));
 }
 
-function resolveForTruth(launch: LaunchConfig): ResolvedInstance | null {
-  try {
-    return resolveInstance(launch);
-  } catch (error) {
-    if (error instanceof UserError) return null;
-    throw error;
-  }
-}
-
-function createSimEngine(launch: LaunchConfig, deployment: ResolvedInstance | null, truth: TruthOptions | null, log: ServerLog | null): Engine {
-  if (truth !== null) return createTruthEngine(truth);
-  return createEngine(launch, { ...(deployment === null ? {} : { deployment }), onRankStep: log?.rankStepObserver });
-}
-
 async function route(ctx: SimContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = req.url ?? '/';
   const query = url.indexOf('?');
@@ -132,6 +121,12 @@ async function route(ctx: SimContext, req: IncomingMessage, res: ServerResponse)
   }
 }
 
+/** A lateness summary measured on the wall clock, in engine time (what a time-scaled run's client reports). */
+function inEngineTime(summary: LatenessSummary, timeScale: number): LatenessSummary {
+  if (timeScale === 1) return summary;
+  return { chunks: summary.chunks, p50Ms: summary.p50Ms / timeScale, p99Ms: summary.p99Ms / timeScale, maxMs: summary.maxMs / timeScale };
+}
+
 /**
  * Starts the simulated SGLang server for `argv` (SGLang launch flags plus sim flags).
  * Resolves once it listens; `close()` ends open streams and stops it.
@@ -140,7 +135,7 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
   const { launch, truth } = parseLaunchArgs(argv);
   if (options.port !== undefined) launch.port = options.port;
   if (options.host !== undefined) launch.host = options.host;
-  const deployment = truth !== null ? resolveForTruth(launch) : resolveInstance(launch);
+  const deployment = resolveSimDeployment(launch, truth);
   const contextLength = deployment?.contextLength ?? launch.contextLength ?? TRUTH_MODE_CONTEXT;
   const notes: string[] = [];
   const tokenizer = await simTokenizer(launch, notes);
@@ -204,7 +199,8 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
     port,
     launch,
     loopThreadId: currentThreadId(),
-    writeLateness: () => recorder?.latenessSummary() ?? NO_LATENESS,
+    writeLateness: () => inEngineTime(recorder?.latenessSummary() ?? NO_LATENESS, clock.timeScale),
+    setTimeScale: (timeScale) => driver.setTimeScale(timeScale),
     close: () =>
       new Promise<void>((resolve) => {
         driver.stop();

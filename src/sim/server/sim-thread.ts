@@ -28,8 +28,10 @@ export interface SimThreadHandle {
   loopThreadId: number | null;
   /** Settles, with a one-line reason, only if the thread ends without `close()` (a crash, out of memory). */
   stopped: Promise<string>;
-  /** How late the sim wrote its chunks compared with its model's schedule, so far. */
+  /** How late the sim wrote its chunks compared with its model's schedule, so far (engine time). */
   writeLateness(): Promise<LatenessSummary>;
+  /** Runs the engine `timeScale` wall seconds per engine second from now on (SimServerHandle.setTimeScale). */
+  setTimeScale(timeScale: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -38,6 +40,7 @@ export type SimThreadMessage =
   | { kind: 'listening'; url: string; port: number; launch: LaunchConfig; loopThreadId: number | null }
   | { kind: 'failed'; message: string; exitCode: number }
   | { kind: 'lateness'; summary: LatenessSummary }
+  | { kind: 'time-scale-set' }
   | { kind: 'closed' };
 
 /** What the worker receives: the launch flags and the server options. */
@@ -93,6 +96,17 @@ export function startSimThread(argv: readonly string[], options: SimServerOption
             };
             worker.on('message', onReply);
             worker.postMessage('lateness');
+          }),
+        setTimeScale: (timeScale) =>
+          new Promise<void>((done) => {
+            if (exited) return done();
+            const onReply = (reply: SimThreadMessage): void => {
+              if (reply.kind !== 'time-scale-set') return;
+              worker.off('message', onReply);
+              done();
+            };
+            worker.on('message', onReply);
+            worker.postMessage({ kind: 'time-scale', timeScale });
           }),
         close: () =>
           new Promise<void>((done) => {

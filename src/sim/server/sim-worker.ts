@@ -12,6 +12,10 @@ try {
   const server = await startSimServer(argv, options);
   port.on('message', (message) => {
     if (message === 'lateness') post({ kind: 'lateness', summary: server.writeLateness() });
+    if (typeof message === 'object' && message !== null && message.kind === 'time-scale') {
+      server.setTimeScale(message.timeScale);
+      post({ kind: 'time-scale-set' });
+    }
     if (message !== 'close') return;
     void server.close().then(() => {
       post({ kind: 'closed' });

@@ -29,3 +29,10 @@ test('a sim whose p99 lateness passes 2 ms is reported as behind, with the fix',
 test('no chunks written: zeros, not a crash', () => {
   assert.deepEqual(summarizeLateness([]), { chunks: 0, p50Ms: 0, p99Ms: 0, maxMs: 0 });
 });
+
+test('a time-scaled run says the engine ran slower and that its figures are divided by the factor', () => {
+  const clean = judgeSimWrites({ chunks: 10, p50Ms: 0.01, p99Ms: 0.05, maxMs: 0.1 }, 4);
+  assert.match(clean.line, /over 10 chunks; the engine ran 4x slower than the wall clock and every time above is divided by 4$/);
+  const behind = judgeSimWrites({ chunks: 10, p50Ms: 1, p99Ms: 3, maxMs: 4 }, 2.5);
+  assert.match(behind.line, /rerun with a --sim-time-scale above 2\.5/);
+});

@@ -16,15 +16,25 @@ export const SIM_BEHIND_P99_MS = 2;
 /** The summary of a run that wrote nothing (or whose sim thread is gone). */
 export const NO_LATENESS: LatenessSummary = { chunks: 0, p50Ms: 0, p99Ms: 0, maxMs: 0 };
 
-/** One console line: the sim's timing error, and a warning with the fix when it fell behind. */
-export function judgeSimWrites(summary: LatenessSummary): { behind: boolean; line: string } {
+/**
+ * One console line: the sim's timing error, and a warning with the fix when it fell behind.
+ * `timeScale` > 1: the engine ran that many times slower than the wall clock and the figures are
+ * in its time (the wall lateness divided by it), as the run's are; the line says so.
+ */
+export function judgeSimWrites(summary: LatenessSummary, timeScale = 1): { behind: boolean; line: string } {
   const figures =
     `write lateness p50 ${summary.p50Ms.toFixed(2)} ms, p99 ${summary.p99Ms.toFixed(2)} ms, ` +
     `max ${summary.maxMs.toFixed(1)} ms over ${summary.chunks} chunks`;
+  const scaled = timeScale === 1 ? '' : `; the engine ran ${formatScale(timeScale)}x slower than the wall clock and every time above is divided by ${formatScale(timeScale)}`;
   const behind = summary.p99Ms > SIM_BEHIND_P99_MS;
   const line = behind
-    ? `WARNING simulated server fell behind its model (${figures}): this machine cannot serve the simulated load in real time, ` +
-      `so latencies above include its delay; 'servebench predict' gives the model's figures`
-    : `Simulated server self-check: ${figures}`;
+    ? `WARNING simulated server fell behind its model (${figures}${scaled}): this machine cannot serve the simulated load on time, ` +
+      `so latencies above include its delay; rerun with a --sim-time-scale above ${formatScale(timeScale)}, or 'servebench predict' gives the model's figures`
+    : `Simulated server self-check: ${figures}${scaled}`;
   return { behind, line };
+}
+
+/** A time scale as written on the command line (`4`, `2.5`). */
+function formatScale(timeScale: number): string {
+  return Number.isInteger(timeScale) ? String(timeScale) : String(Number(timeScale.toFixed(3)));
 }

@@ -1,0 +1,66 @@
+/**
+ * What serving a run in real time asks of the machine, read from the same run in virtual time: how
+ * often a running stream's chunks are due (the engine's typical step) and how many chunks fall due
+ * per second at the busiest moment. `bench --sim-time-scale auto` weighs them against what the
+ * machine keeps on time (bench/sim-time-scale.ts).
+ */
+import type { DatasetRow, RequestOutput } from '../../bench/index.js';
+import { parseLaunchArgs } from '../flags/launch-flags.js';
+import { createSimEngine, resolveSimDeployment } from '../server/sim-engine.js';
+import { predictRun, type PredictOptions } from './virtual-client.js';
+
+export interface ServingDemand {
+  /** Median gap between two tokens of one stream (ms of engine time); 0 when no stream has two. */
+  typicalStepMs: number;
+  /** The most token events due in any window of `WINDOW_STEPS` typical steps, per second (engine time). */
+  peakEventsPerSecond: number;
+}
+
+/**
+ * Width of the window the peak rate is counted over, in typical steps: a few steps, so that a burst
+ * of streams decoding together shows at its own rate even when it lasts a few dozen milliseconds.
+ */
+export const WINDOW_STEPS = 4;
+/** The window when no stream has two tokens (engine seconds). */
+const FIRST_TOKENS_WINDOW_S = 0.01;
+
+/**
+ * The demand of a run's outputs. Every token counts as an event, so a chunk carrying several tokens
+ * (speculative decoding) counts several times and its gap is split among them: both err towards
+ * more demand than the chunks make.
+ */
+export function demandOf(outputs: readonly RequestOutput[]): ServingDemand {
+  const times: number[] = [];
+  const gaps: number[] = [];
+  for (const output of outputs) {
+    if (!output.success) continue;
+    let at = output.startTime + output.ttft;
+    times.push(at);
+    for (const gap of output.itl) {
+      at += gap;
+      times.push(at);
+      if (gap > 0) gaps.push(gap);
+    }
+  }
+  times.sort((a, b) => a - b);
+  gaps.sort((a, b) => a - b);
+  const typicalStep = gaps.length === 0 ? 0 : gaps[Math.floor((gaps.length - 1) / 2)]!;
+  const window = typicalStep > 0 ? WINDOW_STEPS * typicalStep : FIRST_TOKENS_WINDOW_S;
+  let peak = 0;
+  for (let first = 0, last = 0; last < times.length; last++) {
+    while (times[last]! - times[first]! >= window) first++;
+    peak = Math.max(peak, last - first + 1);
+  }
+  return { typicalStepMs: typicalStep * 1000, peakEventsPerSecond: peak / window };
+}
+
+/**
+ * The demand of `rows` sent as `options` says to a sim started with the launch flags `argv`; null
+ * in truth mode, whose times are the ones it is told, to be measured in real time.
+ */
+export function servingDemand(argv: readonly string[], rows: readonly DatasetRow[], options: PredictOptions): ServingDemand | null {
+  const { launch, truth } = parseLaunchArgs(argv);
+  if (truth !== null) return null;
+  const engine = createSimEngine(launch, resolveSimDeployment(launch, null), null);
+  return demandOf(predictRun(engine, rows, options).outputs);
+}
