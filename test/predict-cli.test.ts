@@ -76,7 +76,7 @@ describe('servebench predict on the PD-separated reference recipe', () => {
       '--num-prompts', '64', '--max-concurrency', '32', '--seed', '1',
     ]);
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /^servebench predict: DeepSeek-V3\.2-Exp on 64 x ascend-910c: PD separated \(1 prefill, 1 decode\)/m);
+    assert.match(result.stdout, /^servebench predict: DeepSeek-V3\.2-Exp on 64 dies = 32 cards of ascend-910c: PD separated \(1 prefill, 1 decode\)/m);
     assert.equal(metric(result.stdout, 'Successful requests'), 64);
     // As the published log: bench_serving's random prompts leave room for the one special token.
     assert.equal(metric(result.stdout, 'Total input tokens'), 4095936);
@@ -145,7 +145,7 @@ describe('servebench predict output and errors', () => {
     [['--tp', '2', '--', ...workload], /--model-path/, 2],
     [[...launch, '--bogus-flag', '--', ...workload], /unrecognized argument --bogus-flag/, 2],
     [[...launch, '--', '--dataset-name', 'nope'], /invalid choice/, 2],
-    [['--model-path', 'Qwen/Qwen2.5-72B-Instruct', '--hardware', 'h100', '--', ...workload], /needs [\d.]+ GB per device.*raise --tp-size/, 1],
+    [['--model-path', 'Qwen/Qwen2.5-72B-Instruct', '--hardware', 'h100', '--', ...workload], /needs [\d.]+ GB per GPU.*raise --tp-size/, 1],
     [['--model-path', 'Qwen/Qwen3-32B', '--prefill', '--tp 2', '--', ...workload], /both --prefill .* and --decode/, 2],
     [[...launch, '--', ...workload, '--use-trace-timestamps'], /does not replay trace timestamps/, 1],
   ] as const) {

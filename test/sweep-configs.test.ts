@@ -66,11 +66,11 @@ describe('configuration search', () => {
       }
       for (const r of evaluated) assert.ok((r.metrics?.mean_tpot_ms ?? Infinity) <= c.tpotLimitMs, `${r.label}: ${r.metrics?.mean_tpot_ms}`);
       // One device cannot hold either model: those layouts are skipped with the memory reason.
-      assert.ok(report.ranking.some((r) => r.label.startsWith('TP1 DP8') && /needs [\d.]+ GB per device/.test(r.skipped ?? '')));
+      assert.ok(report.ranking.some((r) => r.label.startsWith('TP1 DP8') && /needs [\d.]+ GB per (die|GPU)/.test(r.skipped ?? '')));
       // Progress names the pass; the refined candidates print the figures the ranking shows; skipped ones are listed apart.
       const lines = result.stdout.split('\n');
       assert.match(result.stdout, /^First pass: every configuration's SLO knee to within 20% of its load; then the best 3 refined to within 5% \(the ranking shows the refined figures\)$/m);
-      assert.ok(lines.some((line) => /^\[\d+\/\d+\] first pass: TP1 DP8\S*: skipped \(.*needs [\d.]+ GB per device/.test(line)), result.stdout);
+      assert.ok(lines.some((line) => /^\[\d+\/\d+\] first pass: TP1 DP8\S*: skipped \(.*needs [\d.]+ GB per (die|GPU)/.test(line)), result.stdout);
       const refinedLines = lines.filter((line) => line.startsWith('[refined] '));
       assert.equal(refinedLines.length, 3, result.stdout);
       for (const r of evaluated.slice(0, 3)) {

@@ -7,7 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { availableParallelism } from 'node:os';
-import { readHardwareSpec, getHardware, storedCrossValidation } from '../sim/index.js';
+import { countDevices, readHardwareSpec, getHardware, storedCrossValidation } from '../sim/index.js';
 import { formatRankingTable, formatSeparationSummary, formatSkipped, formatTopLaunches, indistinguishableFromBest } from './config-report.js';
 import { createSearchContext, type ConfigSearchSpec } from './config-context.js';
 import { canUseWorkers, createPooledEvaluator } from './config-pool.js';
@@ -65,7 +65,7 @@ export async function runConfigSearch(plan: ConfigSearchPlan, print: Print, pars
   const { candidates, hardware, model } = context;
   const pool = canUseWorkers() ? createPooledEvaluator(spec, candidates, Math.min(availableParallelism(), candidates.length)) : null;
   print(
-    `servebench sweep --search-configs: ${model.name} on ${plan.devices} x ${hardware.key} (${context.cards} cards), ${candidates.length} configurations, ` +
+    `servebench sweep --search-configs: ${model.name} on ${countDevices(hardware, plan.devices)}, ${candidates.length} configurations, ` +
       `${plan.slo ? `SLO ${formatSlo(plan.slo)}` : 'no SLO: ranked at peak throughput'}; predictions in virtual time` +
       (pool ? ` on ${pool.size} threads` : ''),
   );

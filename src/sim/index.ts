@@ -2,6 +2,7 @@
 export { createDisaggregatedEngine, createEngine, type SimEngine } from './engine/index.js';
 export {
   cardsFor,
+  countDevices,
   deployMode,
   deploymentDevices,
   instanceDevices,

@@ -111,6 +111,16 @@ export function cardsFor(hardware: Pick<HardwareProfile, 'devicesPerCard'>, devi
   return Math.ceil(devices / hardware.devicesPerCard);
 }
 
+/**
+ * `devices` devices of `hardware` as the field counts them: `8 x h100`, and where a card holds
+ * several, both units, `16 dies = 8 cards of ascend-910c` (SGLang counts dies, per-card figures count cards).
+ */
+export function countDevices(hardware: Pick<HardwareProfile, 'key' | 'devicesPerCard' | 'unit'>, devices: number): string {
+  if (hardware.devicesPerCard <= 1) return `${devices} x ${hardware.key}`;
+  const cards = cardsFor(hardware, devices);
+  return `${devices} ${hardware.unit}${devices === 1 ? '' : 's'} = ${cards} card${cards === 1 ? '' : 's'} of ${hardware.key}`;
+}
+
 /** Nodes (scale-up domains) `devices` devices of one instance span. */
 export function nodesFor(hardware: Pick<HardwareProfile, 'devicesPerNode'>, devices: number): number {
   return Math.ceil(devices / hardware.devicesPerNode);

@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import { deployMode, deploymentDevices } from './deployment.js';
+import { getHardware } from '../model/catalog.js';
+import { countDevices, deployMode, deploymentDevices } from './deployment.js';
 import { deploymentCards, deploymentHardware, describeDeployment, parseDeployment } from './launch-deployment.js';
 
 describe('parseDeployment', () => {
@@ -13,7 +14,7 @@ describe('parseDeployment', () => {
     assert.equal(deployMode(deployment), 'pd-mixed');
     assert.equal(deploymentDevices(deployment), 8);
     assert.equal(deploymentCards(deployment), 4);
-    assert.equal(describeDeployment(deployment), 'Qwen3-32B on 8 x ascend-910c: PD mixed');
+    assert.equal(describeDeployment(deployment), 'Qwen3-32B on 8 dies = 4 cards of ascend-910c: PD mixed');
   });
 
   test('prefill and decode instances share the outer flags; their own flags win; launchers are dropped', () => {
@@ -39,7 +40,7 @@ describe('parseDeployment', () => {
     const file = join(dir, 'npu.json');
     writeFileSync(file, JSON.stringify({ name: 'Twin NPU', family: 'ascend', bf16Tflops: 300, hbmGB: 64, hbmTBs: 1.6, scaleUpGBs: 200, devicesPerCard: 2, devicesPerNode: 16 }));
     const mixed = parseDeployment(['--model-path', 'Qwen/Qwen3-32B', '--tp', '4', '--dp', '2', '--hardware-spec', file], [], []);
-    assert.equal(describeDeployment(mixed), 'Qwen3-32B on 8 x twin-npu: PD mixed');
+    assert.equal(describeDeployment(mixed), 'Qwen3-32B on 8 NPUs = 4 cards of twin-npu: PD mixed');
     assert.equal(deploymentCards(mixed), 4, 'two devices per card');
     assert.equal(deploymentHardware(mixed).key, 'twin-npu');
     const pd = parseDeployment(['--model-path', 'Qwen/Qwen3-32B', '--hardware', 'h100'], [`--tp 2 --hardware-spec '${file}'`], ['--tp 2']);
@@ -49,4 +50,10 @@ describe('parseDeployment', () => {
   test('PD separation needs both sides', () => {
     assert.throws(() => parseDeployment(['--model-path', 'm'], ['--tp 1'], []), (e: unknown) => e instanceof UsageError && /both --prefill/.test(e.message));
   });
+});
+
+test('devices are counted in both units where a card holds several', () => {
+  assert.equal(countDevices(getHardware('h100'), 8), '8 x h100');
+  assert.equal(countDevices(getHardware('ascend-910c'), 16), '16 dies = 8 cards of ascend-910c');
+  assert.equal(countDevices(getHardware('ascend-910c'), 1), '1 die = 1 card of ascend-910c');
 });

@@ -9,7 +9,7 @@ import { splitCommandLine } from '../../core/command-line.js';
 import { parseLaunchArgs } from '../flags/launch-flags.js';
 import type { HardwareProfile } from '../model/catalog.js';
 import { resolveInstance, type ResolvedInstance } from '../model/resolve-instance.js';
-import { cardsFor, deployMode, deploymentDevices, roleCount, type LaunchDeployment, type LaunchInstance } from './deployment.js';
+import { cardsFor, countDevices, deployMode, deploymentDevices, roleCount, type LaunchDeployment, type LaunchInstance } from './deployment.js';
 
 /** The flags of a pasted instance command, without its launcher words (`python -m sglang.launch_server`). */
 function instanceWords(text: string): string[] {
@@ -48,10 +48,10 @@ export function deploymentCards(deployment: LaunchDeployment): number {
   return cardsFor(deploymentHardware(deployment), deploymentDevices(deployment));
 }
 
-/** One line naming the deployment, e.g. `deepseek-v3.2 on 8 x b200: PD mixed`. */
+/** One line naming the deployment, e.g. `deepseek-v3.2 on 8 x b200: PD mixed`, `Qwen3-32B on 4 dies = 2 cards of ascend-910c: PD mixed`. */
 export function describeDeployment(deployment: LaunchDeployment): string {
   const first = firstResolved(deployment);
   const roles =
     deployMode(deployment) === 'pd-mixed' ? 'PD mixed' : `PD separated (${roleCount(deployment, 'prefill')} prefill, ${roleCount(deployment, 'decode')} decode)`;
-  return `${first.model.name} on ${deploymentDevices(deployment)} x ${first.hardware.key}: ${roles}`;
+  return `${first.model.name} on ${countDevices(first.hardware, deploymentDevices(deployment))}: ${roles}`;
 }

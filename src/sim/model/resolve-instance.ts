@@ -273,7 +273,7 @@ export function resolveInstance(launch: LaunchConfig, calibration: Calibration =
   const pool = hardware.hbmGB * GB * memFractionStatic - weightBytesPerDevice - draftBytes - runtimeBytes;
   if (pool <= 0) {
     throw new UserError(
-      `${model.name} (${quant.name}) needs ${(weightBytesPerDevice / GB).toFixed(1)} GB per device, more than ` +
+      `${model.name} (${quant.name}) needs ${(weightBytesPerDevice / GB).toFixed(1)} GB per ${hardware.unit}, more than ` +
         `${(hardware.hbmGB * memFractionStatic).toFixed(1)} GB of ${hardware.key} at --mem-fraction-static ${memFractionStatic}: raise --tp-size`,
     );
   }
