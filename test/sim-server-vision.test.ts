@@ -5,6 +5,9 @@
  * chat template takes text only, and it has no processor for `image_data`).
  */
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import jpeg from 'jpeg-js';
 import { startSimServer, type SimServerHandle } from '../src/sim/server/sim-server.js';
@@ -42,6 +45,32 @@ describe('sim: image input', () => {
       assert.equal(native, (await promptTokens(model, '/generate', { text, sampling_params: { max_new_tokens: 2 } })) - 1 + imageTokens);
     }
     assert.equal((await get(sims['Qwen/Qwen2.5-VL-7B-Instruct']!.url, '/get_model_info')).json.has_image_understanding, true);
+  });
+
+  test("a local Qwen3-VL directory (config.json, preprocessor_config.json) counts images with its own processor's budget", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'servebench-vl-'));
+    const dir = join(root, 'Qwen3-VL-8B-Instruct');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({
+      architectures: ['Qwen3VLForConditionalGeneration'], model_type: 'qwen3_vl',
+      text_config: {
+        model_type: 'qwen3_vl_text', hidden_size: 4096, intermediate_size: 12288, num_hidden_layers: 36, num_attention_heads: 32,
+        num_key_value_heads: 8, head_dim: 128, vocab_size: 151936, max_position_embeddings: 262144, tie_word_embeddings: false,
+      },
+      vision_config: { depth: 27, hidden_size: 1152, intermediate_size: 4304, num_position_embeddings: 2304, patch_size: 16, spatial_merge_size: 2, deepstack_visual_indexes: [8, 16, 24] },
+    }));
+    // A budget of at most 32×32-pixel blocks × 64: the 640×360 image shrinks to 64 tokens or fewer.
+    writeFileSync(join(dir, 'preprocessor_config.json'), JSON.stringify({ size: { shortest_edge: 4096, longest_edge: 65536 } }));
+    const sim = await startSimServer(['--model-path', dir], { port: 0, host: '127.0.0.1', quiet: true });
+    try {
+      const count = async (body: unknown): Promise<number> => (await post(sim.url, '/v1/chat/completions', body)).json.usage.prompt_tokens;
+      const imageTokens = (await count(withImage)) - (await count(chat(`${PLACEHOLDER}What is in this picture?`))) + 1;
+      assert.ok(imageTokens > 0 && imageTokens <= 64, `${imageTokens} image tokens`);
+      assert.equal((await get(sim.url, '/get_model_info')).json.has_image_understanding, true);
+    } finally {
+      await sim.close();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   test('a text-only model drops the image as SGLang does: the prompt is its text alone', async () => {

@@ -231,10 +231,53 @@ describe('modelSpecFromHfConfig: published configs reproduce their catalog entri
       linear_num_key_heads: 16, linear_num_value_heads: 32, linear_key_head_dim: 128, linear_value_head_dim: 128, linear_conv_kernel_dim: 4,
       vocab_size: 151936, max_position_embeddings: 262144, tie_word_embeddings: false,
     }],
+    ['qwen2.5-vl-7b', {
+      architectures: ['Qwen2_5_VLForConditionalGeneration'], model_type: 'qwen2_5_vl', hidden_size: 3584, intermediate_size: 18944,
+      num_hidden_layers: 28, num_attention_heads: 28, num_key_value_heads: 4, vocab_size: 152064, max_position_embeddings: 128000,
+      max_window_layers: 28, sliding_window: 32768, use_sliding_window: false, tie_word_embeddings: false,
+      vision_config: {
+        depth: 32, hidden_act: 'silu', hidden_size: 1280, intermediate_size: 3420, num_heads: 16, out_hidden_size: 3584, patch_size: 14,
+        spatial_merge_size: 2, temporal_patch_size: 2, window_size: 112, fullatt_block_indexes: [7, 15, 23, 31],
+      },
+    }],
+    ['qwen3-vl-8b', {
+      architectures: ['Qwen3VLForConditionalGeneration'], model_type: 'qwen3_vl', tie_word_embeddings: false,
+      text_config: {
+        model_type: 'qwen3_vl_text', hidden_size: 4096, intermediate_size: 12288, num_hidden_layers: 36, num_attention_heads: 32,
+        num_key_value_heads: 8, head_dim: 128, vocab_size: 151936, max_position_embeddings: 262144, tie_word_embeddings: false,
+      },
+      vision_config: {
+        model_type: 'qwen3_vl', depth: 27, hidden_size: 1152, intermediate_size: 4304, num_heads: 16, num_position_embeddings: 2304,
+        patch_size: 16, spatial_merge_size: 2, temporal_patch_size: 2, out_hidden_size: 4096, deepstack_visual_indexes: [8, 16, 24],
+      },
+    }],
   ];
   for (const [key, config] of published) {
     test(key, () => assert.deepEqual(architecture(modelSpecFromHfConfig(config, key)), architecture(getModel(key)!)));
   }
+});
+
+describe('modelSpecFromHfConfig: vision towers', () => {
+  const qwen3Vl = {
+    model_type: 'qwen3_vl',
+    text_config: { ...base, model_type: 'qwen3_vl_text' },
+    vision_config: { depth: 2, hidden_size: 64, intermediate_size: 128, patch_size: 16, deepstack_visual_indexes: [1] },
+  };
+
+  test("the processor's pixel budget comes from preprocessor_config.json, in either of its spellings", () => {
+    const sized = modelSpecFromHfConfig(qwen3Vl, 'm', 'config.json', { config: { size: { shortest_edge: 1024, longest_edge: 2_000_000 } }, file: 'preprocessor_config.json' });
+    assert.deepEqual(sized.vision, {
+      depth: 2, hidden: 64, intermediate: 128, gatedMlp: false, mergers: 2, positionEmbeddings: 0, patchSize: 16, mergeSize: 2, minPixels: 1024, maxPixels: 2_000_000,
+    });
+    const pixels = modelSpecFromHfConfig(qwen3Vl, 'm', 'config.json', { config: { min_pixels: 4096, max_pixels: 1_000_000 }, file: 'preprocessor_config.json' });
+    assert.deepEqual([pixels.vision?.minPixels, pixels.vision?.maxPixels], [4096, 1_000_000]);
+    throwsOneLine(() => modelSpecFromHfConfig(qwen3Vl, 'm', 'config.json', { config: [1], file: 'preprocessor_config.json' }), /preprocessor_config\.json: not a JSON object/);
+  });
+
+  test('a tower this reader does not model leaves the model text-only; a Qwen tower missing a field is one line naming it', () => {
+    assert.equal(spec({ ...base, model_type: 'qwen2', vision_config: { depth: 2 } }).vision, undefined);
+    throwsOneLine(() => spec({ ...qwen3Vl, vision_config: { depth: 2, hidden_size: 64, patch_size: 16 } }), /'vision_config\.intermediate_size' is missing/);
+  });
 });
 
 describe('modelSpecFromHfConfig: quantization_config', () => {

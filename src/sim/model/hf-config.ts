@@ -4,7 +4,7 @@
  * model cannot represent ends in one UserError line naming the file, the field and the fix.
  */
 import { UserError } from '../../core/errors.js';
-import type { LinearAttentionConfig, MlaConfig, ModelSpec, SlidingWindowConfig } from './catalog.js';
+import type { LinearAttentionConfig, MlaConfig, ModelSpec, SlidingWindowConfig, VisionConfig } from './catalog.js';
 import type { QuantName } from './quantization.js';
 
 type ConfigObject = Record<string, unknown>;
@@ -306,16 +306,27 @@ const gemma3 = gqaFamily({
 
 const minimax = gqaFamily({ experts: MINIMAX_EXPERTS, extra: (r, attention) => lightningAttention(r, attention.heads, attention.headDim) });
 
+const qwen2 = gqaFamily({ windowRule: qwenWindowLayers });
+const qwen3 = gqaFamily({ windowRule: qwenWindowLayers });
+const qwen3Moe = gqaFamily({ experts: QWEN_EXPERTS, windowRule: qwenWindowLayers });
+
 const FAMILIES: Record<string, Family> = {
   llama: gqaFamily(),
   mistral: gqaFamily({ windowRule: everyLayerSlides }),
-  qwen2: gqaFamily({ windowRule: qwenWindowLayers }),
-  qwen3: gqaFamily({ windowRule: qwenWindowLayers }),
+  qwen2,
+  qwen3,
+  // Vision-language wrappers: their language model is the family's (vision_config: visionTower below).
+  qwen2_5_vl: qwen2,
+  qwen2_5_vl_text: qwen2,
+  qwen3_vl: qwen3,
+  qwen3_vl_text: qwen3,
+  qwen3_vl_moe: qwen3Moe,
+  qwen3_vl_moe_text: qwen3Moe,
   gemma3_text: gemma3,
   gemma3,
   mixtral: gqaFamily({ experts: LOCAL_EXPERTS, windowRule: everyLayerSlides }),
   qwen2_moe: gqaFamily({ experts: QWEN_EXPERTS, windowRule: qwenWindowLayers }),
-  qwen3_moe: gqaFamily({ experts: QWEN_EXPERTS, windowRule: qwenWindowLayers }),
+  qwen3_moe: qwen3Moe,
   qwen3_next: gqaFamily({
     experts: QWEN_EXPERTS,
     extra: (r, attention) => ({ linearAttention: gatedDeltaNet(r, attention.layers) }),
@@ -360,6 +371,46 @@ function modelTypeOf(r: ConfigReader, outer: ConfigReader): string {
   const architecture = (outer.list('architectures') ?? []).find((name) => typeof name === 'string' && name in MODEL_TYPE_OF_ARCHITECTURE);
   if (typeof architecture !== 'string') r.fail(`${r.field('model_type')} is missing`);
   return MODEL_TYPE_OF_ARCHITECTURE[architecture]!;
+}
+
+/**
+ * The vision towers read from a config's `vision_config`, by the wrapper's `model_type`: whether the
+ * encoder MLP is gated (Qwen2.5-VL's SwiGLU; Qwen3-VL's is two matrices) and the image processor's
+ * pixel budget when no preprocessor_config.json gives it (transformers' defaults of each processor).
+ */
+const VISION_TOWERS: Record<string, { gatedMlp: boolean; minPixels: number; maxPixels: number }> = {
+  qwen2_5_vl: { gatedMlp: true, minPixels: 3136, maxPixels: 12845056 },
+  qwen3_vl: { gatedMlp: false, minPixels: 65536, maxPixels: 16777216 },
+  qwen3_vl_moe: { gatedMlp: false, minPixels: 65536, maxPixels: 16777216 },
+};
+
+/** The processor's pixel budget: `min_pixels`/`max_pixels` (Qwen2.5-VL) or `size.shortest_edge`/`size.longest_edge` (Qwen3-VL). */
+function pixelBudget(preprocessor: ConfigReader | undefined, defaults: { minPixels: number; maxPixels: number }): { minPixels: number; maxPixels: number } {
+  if (preprocessor === undefined) return defaults;
+  const size = preprocessor.nested('size');
+  return {
+    minPixels: preprocessor.int('min_pixels', size?.int('shortest_edge', defaults.minPixels) ?? defaults.minPixels),
+    maxPixels: preprocessor.int('max_pixels', size?.int('longest_edge', defaults.maxPixels) ?? defaults.maxPixels),
+  };
+}
+
+/** A Qwen vision-language model's tower, or undefined for a text-only model (or a tower this reader does not model). */
+function visionTower(outer: ConfigReader, preprocessor: ConfigReader | undefined): VisionConfig | undefined {
+  const tower = VISION_TOWERS[outer.text('model_type') ?? ''];
+  const v = outer.nested('vision_config');
+  if (tower === undefined || v === undefined) return undefined;
+  return {
+    depth: v.int('depth'),
+    hidden: v.int('hidden_size'),
+    intermediate: v.int('intermediate_size'),
+    gatedMlp: tower.gatedMlp,
+    // DeepStack feeds extra mergers' outputs into these language-model layers.
+    mergers: 1 + (v.list('deepstack_visual_indexes')?.length ?? 0),
+    positionEmbeddings: v.int('num_position_embeddings', 0, 0),
+    patchSize: v.int('patch_size'),
+    mergeSize: v.int('spatial_merge_size', 2),
+    ...pixelBudget(preprocessor, tower),
+  };
 }
 
 /** `quant_method` values that name one format outright. */
@@ -434,11 +485,18 @@ function configQuant(r: ConfigReader): QuantName | null {
   );
 }
 
+/** A model directory's processor config (preprocessor_config.json), when it has one: where a vision model's pixel budget is. */
+export interface PreprocessorFile {
+  config: unknown;
+  file: string;
+}
+
 /**
  * The ModelSpec of a parsed config.json. `name` names the model (the directory's name); `file` is the
- * path the errors cite. Multimodal wrappers (`text_config`) are read through to their language model.
+ * path the errors cite. Multimodal wrappers (`text_config`) are read through to their language model;
+ * a Qwen vision-language model's `vision_config` (with `preprocessor`'s pixel budget) becomes its tower.
  */
-export function modelSpecFromHfConfig(config: unknown, name: string, file = 'config.json'): ModelSpec {
+export function modelSpecFromHfConfig(config: unknown, name: string, file = 'config.json', preprocessor?: PreprocessorFile): ModelSpec {
   if (!isObject(config)) throw new UserError(`${file}: not a JSON object; ${FIX}`);
   const outer = new ConfigReader(config, file);
   const nested = outer.nested('text_config') ? (config['text_config'] as ConfigObject) : undefined;
@@ -449,12 +507,16 @@ export function modelSpecFromHfConfig(config: unknown, name: string, file = 'con
     outer.fail(`'${prefix}model_type' '${modelType}' is not modelled (${Object.keys(FAMILIES).join(', ')})`, UNSUPPORTED_FIX);
   }
   const r = new ConfigReader({ ...family.defaults, ...(nested ?? config) }, file, prefix);
+  const processor = preprocessor === undefined ? undefined : isObject(preprocessor.config) ? new ConfigReader(preprocessor.config, preprocessor.file) : undefined;
+  if (preprocessor !== undefined && processor === undefined) throw new UserError(`${preprocessor.file}: not a JSON object; ${FIX}`);
+  const vision = visionTower(outer, processor);
   return {
     key: name.toLowerCase(),
     name,
     aliases: [],
     ...family.read(r),
     nativeQuant: configQuant(r.has('quantization_config') ? r : outer) ?? 'bf16',
+    ...(vision === undefined ? {} : { vision }),
     source: file,
   };
 }

@@ -4,7 +4,7 @@
  * against the catalog. This module does the file reads; the mapping itself is hf-config.ts.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { UserError } from '../../core/errors.js';
 import type { ModelSpec } from './catalog.js';
 import { modelSpecFromHfConfig } from './hf-config.js';
@@ -50,7 +50,9 @@ export function resolveModel(modelPath: string, simModel: string | null): ModelS
   if (configPath === null) {
     return { model: identifyModel(modelPath, simModel), announcedQuant: quantFromName(modelPath) };
   }
-  const model = modelSpecFromHfConfig(readConfig(configPath), localModelName(modelPath), configPath);
+  const preprocessorPath = join(dirname(configPath), 'preprocessor_config.json');
+  const preprocessor = existsSync(preprocessorPath) ? { config: readConfig(preprocessorPath), file: preprocessorPath } : undefined;
+  const model = modelSpecFromHfConfig(readConfig(configPath), localModelName(modelPath), configPath, preprocessor);
   // A 16-bit checkpoint's config says nothing about its format; its name may (an Ascend `-W8A8` directory).
   return { model, announcedQuant: model.nativeQuant === 'bf16' ? quantFromName(modelPath) : model.nativeQuant };
 }
