@@ -276,6 +276,21 @@ describe('keep-alive closes', () => {
     }
   });
 
+  test('the warmup sent twice (model discovery left the connection the server then dropped): said on stderr', async () => {
+    const server = await startFaultServer((request, socket) => {
+      if (request.onConnection === 0) socket.write(httpResponse(200, nativeStream(OUTPUT_TOKENS)));
+      else socket.destroy();
+    });
+    try {
+      // No --model: GET /v1/models opens the connection the warmup then reuses.
+      const result = await runCli(benchArgs(server.url, outputFile(), 1, ['--max-concurrency', '1', '--warmup-requests', '1', '--disable-tqdm', '--no-catalog']));
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stderr, /^warmup: 1 of 1 requests went out twice: the server closed a reused keep-alive connection without answering/m);
+    } finally {
+      await server.close();
+    }
+  });
+
   test('a server that announces Connection: close: no request is sent twice', async () => {
     const server = await startFaultServer((_request, socket) => {
       socket.end(httpResponse(200, nativeStream(OUTPUT_TOKENS), true));

@@ -159,7 +159,7 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
 
   // Built first (its random draws come after the dataset's either way); replay lines print where the reference prints them.
   const schedule = buildSchedule(plan);
-  await runWarmup(config, dataset.warmupRow ?? rows[0]!, executor, print);
+  await runWarmup(config, dataset.warmupRow ?? rows[0]!, executor, print, plan.notice);
   if ((backend.includes('sglang') && isTruthyEnv(plan.env.SGLANG_IS_IN_CI)) || config.load.flushCache) {
     await postForStatus(pool, `${baseUrl}/flush_cache`, headers.withAuth);
   }

@@ -12,12 +12,17 @@ import { warmupLora } from './lora.js';
 
 const WARMUP_MAX_OUTPUT_LEN = 32;
 
-/** Runs the warmup and prints the reference's two lines around it. */
+/**
+ * Runs the warmup and prints the reference's two lines around it; `notice` (stderr) says when a
+ * copy went out twice because the server closed a reused connection unanswered, as the run's own
+ * resends are reported.
+ */
 export async function runWarmup(
   config: Pick<BenchRunConfig, 'load' | 'request'>,
   row: DatasetRow,
   executor: RequestExecutor,
   print: (line: string) => void,
+  notice: (line: string) => void,
 ): Promise<void> {
   const requested = config.load.warmupRequests;
   print(`Starting warmup with ${requested} sequences...`);
@@ -30,6 +35,10 @@ export async function runWarmup(
   const prepared = Array.from({ length: copies }, () => executor.prepare(input));
   const dueAt = nowSeconds();
   const outputs = (await Promise.all(prepared.map((request) => executor.execute(request, { queueTime: 0, dueAt })))).flat();
+  const resent = outputs.filter((output) => output.resent === true).length;
+  if (resent > 0) {
+    notice(`warmup: ${resent} of ${outputs.length} requests went out twice: the server closed a reused keep-alive connection without answering (it may have seen both)`);
+  }
   if (copies > 0 && !outputs.some((output) => output.success)) {
     const firstError = (outputs[0]?.error ?? '').replace(/\s*\n\s*/g, ' ').trim();
     throw new UserError(`Warmup failed - Please make sure benchmark arguments are correctly specified. Error: ${firstError}`);
