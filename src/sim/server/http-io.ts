@@ -17,12 +17,21 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
     req.resume();
     return Promise.reject(tooLarge(limit));
   }
+  // A declared length is read into one buffer of its size, each read copied and let go at once: a
+  // big body then never holds hundreds of 64 KB reads in the allocator's heap, whose freed pages
+  // stayed with the process (30 MB prompts grew the sim by ~4 MB each before).
+  const whole = Number.isSafeInteger(declared) && declared > 0 ? Buffer.allocUnsafeSlow(declared) : null;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let over = false;
     req.on('data', (chunk: Buffer) => {
       if (over) return;
+      if (whole !== null) {
+        // Node's HTTP parser ends the body at its declared length, so every read fits.
+        size += chunk.copy(whole, size);
+        return;
+      }
       size += chunk.length;
       if (size > limit) {
         over = true;
@@ -33,7 +42,9 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
       chunks.push(chunk);
     });
     req.on('end', () => {
-      if (!over) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+      if (over) return;
+      if (whole !== null) resolve(whole.subarray(0, size));
+      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     });
     req.on('error', reject);
   });
