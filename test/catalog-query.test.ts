@@ -138,7 +138,11 @@ describe('servebench runs / show / compare', () => {
     assert.match(text, /mean TTFT [0-9a-f]+ vs [0-9a-f]+: \+29\.58 ms \(95% Welch interval [\d.]+ \.\. [\d.]+ ms, n=40\/40\): CHANGED beyond run-to-run noise/);
     assert.match(text, /mean TPOT .*: within run-to-run noise/);
     const noDetails = cli('compare', '0677', '084b');
-    assert.match(noDetails, /no per-request records on both sides/);
+    assert.match(noDetails, /^noise: runs 0677[0-9a-f]{8}, 084b[0-9a-f]{8} have no per-request records/m);
+    // One side with 40 records, the other with none: the line names the one that lacks them.
+    const oneSided = cli('compare', base!, '0677');
+    assert.match(oneSided, /^noise: run 0677[0-9a-f]{8} has no per-request records \(its source kept none\)/m);
+    assert.doesNotMatch(oneSided, new RegExp(`run ${base} has no`));
     assert.equal(runCli(['compare', '--db', db, '0677']).status, 2);
   });
 

@@ -46,3 +46,9 @@ test('a run with more requests than a call stack holds arguments keeps its recor
   assert.equal(records[0]!.startTime, 0);
   assert.equal(records[2_000]!.startTime, 2);
 });
+
+test("a prediction's first wave starts at virtual time 0 and keeps its start; a measured 0 is a request never sent", () => {
+  const outputs = [output(0, true), output(0, true), output(0.5, true)];
+  assert.deepEqual(requestRecordsFromOutputs(outputs, true).map((r) => r.startTime), [0, 0, 0.5]);
+  assert.deepEqual(requestRecordsFromOutputs([output(0, false), output(100, true), output(100.5, true)]).map((r) => r.startTime), [null, 0, 0.5]);
+});

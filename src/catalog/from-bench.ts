@@ -23,15 +23,24 @@ export interface BenchRunParts {
   outputFile?: string | null;
   labels?: Record<string, string>;
   warnings?: string[];
+  /**
+   * The outputs are a prediction's, timed on a virtual clock that starts at 0 (sim/predict): every
+   * request was sent, at its startTime, 0 included. Measured outputs use 0 for "never sent".
+   */
+  virtualClock?: boolean;
 }
 
-/** Per-request records from bench request outputs (seconds, relative to the first send). */
-export function requestRecordsFromOutputs(outputs: readonly RequestOutput[]): RequestRecord[] {
+/**
+ * Per-request records from bench request outputs (seconds, relative to the first send). On the run's
+ * clock a startTime of 0 means never sent; on a prediction's `virtualClock` it is the first wave's.
+ */
+export function requestRecordsFromOutputs(outputs: readonly RequestOutput[], virtualClock = false): RequestRecord[] {
+  const sent = (o: RequestOutput): boolean => virtualClock || o.startTime > 0;
   // A loop, not Math.min(...starts): spreading a large run's start times overflows the call stack.
   let t0 = Infinity;
-  for (const o of outputs) if (o.startTime > 0) t0 = Math.min(t0, o.startTime);
+  for (const o of outputs) if (sent(o)) t0 = Math.min(t0, o.startTime);
   return outputs.map((o) => ({
-    startTime: o.startTime > 0 ? o.startTime - t0 : null,
+    startTime: sent(o) ? o.startTime - t0 : null,
     ttft: o.success ? o.ttft : null,
     latency: o.success ? o.latency : null,
     itl: o.itl,
@@ -59,6 +68,6 @@ export function runInputFromBench(parts: BenchRunParts): RunInput {
     serverInfo,
     labels: { ...labels, ...(parts.labels ?? {}) },
     warnings: parts.warnings ?? [],
-    requests: requestRecordsFromOutputs(parts.outputs),
+    requests: requestRecordsFromOutputs(parts.outputs, parts.virtualClock ?? false),
   };
 }

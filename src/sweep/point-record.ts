@@ -49,6 +49,7 @@ export function pointRunInput(input: PointRunInput): RunInput {
     startedAt: input.startedAt,
     toolVersion: `servebench ${VERSION}`,
     labels: input.labels,
+    virtualClock: prediction !== undefined,
   });
   const launcher = input.labels.mode === 'predict' ? 'servebench predict' : 'servebench sim';
   return input.deployment === null ? run : { ...run, recipe: recipeOf(input.deployment, launcher) };

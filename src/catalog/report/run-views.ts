@@ -118,8 +118,13 @@ export function formatComparison(runs: readonly RunRecord[], rows: readonly Metr
     out.push(`* ${d.family} is defined differently: ${each.join('; ')}`);
   }
   const names = { ttft_ms: 'mean TTFT', tpot_ms: 'mean TPOT' } as const;
-  if (checks.length === 0) {
-    out.push('noise: no per-request records on both sides; changes cannot be told apart from run-to-run noise');
+  // Name the runs that left no records to test against, rather than blaming both sides.
+  const lacking = runs.filter((run) => run.requestCount < 2).map((run) => run.id);
+  if (lacking.length > 0) {
+    const which = lacking.length === 1 ? `run ${lacking[0]} has` : `runs ${lacking.join(', ')} have`;
+    out.push(`noise: ${which} no per-request records (its source kept none); changes against it cannot be told apart from run-to-run noise`);
+  } else if (checks.length === 0) {
+    out.push('noise: too few successful requests on one side to test; changes cannot be told apart from run-to-run noise');
   }
   for (const c of checks) {
     const verdict = c.beyondNoise ? 'CHANGED beyond run-to-run noise' : 'within run-to-run noise';
