@@ -5,7 +5,7 @@
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './fixtures/catalog/run-cli.js';
@@ -97,14 +97,14 @@ describe('servebench table', () => {
     assert.match(bad.stderr, /bounds must increase/);
     const none = runCli(['table', '--db', db, '--model', 'no-such-model']);
     assert.equal(none.status, 1);
-    assert.match(none.stderr, /no runs match/);
+    assert.match(none.stderr, /no measured runs match/);
   });
 });
 
 describe('servebench runs / show / compare', () => {
   test('runs lists newest first and filters by model, hardware, label, since and limit', () => {
     const all = cli('runs').trim().split('\n');
-    assert.match(all[0]!, /^ID\s+WHEN\s+MODEL/);
+    assert.match(all[0]!, /^ID\s+WHEN\s+MODE\s+MODEL/);
     assert.ok(all.length >= 10);
     const coder = cli('runs', '--model', 'coder').trim().split('\n').slice(2);
     assert.deepEqual(coder.map((l) => l.split(/\s+/)[0]), ['067751541dd3']);
@@ -150,5 +150,49 @@ describe('servebench runs / show / compare', () => {
     const result = runCli(['runs', '--db', join(dir, 'none.db')]);
     assert.equal(result.status, 1);
     assert.match(result.stderr, /no catalog at .*none\.db; record runs with 'servebench bench' or 'servebench ingest'/);
+  });
+});
+
+describe('run modes: measured, simulated, predicted', () => {
+  const modesDb = join(dir, 'modes.db');
+  const record = (tag: string, outputThroughput: number, servebench: Record<string, unknown>, hardware = 'h100') =>
+    JSON.stringify({
+      tag, backend: 'sglang', dataset_name: 'random', random_input_len: 1024, random_output_len: 1024, max_concurrency: 8, request_rate: 'inf',
+      duration: 10, completed: 10, output_throughput: outputThroughput, mean_tpot_ms: 8, mean_ttft_ms: 50,
+      servebench: { labels: { hardware, cards: '1' }, ...servebench },
+    });
+  const modesCli = (...args: string[]) => runCli([...args, '--db', modesDb]);
+
+  before(() => {
+    const file = join(dir, 'modes.jsonl');
+    writeFileSync(file, [
+      record('on-h200', 1000, {}, 'h200'),
+      record('sim', 1100, { sim: '--model-path Qwen/Qwen3-8B --hardware h100' }),
+      record('plan', 1200, { prediction_error: { mean_tpot: 0.14, output_throughput: 0.11, mean_ttft: 0.37 } }),
+    ].join('\n') + '\n');
+    assert.equal(modesCli('ingest', file).status, 0);
+  });
+
+  test('runs and show say what each run is; --mode filters', () => {
+    const listed = modesCli('runs').stdout.trim().split('\n').slice(2);
+    assert.deepEqual(listed.map((line) => line.split(/\s+/)[3]).sort(), ['measured', 'predicted', 'simulated']);
+    assert.equal(modesCli('runs', '--mode', 'predicted,simulated').stdout.trim().split('\n').length, 4);
+    const bad = modesCli('runs', '--mode', 'guessed');
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--mode 'guessed' is not a run mode; give measured, simulated, predicted/);
+  });
+
+  test('table keeps to measured runs unless asked, and then marks each row', () => {
+    const measured = modesCli('table', '--format', 'csv').stdout.trim().split('\n');
+    assert.equal(measured.length, 2, measured.join('\n'));
+    assert.doesNotMatch(measured[0]!, /,mode,/);
+    const all = modesCli('table', '--format', 'csv', '--mode', 'all').stdout.trim().split('\n');
+    assert.equal(all.length, 4);
+    assert.match(all[0]!, /,mode,/);
+    assert.deepEqual(all.slice(1).map((line) => /,(measured|simulated|predicted),/.exec(line)?.[1]).sort(), ['measured', 'predicted', 'simulated']);
+    // Only plans on h100: the table says so and how to see them.
+    const plansOnly = modesCli('table', '--hardware', 'h100');
+    assert.equal(plansOnly.status, 1);
+    assert.match(plansOnly.stderr, /no measured runs match in .*; 2 (simulated or predicted|predicted or simulated) runs do: add --mode all/);
   });
 });

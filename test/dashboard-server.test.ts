@@ -12,7 +12,7 @@ import { openCatalog, type Catalog } from '../src/catalog/index.js';
 import { decodeJson } from '../src/catalog/store/json-codec.js';
 import { UserError } from '../src/core/errors.js';
 import { startDashboard, type RunningDashboard } from '../src/dashboard/server.js';
-import { HOSTILE_MODEL, seedCatalog, type SeededCatalog } from './dashboard-fixtures.js';
+import { HOSTILE_MODEL, seedCatalog, syntheticRun, type SeededCatalog } from './dashboard-fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servebench-dashboard-'));
 let seeded: SeededCatalog;
@@ -176,5 +176,24 @@ describe('dashboard server', () => {
   test('on loopback, requests addressed to another host name are refused', async () => {
     assert.equal(await rawRequest('GET', '/runs', 'attacker.example:80'), 421);
     assert.equal(await rawRequest('GET', '/runs', 'localhost'), 200);
+  });
+});
+
+describe('dashboard: what each run is', () => {
+  // Last, as it adds a run: the counts above are of the seeded catalog.
+  test('runs show and filter their mode, suspect runs are flagged, the table keeps to measured runs unless asked', async () => {
+    const predicted = catalog.recordRun(syntheticRun('h100-plan', 'Qwen/Qwen3-8B', { hardware: 'h100', cards: '1', mode: 'predict' }, 10, 4));
+    const list = (await get('/runs?mode=predicted')).text;
+    assert.match(list, /1 of 12 runs/);
+    assert.match(list, new RegExp(`<tr data-run="${predicted}" data-mode="predicted">`));
+    assert.match((await get('/runs')).text, new RegExp(`<tr data-run="${seeded.hostile}" data-mode="measured" class="suspect">`));
+    assert.equal((await get('/runs?mode=guessed')).status, 400);
+    const table = (await get('/table')).text;
+    assert.doesNotMatch(table, new RegExp(`data-run="${predicted}"`));
+    assert.doesNotMatch(table, /<th>Mode<\/th>/);
+    const all = (await get('/table?mode=all')).text;
+    assert.match(all, new RegExp(`data-run="${predicted}"`));
+    assert.match(all, /<th>Mode<\/th>/);
+    assert.match(all, /<td class="mode">predicted<\/td>/);
   });
 });

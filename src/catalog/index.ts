@@ -38,3 +38,4 @@ export { formatNumber, formatSigned, formatTextTable } from './report/text-table
 export { encodeJson } from './store/json-codec.js';
 export { recordBenchRun } from './record-bench.js';
 export { readIngestFiles } from './ingest/read-files.js';
+export { RUN_MODES, runModeOf, type RunMode } from './run-mode.js';

@@ -4,6 +4,7 @@
  */
 import type { Deployment, DeploymentFlags, DeploymentInstance } from '../sim/index.js';
 import type { MetricDefinitions } from './metric-definitions.js';
+import type { RunMode } from './run-mode.js';
 
 /** A metric value as bench_serving reports it: a number (Infinity for `inf`), a string (`backend`, `trace`) or null (`not set`). */
 export type MetricValue = number | string | null;
@@ -113,6 +114,8 @@ export interface RunInput {
   /** What could not be read or does not add up, one line each. */
   warnings?: string[];
   requests?: RequestRecord[];
+  /** What the run is; default: what its labels, arguments and metrics say (run-mode.ts). */
+  mode?: RunMode;
 }
 
 /** A stored run as readers see it (per-request records are fetched separately). */
@@ -134,6 +137,8 @@ export interface RunRecord {
   recipe: RecipeConfig | null;
   warnings: string[];
   requestCount: number;
+  /** Measured on a server, simulated (against servebench's sim) or predicted (virtual time). */
+  mode: RunMode;
 }
 
 /** Filters of `listRuns`; every given filter must hold. */
@@ -144,6 +149,8 @@ export interface RunFilter {
   hardware?: string;
   /** Exact label values. */
   labels?: Record<string, string>;
+  /** Only runs of these modes. */
+  modes?: readonly RunMode[];
   /** Only runs recorded (or started) at or after this ISO time. */
   since?: string;
   /** Newest first, at most this many. */

@@ -1,23 +1,49 @@
-/** Readers of the `--label KEY=VALUE`, `--since` and run-filter options several commands share. */
+/** Readers of the `--label KEY=VALUE`, `--since`, `--mode` and run-filter options several commands share. */
+import type { ArgumentParser } from 'argparse';
 import { UsageError } from '../core/errors.js';
 import { splitLabelPair } from '../core/label-pair.js';
-import type { RunFilter } from '../catalog/index.js';
+import { RUN_MODES, type RunFilter, type RunMode } from '../catalog/index.js';
 
-/** The run filters `runs` and `table` both offer. */
+/** The run filters `runs`, `table` and the dashboard's run list offer. */
 export interface RunFilterArgs {
   model: string | null;
   hardware: string | null;
   label: string[] | null;
   since: string | null;
+  /** `--mode`: comma-separated modes, or `all`. */
+  mode: string;
 }
 
-/** The `listRuns` filter of `--model`, `--hardware`, `--label` and `--since`; bad labels or dates are usage errors. */
+/** Adds `--model`, `--hardware`, `--label`, `--since` and `--mode` (default `modes`) to a command. */
+export function addRunFilterArguments(parser: ArgumentParser, modes: string): void {
+  parser.add_argument('--model', { help: 'only runs whose model contains this text (case-insensitive)' });
+  parser.add_argument('--hardware', { help: "only runs whose 'hardware' label contains this text (case-insensitive)" });
+  parser.add_argument('--label', { action: 'append', metavar: 'KEY=VALUE', help: 'only runs with this label (repeatable)' });
+  parser.add_argument('--since', { help: 'only runs recorded or started at/after: a date (2026-01-31) or look-back (7d, 12h)' });
+  parser.add_argument('--mode', {
+    default: modes,
+    metavar: 'MODES',
+    help: `only runs of these modes, comma-separated: ${RUN_MODES.join(', ')} (a run against servebench's sim is simulated, a prediction predicted), or all (default: ${modes})`,
+  });
+}
+
+/** `--mode` text as modes: `all`, or a comma-separated list of known ones; anything else is a usage error. */
+export function parseModes(text: string): RunMode[] {
+  if (text.trim() === 'all') return [...RUN_MODES];
+  const modes = text.split(',').map((mode) => mode.trim());
+  const unknown = modes.find((mode) => !(RUN_MODES as readonly string[]).includes(mode));
+  if (unknown !== undefined) throw new UsageError(`--mode '${unknown}' is not a run mode; give ${RUN_MODES.join(', ')} (comma-separated) or all`);
+  return modes as RunMode[];
+}
+
+/** The `listRuns` filter of `--model`, `--hardware`, `--label`, `--since` and `--mode`; bad values are usage errors. */
 export function runFilterOf(args: RunFilterArgs): RunFilter {
   return {
     ...(args.model ? { model: args.model } : {}),
     ...(args.hardware ? { hardware: args.hardware } : {}),
     labels: parseLabels(args.label),
     ...(args.since ? { since: parseSince(args.since) } : {}),
+    modes: parseModes(args.mode),
   };
 }
 

@@ -21,6 +21,8 @@ th, td { padding:5px 10px; border-bottom:1px solid var(--line); text-align:left;
 th { background:#f3f4f6; font-weight:600; white-space:nowrap; }
 td.num, th.num { text-align:right; font-variant-numeric:tabular-nums; white-space:nowrap; }
 tr:hover td { background:#f9fafb; }
+tr.suspect td { background:#fff8e6; }
+.flag { color:#b45309; }
 .wide { width:100%; }
 .filters { display:flex; flex-wrap:wrap; gap:10px; align-items:flex-end; margin-bottom:14px; padding:12px; background:#fff; border:1px solid var(--line); }
 .filters label { display:flex; flex-direction:column; font-size:12px; color:var(--muted); gap:3px; }

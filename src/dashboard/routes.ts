@@ -2,7 +2,7 @@
  * What each dashboard address answers, as a plain reply value (status, type, body): HTML pages,
  * chart images and the JSON API. The HTTP server (`server.ts`) only transports these replies.
  */
-import { DEFAULT_CLASSES, compareMetrics, groupByLatencyClass, noiseChecks, parseClasses, type Catalog, type ClassGroup, type LatencyClass, type RunRecord, linkedRuns, encodeJson } from '../catalog/index.js';
+import { DEFAULT_CLASSES, compareMetrics, groupByLatencyClass, noiseChecks, parseClasses, type Catalog, type ClassGroup, type LatencyClass, type RunRecord, linkedRuns, encodeJson, RUN_MODES, type RunMode } from '../catalog/index.js';
 import { UsageError, UserError } from '../core/errors.js';
 import { HttpError } from '../core/http-error.js';
 import { RUN_PLOT_KINDS, runChartOption, throughputPoints, type RunPlotKind, encodeChart } from '../plots/index.js';
@@ -64,9 +64,17 @@ function comparedRuns(catalog: Catalog, params: URLSearchParams): RunRecord[] {
 
 interface BestPractice {
   classes: string;
+  /** `measured` (the default, as `servebench table`), a single mode, or `all`. */
+  mode: string;
   groups: ClassGroup[];
   runs: RunRecord[];
   error: string | null;
+}
+
+/** The table's modes: measured unless the page asks for another mode or all. */
+function tableModes(mode: string): RunMode[] | null {
+  if (mode === 'all') return [...RUN_MODES];
+  return (RUN_MODES as readonly string[]).includes(mode) ? [mode as RunMode] : null;
 }
 
 function bestPractice(catalog: Catalog, params: URLSearchParams): BestPractice {
@@ -80,9 +88,12 @@ function bestPractice(catalog: Catalog, params: URLSearchParams): BestPractice {
     error = `${e.message.replace(/^--classes: /, 'latency classes: ')}; showing the default classes`;
     parsed = parseClasses(DEFAULT_CLASSES);
   }
+  const mode = (params.get('mode') ?? '').trim() || 'measured';
+  const modes = tableModes(mode) ?? ['measured'];
+  if (tableModes(mode) === null) error = `mode '${mode}' is not a run mode (${RUN_MODES.join(', ')}, or all); showing measured runs`;
   // Oldest first, as `servebench table` orders them before grouping.
-  const runs = catalog.listRuns().reverse();
-  return { classes, groups: groupByLatencyClass(runs, parsed), runs, error };
+  const runs = catalog.listRuns({ modes }).reverse();
+  return { classes, mode, groups: groupByLatencyClass(runs, parsed), runs, error };
 }
 
 function plotReply(catalog: Catalog, id: string, file: string): Reply {
@@ -139,8 +150,8 @@ function pageReply(catalog: Catalog, parts: string[], params: URLSearchParams): 
     return htmlReply(renderComparePage(runs, runs.map((r) => catalog.getRequests(r.id)), allRuns));
   }
   if (parts[0] === 'table' && parts.length === 1) {
-    const { classes, groups, runs, error } = bestPractice(catalog, params);
-    return htmlReply(renderTablePage(groups, throughputPoints(runs, true).points, classes, error), error ? 400 : 200);
+    const { classes, mode, groups, runs, error } = bestPractice(catalog, params);
+    return htmlReply(renderTablePage(groups, throughputPoints(runs, true).points, classes, error, mode, new Map(runs.map((run) => [run.id, run.mode]))), error ? 400 : 200);
   }
   throw new HttpError(404, `nothing at /${parts.join('/')}`);
 }

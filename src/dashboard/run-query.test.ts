@@ -18,21 +18,24 @@ const run = {
   recipe: null,
   warnings: [],
   requestCount: 0,
+  mode: 'measured',
 } satisfies RunRecord;
 
 describe('run query', () => {
   test('reads the filters from the URL', () => {
-    const query = readRunQuery(new URLSearchParams('model=DeepSeek&hardware=B200&label=cards%3D8&label=&q=tp8'));
-    assert.deepEqual(query, { model: 'DeepSeek', hardware: 'B200', labels: ['cards=8'], text: 'tp8' });
-    assert.deepEqual(readRunQuery(new URLSearchParams('')), { model: '', hardware: '', labels: [], text: '' });
+    const query = readRunQuery(new URLSearchParams('model=DeepSeek&hardware=B200&label=cards%3D8&label=&q=tp8&mode=predicted'));
+    assert.deepEqual(query, { model: 'DeepSeek', hardware: 'B200', labels: ['cards=8'], text: 'tp8', mode: 'predicted' });
+    assert.deepEqual(readRunQuery(new URLSearchParams('')), { model: '', hardware: '', labels: [], text: '', mode: '' });
   });
 
-  test('turns labels into exact catalog label filters and rejects a label without =', () => {
-    assert.deepEqual(toRunFilter({ model: 'x', hardware: '', labels: ['cards=8'], text: '' }), {
+  test('turns labels into exact catalog label filters and a mode into a mode filter; rejects a label without = and an unknown mode', () => {
+    assert.deepEqual(toRunFilter({ model: 'x', hardware: '', labels: ['cards=8'], text: '', mode: '' }), {
       filter: { model: 'x', labels: { cards: '8' } },
       error: null,
     });
-    assert.match(toRunFilter({ model: '', hardware: '', labels: ['cards'], text: '' }).error ?? '', /not key=value/);
+    assert.deepEqual(toRunFilter({ model: '', hardware: '', labels: [], text: '', mode: 'simulated' }).filter, { labels: {}, modes: ['simulated'] });
+    assert.match(toRunFilter({ model: '', hardware: '', labels: ['cards'], text: '', mode: '' }).error ?? '', /not key=value/);
+    assert.match(toRunFilter({ model: '', hardware: '', labels: [], text: '', mode: 'guessed' }).error ?? '', /mode 'guessed' is not a run mode/);
   });
 
   test('free text matches id, model, title, file, labels and dataset, case-insensitively', () => {

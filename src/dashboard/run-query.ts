@@ -2,7 +2,7 @@
  * The runs-list filters as they travel in the URL (`?model=&hardware=&label=k=v&q=`), turned into
  * the catalog's `RunFilter` plus a free-text search done here. Pure.
  */
-import { deriveDatasetLabel, splitLabelPair, type RunFilter, type RunRecord } from '../catalog/index.js';
+import { deriveDatasetLabel, RUN_MODES, splitLabelPair, type RunFilter, type RunMode, type RunRecord } from '../catalog/index.js';
 
 export interface RunQuery {
   model: string;
@@ -11,6 +11,8 @@ export interface RunQuery {
   labels: string[];
   /** Free text matched against id, model, source, title, labels and dataset. */
   text: string;
+  /** One run mode (measured, simulated, predicted); empty for every mode. */
+  mode: string;
 }
 
 /** Reads the filters from URL search parameters (missing ones are empty). */
@@ -20,10 +22,11 @@ export function readRunQuery(params: URLSearchParams): RunQuery {
     hardware: (params.get('hardware') ?? '').trim(),
     labels: params.getAll('label').map((l) => l.trim()).filter((l) => l !== ''),
     text: (params.get('q') ?? '').trim(),
+    mode: (params.get('mode') ?? '').trim(),
   };
 }
 
-/** The catalog filter of a query, or an error line naming a malformed label. */
+/** The catalog filter of a query, or an error line naming a malformed label or an unknown mode. */
 export function toRunFilter(query: RunQuery): { filter: RunFilter; error: string | null } {
   const labels: Record<string, string> = {};
   for (const pair of query.labels) {
@@ -31,8 +34,16 @@ export function toRunFilter(query: RunQuery): { filter: RunFilter; error: string
     if (!label) return { filter: {}, error: `label filter '${pair}' is not key=value (e.g. hardware=H800)` };
     labels[label[0]] = label[1];
   }
+  if (query.mode !== '' && !(RUN_MODES as readonly string[]).includes(query.mode)) {
+    return { filter: {}, error: `mode '${query.mode}' is not a run mode (${RUN_MODES.join(', ')})` };
+  }
   return {
-    filter: { ...(query.model ? { model: query.model } : {}), ...(query.hardware ? { hardware: query.hardware } : {}), labels },
+    filter: {
+      ...(query.model ? { model: query.model } : {}),
+      ...(query.hardware ? { hardware: query.hardware } : {}),
+      labels,
+      ...(query.mode ? { modes: [query.mode as RunMode] } : {}),
+    },
     error: null,
   };
 }

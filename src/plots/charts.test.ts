@@ -8,7 +8,7 @@ function runRecord(id: string, metrics: RunRecord['metrics'], labels: Record<str
   return {
     id, recordedAt: '2026-11-20T10:00:00.000Z', startedAt: null, model, toolVersion: null,
     source: { kind: 'bench', file: null, contentHash: id }, args: null, metrics, serverInfo: null,
-    environment: {}, labels, recipe: null, warnings: [], requestCount: 0,
+    environment: {}, labels, recipe: null, warnings: [], requestCount: 0, mode: 'measured',
   };
 }
 

@@ -26,8 +26,9 @@ const ARG_KEYS = new Set([
 /** Arguments that bench_serving's records also keep among their metrics (tables and comparisons read them there). */
 const ALSO_METRICS = new Set(['backend', 'request_rate', 'max_concurrency']);
 
-/** True for a parsed vLLM result: it has keys bench_serving's records never have. */
+/** True for a parsed vLLM result: it has keys bench_serving's records never have (and no `servebench` key, which only servebench writes). */
 export function isVllmResult(record: Readonly<Record<string, unknown>>): boolean {
+  if ('servebench' in record) return false;
   return ['model_id', 'endpoint_type', 'burstiness', 'mean_e2el_ms', 'total_token_throughput'].some((key) => key in record);
 }
 

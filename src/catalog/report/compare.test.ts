@@ -8,7 +8,7 @@ import type { RequestRecord, RunRecord } from '../types.js';
 function run(id: string, metrics: RunRecord['metrics'], metricDefinitions: Record<string, string> = {}): RunRecord {
   return {
     id, recordedAt: '', startedAt: null, model: null, toolVersion: null, source: { kind: 'bench', file: null, contentHash: id },
-    args: null, metrics, metricDefinitions, serverInfo: null, environment: {}, labels: {}, recipe: null, warnings: [], requestCount: 0,
+    args: null, metrics, metricDefinitions, serverInfo: null, environment: {}, labels: {}, recipe: null, warnings: [], requestCount: 0, mode: 'measured',
   };
 }
 

@@ -8,7 +8,7 @@ function run(partial: Partial<RunRecord>): RunRecord {
   return {
     id: 'abcdef012345', recordedAt: '', startedAt: null, model: null, toolVersion: null,
     source: { kind: 'ingest', file: null, contentHash: 'h' }, args: null, metrics: {}, serverInfo: null, environment: {},
-    labels: {}, recipe: null, warnings: [], requestCount: 0, ...partial,
+    labels: {}, recipe: null, warnings: [], requestCount: 0, mode: 'measured', ...partial,
   };
 }
 

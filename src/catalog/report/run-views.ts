@@ -20,6 +20,7 @@ export function formatRunList(runs: readonly RunRecord[]): string {
   const rows = runs.map((run) => [
     run.id,
     (run.startedAt ?? run.recordedAt).slice(0, 16).replace('T', ' '),
+    run.mode,
     shortModelName(run) ?? '-',
     run.labels.hardware ?? '-',
     deriveCards(run)?.value.toString() ?? '-',
@@ -31,8 +32,8 @@ export function formatRunList(runs: readonly RunRecord[]): string {
     String(run.warnings.length),
     run.source.title ?? run.source.file ?? run.source.kind,
   ]);
-  const headers = ['ID', 'WHEN', 'MODEL', 'HARDWARE', 'CARDS', 'DATASET', 'CONC', 'OUT TOK/S', 'TPOT MS', 'TTFT MS', 'WARN', 'SOURCE'];
-  return sanitizeTerminal(formatTextTable(headers, rows, new Set([4, 6, 7, 8, 9, 10])));
+  const headers = ['ID', 'WHEN', 'MODE', 'MODEL', 'HARDWARE', 'CARDS', 'DATASET', 'CONC', 'OUT TOK/S', 'TPOT MS', 'TTFT MS', 'WARN', 'SOURCE'];
+  return sanitizeTerminal(formatTextTable(headers, rows, new Set([5, 7, 8, 9, 10, 11])));
 }
 
 function section(title: string, lines: string[]): string[] {
@@ -51,6 +52,7 @@ export function formatRunDetails(run: RunRecord, linked: readonly LinkedRun[] = 
   const lines = [
     `run ${run.id}`,
     `  source:      ${run.source.kind}${run.source.file ? ` ${run.source.file}` : ''}${run.source.title ? ` — ${run.source.title}` : ''}`,
+    `  mode:        ${run.mode}`,
     `  recorded:    ${run.recordedAt}${run.startedAt ? `   started: ${run.startedAt}` : ''}`,
     `  model:       ${run.model ?? '-'}`,
     `  tool:        ${run.toolVersion ?? '-'}`,

@@ -20,6 +20,7 @@ function run(id: string, fields: Partial<RunRecord> = {}): RunRecord {
     recipe: null,
     warnings: [],
     requestCount: 0,
+    mode: 'measured',
     ...fields,
   };
 }

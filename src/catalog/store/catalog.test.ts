@@ -93,6 +93,28 @@ describe('catalog store', () => {
     assert.throws(() => openCatalog(path), /newer than this servebench/);
   });
 
+  test('every run has a mode; runs stored before modes existed get theirs from what they carry; modes filter', () => {
+    const path = join(dir, 'modes.db');
+    const catalog = openCatalog(path);
+    const predicted = catalog.recordRun(sampleRun('p', { labels: { mode: 'predict', sweep: 's1' } }));
+    const simulated = catalog.recordRun(sampleRun('s', { args: { model: 'm', sim: '--model-path m' } }));
+    const measured = catalog.recordRun(sampleRun('m'));
+    const explicit = catalog.recordRun(sampleRun('x', { mode: 'simulated' }));
+    const modeOf = (c: ReturnType<typeof openCatalog>, id: string): string => c.getRun(id).mode;
+    assert.deepEqual([predicted, simulated, measured, explicit].map((id) => modeOf(catalog, id)), ['predicted', 'simulated', 'measured', 'simulated']);
+    assert.deepEqual(catalog.listRuns({ modes: ['measured'] }).map((r) => r.id), [measured]);
+    assert.deepEqual(catalog.listRuns({ modes: [] }), []);
+    catalog.close();
+    // The catalog as the schema before modes left it: no column, version 2.
+    const raw = new Database(path);
+    raw.exec('DROP INDEX runs_by_mode; ALTER TABLE runs DROP COLUMN mode');
+    raw.pragma('user_version = 2');
+    raw.close();
+    const upgraded = openCatalog(path);
+    assert.deepEqual([predicted, simulated, measured, explicit].map((id) => modeOf(upgraded, id)), ['predicted', 'simulated', 'measured', 'measured']);
+    upgraded.close();
+  });
+
   test('a corrupt file and a locked catalog give one-line errors', () => {
     const corrupt = join(dir, 'corrupt.db');
     writeFileSync(corrupt, Buffer.alloc(4096, 7));

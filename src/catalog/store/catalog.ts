@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { UserError } from '../../core/errors.js';
 import { redactValue } from '../../core/redact.js';
+import { runModeOf, type RunMode } from '../run-mode.js';
 import { capWarnings } from '../warnings.js';
 import type { RecordOutcome, RequestRecord, RunFilter, RunInput, RunRecord, RunSource } from '../types.js';
 import { decodeJson, encodeJson } from './json-codec.js';
@@ -40,6 +41,7 @@ interface RunRow {
   warnings_json: string;
   request_count: number;
   metric_definitions_json: string | null;
+  mode: RunMode;
 }
 
 interface RequestRow {
@@ -56,7 +58,7 @@ interface RequestRow {
 
 const RUN_COLUMNS = `r.id, r.recorded_at, r.started_at, r.model, r.tool_version, r.source_kind, r.source_file,
   r.source_title, r.content_hash, r.args_json, r.metrics_json, r.server_info_json, r.environment_json,
-  r.recipe_json, r.warnings_json, r.request_count, r.metric_definitions_json`;
+  r.recipe_json, r.warnings_json, r.request_count, r.metric_definitions_json, r.mode`;
 
 /** The run id for a content hash: stable, short, and the same in every catalog. */
 export function runIdFor(contentHash: string): string {
@@ -134,8 +136,8 @@ export class Catalog {
       .prepare(
         `INSERT INTO runs (id, recorded_at, started_at, model, tool_version, source_kind, source_file, source_title,
            content_hash, args_json, metrics_json, server_info_json, environment_json, recipe_json, warnings_json, request_count,
-           metric_definitions_json)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           metric_definitions_json, mode)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         id,
@@ -155,6 +157,7 @@ export class Catalog {
         encodeJson(capWarnings(run.warnings ?? [])),
         run.requests?.length ?? 0,
         run.metricDefinitions && Object.keys(run.metricDefinitions).length > 0 ? encodeJson(run.metricDefinitions) : null,
+        run.mode ?? runModeOf(run),
       );
     const addLabel = this.db.prepare('INSERT INTO run_labels (run_id, key, value) VALUES (?, ?, ?)');
     for (const [key, value] of Object.entries(run.labels ?? {})) addLabel.run(id, key, value);
@@ -195,6 +198,10 @@ export class Catalog {
     for (const [key, value] of Object.entries(filter.labels ?? {})) {
       where.push('EXISTS (SELECT 1 FROM run_labels l WHERE l.run_id = r.id AND l.key = ? AND l.value = ?)');
       params.push(key, value);
+    }
+    if (filter.modes !== undefined) {
+      where.push(`r.mode IN (${filter.modes.map(() => '?').join(', ') || 'NULL'})`);
+      params.push(...filter.modes);
     }
     if (filter.since) {
       where.push('COALESCE(r.started_at, r.recorded_at) >= ?');
@@ -277,6 +284,7 @@ export class Catalog {
       recipe: row.recipe_json ? decodeJson(row.recipe_json) : null,
       warnings: decodeJson(row.warnings_json),
       requestCount: row.request_count,
+      mode: row.mode,
     };
   }
 }

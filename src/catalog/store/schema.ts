@@ -5,6 +5,8 @@
  */
 import type Database from 'better-sqlite3';
 import { UserError } from '../../core/errors.js';
+import { runModeOf } from '../run-mode.js';
+import { decodeJson } from './json-codec.js';
 
 type Migration = (db: Database.Database) => void;
 
@@ -57,6 +59,19 @@ const MIGRATIONS: readonly Migration[] = [
   // Runs imported from other tools store the definitions of metrics they measure differently.
   (db) => {
     db.exec('ALTER TABLE runs ADD COLUMN metric_definitions_json TEXT');
+  },
+  // Every run says what it is (measured, simulated, predicted); the runs stored before are read for it.
+  (db) => {
+    db.exec("ALTER TABLE runs ADD COLUMN mode TEXT NOT NULL DEFAULT 'measured'");
+    const rows = db.prepare('SELECT id, args_json, metrics_json FROM runs').all() as { id: string; args_json: string | null; metrics_json: string }[];
+    const labelsOf = db.prepare('SELECT key, value FROM run_labels WHERE run_id = ?');
+    const setMode = db.prepare('UPDATE runs SET mode = ? WHERE id = ?');
+    for (const row of rows) {
+      const labels = Object.fromEntries((labelsOf.all(row.id) as { key: string; value: string }[]).map((l) => [l.key, l.value]));
+      const mode = runModeOf({ labels, args: row.args_json ? decodeJson(row.args_json) : null, metrics: decodeJson(row.metrics_json) });
+      if (mode !== 'measured') setMode.run(mode, row.id);
+    }
+    db.exec('CREATE INDEX runs_by_mode ON runs(mode)');
   },
 ];
 

@@ -3,7 +3,7 @@ import type { Command } from '../main.js';
 import { AT_LEAST_ONE, boundedArgType } from '../../core/flag-range.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
 import { addOption } from '../command-parser.js';
-import { runFilterOf, type RunFilterArgs } from '../run-filter-args.js';
+import { addRunFilterArguments, runFilterOf, type RunFilterArgs } from '../run-filter-args.js';
 import { formatRunList, encodeJson } from '../../catalog/index.js';
 
 interface RunsArgs extends CatalogArgs, RunFilterArgs {
@@ -13,13 +13,10 @@ interface RunsArgs extends CatalogArgs, RunFilterArgs {
 
 export const command: Command = catalogCommand<RunsArgs>({
   name: 'runs',
-  summary: 'list runs in the catalog (filters: --model, --hardware, --label, --since, --limit)',
+  summary: 'list runs in the catalog (filters: --model, --hardware, --label, --since, --mode, --limit)',
   description: 'List catalog runs, newest first.',
   addArguments(parser) {
-    parser.add_argument('--model', { help: 'model name contains this text (case-insensitive)' });
-    parser.add_argument('--hardware', { help: "the 'hardware' label contains this text (case-insensitive)" });
-    parser.add_argument('--label', { action: 'append', metavar: 'KEY=VALUE', help: 'label equals value (repeatable)' });
-    parser.add_argument('--since', { help: 'recorded or started at/after: a date (2026-01-31) or look-back (7d, 12h)' });
+    addRunFilterArguments(parser, 'all');
     addOption(parser, ['--limit'], { type: boundedArgType('int', AT_LEAST_ONE), default: 50, help: 'show at most N runs' }, 'int');
     parser.add_argument('--json', { action: 'store_true', help: 'print the runs as JSON (Infinity as {"$nonFinite":"Infinity"})' });
   },

@@ -4,8 +4,8 @@ import type { Command } from '../main.js';
 import { UserError } from '../../core/errors.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
 import { addOption } from '../command-parser.js';
-import { runFilterOf, type RunFilterArgs } from '../run-filter-args.js';
-import { DEFAULT_CLASSES, groupByLatencyClass, parseClasses, renderBestPractice, type ExtraColumn, type TableFormat, accuracyColumns, isEvalRun, type RunRecord } from '../../catalog/index.js';
+import { addRunFilterArguments, runFilterOf, type RunFilterArgs } from '../run-filter-args.js';
+import { DEFAULT_CLASSES, groupByLatencyClass, parseClasses, renderBestPractice, type ExtraColumn, type TableFormat, accuracyColumns, isEvalRun, RUN_MODES, type RunRecord } from '../../catalog/index.js';
 
 /** One column per task whose accuracy (`servebench eval`) was measured on the server configuration of a row. */
 function accuracyOf(performanceRuns: readonly RunRecord[], allRuns: readonly RunRecord[]): ExtraColumn[] {
@@ -14,6 +14,13 @@ function accuracyOf(performanceRuns: readonly RunRecord[], allRuns: readonly Run
     csvHeader: `${task}_accuracy`,
     cell: (row) => byRun.get(row.runId) ?? '-',
   }));
+}
+
+/** A Mode column, when the table holds anything but measured runs: a plan must not pass for a measurement. */
+function modeColumn(runs: readonly RunRecord[]): ExtraColumn[] {
+  if (runs.every((run) => run.mode === 'measured')) return [];
+  const modes = new Map(runs.map((run) => [run.id, run.mode]));
+  return [{ header: 'Mode', csvHeader: 'mode', cell: (row) => modes.get(row.runId) ?? '-' }];
 }
 
 interface TableArgs extends CatalogArgs, RunFilterArgs {
@@ -30,20 +37,23 @@ export const command: Command = catalogCommand<TableArgs>({
   addArguments(parser) {
     addOption(parser, ['--format'], { choices: ['md', 'csv', 'html'], default: 'md', help: 'output format' });
     addOption(parser, ['--classes'], { default: DEFAULT_CLASSES, help: 'latency classes by mean TPOT ms' });
-    parser.add_argument('--model', { help: 'only runs whose model contains this text' });
-    parser.add_argument('--hardware', { help: "only runs whose 'hardware' label contains this text" });
-    parser.add_argument('--label', { action: 'append', metavar: 'KEY=VALUE', help: 'only runs with this label (repeatable)' });
-    parser.add_argument('--since', { help: 'only runs recorded or started at/after (date or 7d/12h)' });
+    // Best practice is what was measured: simulations and predictions only when asked for.
+    addRunFilterArguments(parser, 'measured');
     parser.add_argument('-o', '--output', { metavar: 'FILE', help: 'write the table to FILE instead of stdout' });
   },
   async run(args) {
     const classes = parseClasses(args.classes);
+    const filter = runFilterOf(args);
     const text = await withCatalog(args.db, (catalog) => {
-      const runs = catalog.listRuns(runFilterOf(args)).filter((run) => !isEvalRun(run));
-      if (runs.length === 0) throw new UserError(`no runs match in ${catalog.path}; ingest logs with 'servebench ingest' first`);
+      const runs = catalog.listRuns(filter).filter((run) => !isEvalRun(run));
+      if (runs.length === 0) {
+        const others = catalog.listRuns({ ...filter, modes: RUN_MODES.filter((mode) => !filter.modes?.includes(mode)) }).filter((run) => !isEvalRun(run));
+        const hint = others.length > 0 ? `; ${others.length} ${[...new Set(others.map((run) => run.mode))].join(' or ')} runs do: add --mode all` : "; ingest logs with 'servebench ingest' first";
+        throw new UserError(`no ${filter.modes?.join(' or ')} runs match in ${catalog.path}${hint}`);
+      }
       // Every eval run may sit beside a row: the filters choose rows, not accuracy figures.
       const accuracy = accuracyOf(runs, catalog.listRuns());
-      return renderBestPractice(groupByLatencyClass(runs.reverse(), classes), args.format, accuracy);
+      return renderBestPractice(groupByLatencyClass(runs.reverse(), classes), args.format, [...accuracy, ...modeColumn(runs)]);
     });
     if (args.output) {
       try {

@@ -6,7 +6,7 @@ import { renderRunPage } from './run.js';
 const run: RunRecord = {
   id: 'abcd00001111', recordedAt: '2026-11-20T10:00:00.000Z', startedAt: null, model: 'org/Model-<i>X', toolVersion: null,
   source: { kind: 'ingest', file: 'r.jsonl', contentHash: 'h' }, args: null, metrics: { output_throughput: 12.5 },
-  serverInfo: null, environment: {}, labels: {}, recipe: null, warnings: [], requestCount: 2,
+  serverInfo: null, environment: {}, labels: {}, recipe: null, warnings: [], requestCount: 2, mode: 'measured',
 };
 
 /** What JSONL `--output-details` gives: TTFT and ITL per request, no start time or latency. */

@@ -1,5 +1,5 @@
 /** The runs list: filters (model, hardware, label, text) and a table whose rows can be ticked for comparison. */
-import { deriveCards, deriveDatasetLabel, shortModelName, type RunRecord, formatMetric, formatNumber } from '../../catalog/index.js';
+import { deriveCards, deriveDatasetLabel, shortModelName, type RunRecord, formatMetric, formatNumber, RUN_MODES } from '../../catalog/index.js';
 import { html, type SafeHtml } from '../html.js';
 import { page } from '../layout.js';
 import type { RunQuery } from '../run-query.js';
@@ -31,6 +31,9 @@ function filterForm(data: RunsPageData): SafeHtml {
   )}</select></label>
 <label>Label<input type="text" name="label" list="labels" value="${query.labels[0] ?? ''}" placeholder="key=value"></label>
 <datalist id="labels">${labels.map((l) => html`<option value="${l}">`)}</datalist>
+<label>Mode<select name="mode"><option value="">any mode</option>${RUN_MODES.map(
+    (m) => html`<option value="${m}"${query.mode === m ? html` selected` : ''}>${m}</option>`,
+  )}</select></label>
 <label>Search<input type="text" name="q" value="${query.text}" placeholder="id, model, source, label"></label>
 <button type="submit">Filter</button>
 <a class="button plain" href="/runs">Clear</a>
@@ -40,10 +43,13 @@ function filterForm(data: RunsPageData): SafeHtml {
 function row(run: RunRecord, ticked: boolean): SafeHtml {
   const when = (run.startedAt ?? run.recordedAt).slice(0, 16).replace('T', ' ');
   const cards = deriveCards(run);
-  return html`<tr data-run="${run.id}">
+  // A run with warnings (a client or sim self-check that did not hold, failures, unreadable values) is flagged where it is listed.
+  const suspect = run.warnings.length > 0;
+  return html`<tr data-run="${run.id}" data-mode="${run.mode}"${suspect ? html` class="suspect"` : ''}>
 <td><input type="checkbox" name="run" value="${run.id}" aria-label="select run ${run.id}"${ticked ? html` checked` : ''}></td>
 <td><a href="/runs/${run.id}"><code>${run.id}</code></a></td>
 <td class="nowrap">${when}</td>
+<td class="mode">${run.mode}</td>
 <td class="model" title="${run.model ?? ''}">${shortModelName(run) ?? '-'}</td>
 <td>${run.labels.hardware ?? '-'}</td>
 <td class="num" title="${cards?.how ?? ''}">${cards ? String(cards.value) : '-'}</td>
@@ -53,7 +59,7 @@ function row(run: RunRecord, ticked: boolean): SafeHtml {
 <td class="num">${formatNumber(run.metrics.mean_tpot_ms)}</td>
 <td class="num">${formatNumber(run.metrics.mean_ttft_ms)}</td>
 <td class="num">${run.requestCount}</td>
-<td class="num">${run.warnings.length}</td>
+<td class="num"${suspect ? html` title="${run.warnings[0]!}"` : ''}>${suspect ? html`<span class="flag" aria-label="suspect run">⚠</span> ` : ''}${run.warnings.length}</td>
 <td class="source">${run.source.title ?? run.source.file?.split('/').pop() ?? run.source.kind}</td>
 </tr>`;
 }
@@ -61,7 +67,7 @@ function row(run: RunRecord, ticked: boolean): SafeHtml {
 /** The runs as a table (rows in `ticked` pre-ticked) whose ticked rows a "Compare selected" button sends to the comparison page. */
 export function runPickerForm(runs: readonly RunRecord[], ticked: readonly string[] = []): SafeHtml {
   return html`<form method="get" action="/compare"><div class="scroll"><table class="wide" id="runs">
-<thead><tr><th></th><th>ID</th><th>When</th><th>Model</th><th>Hardware</th><th class="num">Cards</th><th>Dataset</th><th class="num">Conc.</th><th class="num">Out tok/s</th><th class="num" title="mean time per output token">TPOT ms</th><th class="num" title="mean time to first token">TTFT ms</th><th class="num" title="per-request records">Records</th><th class="num">Warn.</th><th>Source</th></tr></thead>
+<thead><tr><th></th><th>ID</th><th>When</th><th title="measured on a server, simulated against servebench's sim, or predicted">Mode</th><th>Model</th><th>Hardware</th><th class="num">Cards</th><th>Dataset</th><th class="num">Conc.</th><th class="num">Out tok/s</th><th class="num" title="mean time per output token">TPOT ms</th><th class="num" title="mean time to first token">TTFT ms</th><th class="num" title="per-request records">Records</th><th class="num">Warn.</th><th>Source</th></tr></thead>
 <tbody>${runs.map((run) => row(run, ticked.includes(run.id)))}</tbody>
 </table></div>
 <p><button type="submit">Compare selected</button></p></form>`;

@@ -1,20 +1,21 @@
 /** The best-practice table page: runs grouped into latency classes by mean TPOT, with output tok/s per card. */
-import { type ClassGroup, formatNumber } from '../../catalog/index.js';
+import { type ClassGroup, formatNumber, type RunMode } from '../../catalog/index.js';
 import { throughputVsTpotOption, type ThroughputPoint } from '../../plots/index.js';
 import { html, type SafeHtml } from '../html.js';
 import { chartFigure } from '../inline-chart.js';
 import { page } from '../layout.js';
 
-function groupTable(group: ClassGroup): SafeHtml {
+/** One latency class; with `modes` (a table that holds more than measured runs) a Mode column says what each row is. */
+function groupTable(group: ClassGroup, modes: ReadonlyMap<string, RunMode> | null): SafeHtml {
   const bound = group.latencyClass.maxTpotMs;
   return html`<section class="latency-class" data-class="${group.latencyClass.name}">
 <h2>${group.latencyClass.name}${bound === null ? '' : ` (mean TPOT ≤ ${bound} ms)`}</h2>
-<table class="wide best-practice"><thead><tr><th>Model</th><th>Hardware</th><th class="num">Cards</th><th>Deploy mode</th><th>Dataset</th><th>Quantization</th><th class="num">Mean TPOT (ms)</th><th class="num">Output tok/s per card</th><th>Recipe</th></tr></thead>
+<table class="wide best-practice"><thead><tr><th>Model</th><th>Hardware</th><th class="num">Cards</th><th>Deploy mode</th><th>Dataset</th><th>Quantization</th><th class="num">Mean TPOT (ms)</th><th class="num">Output tok/s per card</th>${modes ? html`<th>Mode</th>` : ''}<th>Recipe</th></tr></thead>
 <tbody>${group.rows.map(
     (row) => html`<tr data-run="${row.runId}"><td>${row.model ?? '-'}</td><td>${row.hardware ?? '-'}</td>
 <td class="num" title="${row.cardsHow ?? ''}">${row.cards === null ? '-' : String(row.cards)}</td><td>${row.deployMode ?? '-'}</td>
 <td>${row.dataset ?? '-'}</td><td>${row.quantization ?? '-'}</td><td class="num">${formatNumber(row.meanTpotMs)}</td>
-<td class="num">${formatNumber(row.outputPerCard)}</td><td><a href="/runs/${row.runId}">${row.recipe}</a></td></tr>`,
+<td class="num">${formatNumber(row.outputPerCard)}</td>${modes ? html`<td class="mode">${modes.get(row.runId) ?? '-'}</td>` : ''}<td><a href="/runs/${row.runId}">${row.recipe}</a></td></tr>`,
   )}</tbody></table></section>`;
 }
 
@@ -24,17 +25,23 @@ export function renderTablePage(
   points: readonly ThroughputPoint[],
   classesSpec: string,
   error: string | null,
+  mode = 'measured',
+  modeOfRun: ReadonlyMap<string, RunMode> = new Map(),
 ): string {
+  const modes = [...modeOfRun.values()].some((m) => m !== 'measured') ? modeOfRun : null;
   const body = html`<h1>Best-practice table</h1>
-<p class="sub">One row per run: output tokens/s per card at the run's mean TPOT, grouped into latency classes.</p>
+<p class="sub">One row per run: output tokens/s per card at the run's mean TPOT, grouped into latency classes. Measured runs only unless another mode is chosen: simulations and predictions are plans, not best practice.</p>
 <form class="filters" method="get" action="/table">
 <label>Latency classes<input type="text" name="classes" value="${classesSpec}" size="48"></label>
+<label>Runs<select name="mode">${['measured', 'simulated', 'predicted', 'all'].map(
+    (m) => html`<option value="${m}"${mode === m ? html` selected` : ''}>${m === 'all' ? 'all modes' : m}</option>`,
+  )}</select></label>
 <button type="submit">Apply</button>
 </form>
 ${error ? html`<div class="error">${error}</div>` : ''}
 ${groups.length === 0 ? html`<div class="notice">No runs in the catalog yet.</div>` : ''}
 ${points.length ? chartFigure('tput-per-card', 'Output tok/s per card vs. mean TPOT', throughputVsTpotOption(points, 'Output tok/s per card'), '', true) : ''}
-${groups.map(groupTable)}
+${groups.map((group) => groupTable(group, modes))}
 <p><a href="/api/table">This table as JSON</a></p>`;
   return page('Best-practice table', 'table', body);
 }
