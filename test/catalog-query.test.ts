@@ -167,7 +167,7 @@ describe('run modes: measured, simulated, predicted', () => {
     const file = join(dir, 'modes.jsonl');
     writeFileSync(file, [
       record('on-h200', 1000, {}, 'h200'),
-      record('sim', 1100, { sim: '--model-path Qwen/Qwen3-8B --hardware h100' }),
+      record('sim', 1100, { sim: '--model-path Qwen/Qwen3-8B --hardware h100', sim_self_check: 'WARNING simulated server fell behind its model (write lateness p99 3.10 ms)' }),
       record('plan', 1200, { prediction_error: { mean_tpot: 0.14, output_throughput: 0.11, mean_ttft: 0.37 } }),
     ].join('\n') + '\n');
     assert.equal(modesCli('ingest', file).status, 0);
@@ -177,6 +177,12 @@ describe('run modes: measured, simulated, predicted', () => {
     const listed = modesCli('runs').stdout.trim().split('\n').slice(2);
     assert.deepEqual(listed.map((line) => line.split(/\s+/)[3]).sort(), ['measured', 'predicted', 'simulated']);
     assert.equal(modesCli('runs', '--mode', 'predicted,simulated').stdout.trim().split('\n').length, 4);
+    // The run whose sim fell behind is flagged where it is listed, and show says why.
+    const simulated = listed.find((line) => line.split(/\s+/)[3] === 'simulated')!;
+    assert.equal(simulated.split(/\s+/).at(-2), '1', simulated);
+    const shown = modesCli('show', simulated.split(/\s+/)[0]!).stdout;
+    assert.match(shown, /warnings:\n {2}simulated server fell behind its model/);
+    assert.match(shown, /self-checks:\n {2}WARNING simulated server fell behind/);
     const bad = modesCli('runs', '--mode', 'guessed');
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /--mode 'guessed' is not a run mode; give measured, simulated, predicted/);

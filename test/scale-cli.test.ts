@@ -95,7 +95,7 @@ describe('bench --workers against a truth-mode sim', () => {
     const runId = /Run (\S+) recorded in /.exec(run.stderr)?.[1];
     const shown = await runCli(['show', runId!, '--db', db]);
     assert.equal(shown.code, 0, shown.stderr);
-    assert.ok(shown.stdout.includes(`client self-check:\n  ${line}\n`), shown.stdout);
+    assert.ok(shown.stdout.includes(`self-checks:\n  ${line}\n`), shown.stdout);
     assert.match(shown.stdout, /timing_error_bound_ms +\d/);
   });
 

@@ -7,6 +7,7 @@ import type { PyValue } from '../core/pyrepr.js';
 import type { RequestOutput } from '../bench/index.js';
 import { readJsonlRecord, toPlain } from './ingest/jsonl.js';
 import { encodeJson } from './store/json-codec.js';
+import { suspectWarnings } from './suspect.js';
 import type { RequestRecord, RunInput } from './types.js';
 
 export interface BenchRunParts {
@@ -67,7 +68,7 @@ export function runInputFromBench(parts: BenchRunParts): RunInput {
     toolVersion: parts.toolVersion,
     serverInfo,
     labels: { ...labels, ...(parts.labels ?? {}) },
-    warnings: parts.warnings ?? [],
+    warnings: [...(parts.warnings ?? []), ...suspectWarnings(metrics)],
     requests: requestRecordsFromOutputs(parts.outputs, parts.virtualClock ?? false),
   };
 }

@@ -26,6 +26,8 @@ export interface ConsoleReportOptions {
 export function consoleReport(options: ConsoleReportOptions): BenchReport {
   const { write, notice } = options;
   const print = (line: string): void => write(`${line}\n`);
+  // The sim's verdict, printed with the block and kept in the record (a run whose sim fell behind is suspect).
+  let simSelfCheck: string | undefined;
   return {
     async summarized(run, simWrites) {
       if (run.metrics.completed === 0) notice(`UserWarning: ${ALL_REQUESTS_FAILED_WARNING}`);
@@ -35,7 +37,8 @@ export function consoleReport(options: ConsoleReportOptions): BenchReport {
       print(run.selfCheck.line);
       if (simWrites !== null) {
         const { judgeSimWrites } = await import('../../sim/index.js');
-        print(judgeSimWrites(await simWrites(), run.simTimeScale).line);
+        simSelfCheck = judgeSimWrites(await simWrites(), run.simTimeScale).line;
+        print(simSelfCheck);
       }
     },
     async finished(result) {
@@ -48,6 +51,7 @@ export function consoleReport(options: ConsoleReportOptions): BenchReport {
         extras: result.extras,
         selfCheck: result.selfCheck,
         simTimeScale: result.simTimeScale,
+        ...(simSelfCheck === undefined ? {} : { simSelfCheck }),
       });
       const { config, outputs, startedAt } = result;
       await keepResults({ record, args, config, outputFile: options.outputFile, outputs, startedAt }, options.keepers, notice);

@@ -49,6 +49,8 @@ export interface ResultRecordInput {
   selfCheck?: ClientVerdict;
   /** Wall seconds per engine second of the `--sim` the run measured (its times are in engine time). */
   simTimeScale?: number;
+  /** The started sim's self-check line (`bench --sim`), a warning when it fell behind its model. */
+  simSelfCheck?: string;
 }
 
 /** An ordered JSON object ready for `pythonJsonDumps`. */
@@ -95,6 +97,7 @@ function servebenchKey(input: ResultRecordInput): JsonRecord {
     ...(args.extensions.sim === null || input.simTimeScale === undefined ? {} : { sim_time_scale: float(input.simTimeScale) }),
     ...(input.prediction === undefined ? {} : { prediction_error: predictionError(input.prediction.expectedError) }),
     ...(input.selfCheck === undefined ? {} : selfCheckKeys(input.selfCheck)),
+    ...(input.simSelfCheck === undefined ? {} : { sim_self_check: input.simSelfCheck }),
   };
 }
 

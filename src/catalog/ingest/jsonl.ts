@@ -42,8 +42,12 @@ export interface JsonlRun {
   warnings: string[];
 }
 
-/** The client self-check's line: the one text figure of the `servebench` key, kept as a metric beside its numbers. */
+/** The client self-check's line: a text figure of the `servebench` key, kept as a metric beside its numbers. */
 export const SELF_CHECK_METRIC = 'client_self_check';
+/** The started sim's self-check line (`bench --sim`), kept the same way. */
+export const SIM_SELF_CHECK_METRIC = 'sim_self_check';
+/** The text figures: sentences, shown apart from the numbers. */
+export const TEXT_METRICS: ReadonlySet<string> = new Set([SELF_CHECK_METRIC, SIM_SELF_CHECK_METRIC]);
 
 /**
  * Flattens servebench's own figures (the record's `servebench` key) into metrics:
@@ -51,7 +55,7 @@ export const SELF_CHECK_METRIC = 'client_self_check';
  */
 function readServebenchKey(extra: Record<string, unknown>, metrics: Record<string, MetricValue>, labels: Record<string, string>, args: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(extra)) {
-    if (value === null || typeof value === 'number' || (key === SELF_CHECK_METRIC && typeof value === 'string')) {
+    if (value === null || typeof value === 'number' || (TEXT_METRICS.has(key) && typeof value === 'string')) {
       if (key !== 'sim') metrics[key] = value;
     } else if (key === 'labels' && isObject(value)) {
       for (const [k, v] of Object.entries(value)) labels[k] = String(v);

@@ -12,6 +12,7 @@ import type { RunInput } from '../types.js';
 import { contentHash } from './content-hash.js';
 import { isGuidellmReport, readGuidellmReport } from './guidellm-report.js';
 import { parsePythonJson, readJsonlRecord } from './jsonl.js';
+import { suspectWarnings } from '../suspect.js';
 import { profileExportTool, readProfileExportJson } from './profile-export.js';
 import { isVllmResult, readVllmResult } from './vllm-result.js';
 
@@ -82,7 +83,7 @@ function recordRun(record: Record<string, unknown>, recordText: string, file: st
     toolVersion: read.fromServebench ? 'servebench' : typeof serverVersion === 'string' ? `sglang ${serverVersion}` : null,
     requests: read.requests,
     labels: read.labels,
-    warnings: read.warnings,
+    warnings: [...read.warnings, ...suspectWarnings(read.metrics)],
   };
 }
 

@@ -4,7 +4,7 @@ import { definitionDifferences, type MetricRow, type NoiseCheck } from './compar
 import type { LinkedRun } from './eval-runs.js';
 import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName } from './run-facts.js';
 import { sanitizeTerminal } from './escape.js';
-import { SELF_CHECK_METRIC } from '../ingest/jsonl.js';
+import { TEXT_METRICS } from '../ingest/jsonl.js';
 import { formatNumber, formatSigned, formatTextTable } from './text-table.js';
 
 /** A metric value as text: numbers with 2 decimals unless integral, `inf`, `not set` for null. */
@@ -64,8 +64,9 @@ export function formatRunDetails(run: RunRecord, linked: readonly LinkedRun[] = 
     `  content:     sha256 ${run.source.contentHash}`,
   ];
   const labelLines = Object.entries(run.labels).map(([k, v]) => `${k}=${v}`);
-  // The self-check's line is a sentence, not a figure: it gets its own section.
-  const { [SELF_CHECK_METRIC]: selfCheck, ...figures } = run.metrics;
+  // The self-checks' lines are sentences, not figures: they get their own section.
+  const figures = Object.fromEntries(Object.entries(run.metrics).filter(([key]) => !TEXT_METRICS.has(key)));
+  const selfChecks = [...TEXT_METRICS].map((key) => run.metrics[key]).filter((line): line is string => typeof line === 'string');
   const metricLines = formatTextTable(['METRIC', 'VALUE'], Object.entries(figures).map(([k, v]) => [k, formatMetric(v)]), new Set([1])).split('\n');
   const argLines = Object.entries(run.args ?? {}).map(([k, v]) => `${k}=${formatArg(v)}`);
   const recipeLines: string[] = [];
@@ -87,7 +88,7 @@ export function formatRunDetails(run: RunRecord, linked: readonly LinkedRun[] = 
   const text = [
     ...lines,
     ...section('labels', labelLines),
-    ...section('client self-check', typeof selfCheck === 'string' ? [selfCheck] : []),
+    ...section('self-checks', selfChecks),
     ...section('metrics', metricLines),
     ...section("metrics measured otherwise than bench_serving's", definitionLines),
     ...section('arguments', argLines),

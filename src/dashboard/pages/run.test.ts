@@ -26,7 +26,7 @@ describe('run page', () => {
   test("servebench's client self-check shows under the headline, not among the metrics", () => {
     const line = 'Client self-check: timing error <= 2.50 ms for 97 of 100 requests; 3 read a token or the end after a loop stall and may be off by up to 47.25 ms';
     const page = renderRunPage({ ...run, metrics: { ...run.metrics, client_self_check: line } }, []);
-    assert.match(page, /<p class="sub" id="self-check">Client self-check: timing error &lt;= 2\.50 ms for 97 of 100 requests/);
+    assert.match(page, /<div class="sub" id="self-check"><p>Client self-check: timing error &lt;= 2\.50 ms for 97 of 100 requests/);
     assert.doesNotMatch(page, /<th>client_self_check<\/th>/);
   });
 

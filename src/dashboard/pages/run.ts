@@ -1,5 +1,5 @@
 /** One run: headline figures, facts, warnings, the four plots, every metric, and its configuration. */
-import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName, type RequestRecord, type RunRecord, accuracyText, isEvalRun, type LinkedRun, formatMetric, SELF_CHECK_METRIC, formatNumber } from '../../catalog/index.js';
+import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName, type RequestRecord, type RunRecord, accuracyText, isEvalRun, type LinkedRun, formatMetric, TEXT_METRICS, formatNumber } from '../../catalog/index.js';
 import { RUN_PLOT_KINDS, runChartAvailability, runChartOption, type RunPlotKind } from '../../plots/index.js';
 import { html, type HtmlValue, type SafeHtml } from '../html.js';
 import { chartFigure, missingChart } from '../inline-chart.js';
@@ -103,18 +103,19 @@ function linkedSection(run: RunRecord, linked: readonly LinkedRun[]): SafeHtml {
 ${linked.length === 0 ? html`<p class="sub">${empty}</p>` : html`<ul id="linked">${linked.map((other) => html`<li><a href="/runs/${other.id}"><code>${other.id}</code></a> ${other.summary}</li>`)}</ul>`}`;
 }
 
-/** The client's verdict on its own timing, as `servebench bench` printed it (runs measured by servebench only). */
-function selfCheck(line: unknown): SafeHtml {
-  return typeof line === 'string' ? html`<p class="sub" id="self-check">${line}</p>` : html``;
+/** The client's and the sim's verdicts on their own timing, as `servebench bench` printed them (runs measured by servebench only). */
+function selfChecks(run: RunRecord): SafeHtml {
+  const lines = [...TEXT_METRICS].map((key) => run.metrics[key]).filter((line): line is string => typeof line === 'string');
+  return lines.length === 0 ? html`` : html`<div class="sub" id="self-check">${lines.map((line) => html`<p>${line}</p>`)}</div>`;
 }
 
 /** The run detail page; `linked` are the runs of the same server configuration (`linkedRuns`). */
 export function renderRunPage(run: RunRecord, requests: readonly RequestRecord[], linked: readonly LinkedRun[] = []): string {
-  const { [SELF_CHECK_METRIC]: selfCheckLine, ...figures } = run.metrics;
+  const figures = Object.fromEntries(Object.entries(run.metrics).filter(([key]) => !TEXT_METRICS.has(key)));
   const body = html`<h1>${shortModelName(run) ?? 'unknown model'}</h1>
 <p class="sub">run <code>${run.id}</code>${run.source.title ? ` · ${run.source.title}` : ''}</p>
 ${headline(run)}
-${selfCheck(selfCheckLine)}
+${selfChecks(run)}
 ${
   run.warnings.length
     ? html`<div class="warnings" id="warnings"><strong>Warnings</strong><ul>${run.warnings.map((w) => html`<li>${w}</li>`)}</ul></div>`
