@@ -194,7 +194,8 @@ describe('run modes: measured, simulated, predicted', () => {
     assert.doesNotMatch(measured[0]!, /,mode,/);
     const all = modesCli('table', '--format', 'csv', '--mode', 'all').stdout.trim().split('\n');
     assert.equal(all.length, 4);
-    assert.match(all[0]!, /,mode,/);
+    assert.match(all[0]!, /,mode,suspect,/);
+    assert.match(all.find((line) => line.includes(',simulated,'))!, /,simulated,simulated server fell behind its model/);
     assert.deepEqual(all.slice(1).map((line) => /,(measured|simulated|predicted),/.exec(line)?.[1]).sort(), ['measured', 'predicted', 'simulated']);
     // Only plans on h100: the table says so and how to see them.
     const plansOnly = modesCli('table', '--hardware', 'h100');

@@ -183,14 +183,17 @@ describe('dashboard: what each run is', () => {
   // Last, as it adds a run: the counts above are of the seeded catalog.
   test('runs show and filter their mode, suspect runs are flagged, the table keeps to measured runs unless asked', async () => {
     const predicted = catalog.recordRun(syntheticRun('h100-plan', 'Qwen/Qwen3-8B', { hardware: 'h100', cards: '1', mode: 'predict' }, 10, 4));
+    const failing = syntheticRun('h100-failing', 'Qwen/Qwen3-8B', { hardware: 'h100', cards: '1' }, 14, 5);
+    const suspect = catalog.recordRun({ ...failing, metrics: { ...failing.metrics, failed: 3, failed_http_5xx: 3 }, warnings: ['3 of 99 requests failed (http_5xx 3)'] });
     const list = (await get('/runs?mode=predicted')).text;
-    assert.match(list, /1 of 12 runs/);
+    assert.match(list, /1 of 13 runs/);
     assert.match(list, new RegExp(`<tr data-run="${predicted}" data-mode="predicted">`));
     assert.match((await get('/runs')).text, new RegExp(`<tr data-run="${seeded.hostile}" data-mode="measured" class="suspect">`));
     assert.equal((await get('/runs?mode=guessed')).status, 400);
     const table = (await get('/table')).text;
     assert.doesNotMatch(table, new RegExp(`data-run="${predicted}"`));
     assert.doesNotMatch(table, /<th>Mode<\/th>/);
+    assert.match(table, new RegExp(`<tr data-run="${suspect}" class="suspect" title="3 of 99 requests failed \\(http_5xx 3\\)`));
     const all = (await get('/table?mode=all')).text;
     assert.match(all, new RegExp(`data-run="${predicted}"`));
     assert.match(all, /<th>Mode<\/th>/);

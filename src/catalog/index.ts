@@ -39,3 +39,4 @@ export { encodeJson } from './store/json-codec.js';
 export { recordBenchRun } from './record-bench.js';
 export { readIngestFiles } from './ingest/read-files.js';
 export { RUN_MODES, runModeOf, type RunMode } from './run-mode.js';
+export { suspectWarnings } from './suspect.js';

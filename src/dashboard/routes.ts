@@ -2,7 +2,7 @@
  * What each dashboard address answers, as a plain reply value (status, type, body): HTML pages,
  * chart images and the JSON API. The HTTP server (`server.ts`) only transports these replies.
  */
-import { DEFAULT_CLASSES, compareMetrics, groupByLatencyClass, noiseChecks, parseClasses, type Catalog, type ClassGroup, type LatencyClass, type RunRecord, linkedRuns, encodeJson, RUN_MODES, type RunMode } from '../catalog/index.js';
+import { DEFAULT_CLASSES, compareMetrics, groupByLatencyClass, noiseChecks, parseClasses, type Catalog, type ClassGroup, type LatencyClass, type RunRecord, linkedRuns, encodeJson, RUN_MODES, suspectWarnings, type RunMode } from '../catalog/index.js';
 import { UsageError, UserError } from '../core/errors.js';
 import { HttpError } from '../core/http-error.js';
 import { RUN_PLOT_KINDS, runChartOption, throughputPoints, type RunPlotKind, encodeChart } from '../plots/index.js';
@@ -151,7 +151,9 @@ function pageReply(catalog: Catalog, parts: string[], params: URLSearchParams): 
   }
   if (parts[0] === 'table' && parts.length === 1) {
     const { classes, mode, groups, runs, error } = bestPractice(catalog, params);
-    return htmlReply(renderTablePage(groups, throughputPoints(runs, true).points, classes, error, mode, new Map(runs.map((run) => [run.id, run.mode]))), error ? 400 : 200);
+    const suspect = new Map(runs.map((run) => [run.id, suspectWarnings(run.metrics)] as const).filter(([, warnings]) => warnings.length > 0));
+    const modes = new Map(runs.map((run) => [run.id, run.mode]));
+    return htmlReply(renderTablePage(groups, throughputPoints(runs, true).points, classes, error, mode, modes, suspect), error ? 400 : 200);
   }
   throw new HttpError(404, `nothing at /${parts.join('/')}`);
 }

@@ -5,7 +5,7 @@ import { UserError } from '../../core/errors.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
 import { addOption } from '../command-parser.js';
 import { addRunFilterArguments, runFilterOf, type RunFilterArgs } from '../run-filter-args.js';
-import { DEFAULT_CLASSES, groupByLatencyClass, parseClasses, renderBestPractice, type ExtraColumn, type TableFormat, accuracyColumns, isEvalRun, RUN_MODES, type RunRecord } from '../../catalog/index.js';
+import { DEFAULT_CLASSES, groupByLatencyClass, parseClasses, renderBestPractice, type ExtraColumn, type TableFormat, accuracyColumns, isEvalRun, RUN_MODES, suspectWarnings, type RunRecord } from '../../catalog/index.js';
 
 /** One column per task whose accuracy (`servebench eval`) was measured on the server configuration of a row. */
 function accuracyOf(performanceRuns: readonly RunRecord[], allRuns: readonly RunRecord[]): ExtraColumn[] {
@@ -21,6 +21,13 @@ function modeColumn(runs: readonly RunRecord[]): ExtraColumn[] {
   if (runs.every((run) => run.mode === 'measured')) return [];
   const modes = new Map(runs.map((run) => [run.id, run.mode]));
   return [{ header: 'Mode', csvHeader: 'mode', cell: (row) => modes.get(row.runId) ?? '-' }];
+}
+
+/** A Suspect column, when a row's run is suspect (a self-check that warned, failed requests): what makes it so. */
+function suspectColumn(runs: readonly RunRecord[]): ExtraColumn[] {
+  const suspect = new Map(runs.map((run) => [run.id, suspectWarnings(run.metrics)]).filter(([, warnings]) => warnings.length > 0) as [string, string[]][]);
+  if (suspect.size === 0) return [];
+  return [{ header: 'Suspect', csvHeader: 'suspect', cell: (row) => suspect.get(row.runId)?.join('; ') ?? '' }];
 }
 
 interface TableArgs extends CatalogArgs, RunFilterArgs {
@@ -53,7 +60,7 @@ export const command: Command = catalogCommand<TableArgs>({
       }
       // Every eval run may sit beside a row: the filters choose rows, not accuracy figures.
       const accuracy = accuracyOf(runs, catalog.listRuns());
-      return renderBestPractice(groupByLatencyClass(runs.reverse(), classes), args.format, [...accuracy, ...modeColumn(runs)]);
+      return renderBestPractice(groupByLatencyClass(runs.reverse(), classes), args.format, [...accuracy, ...modeColumn(runs), ...suspectColumn(runs)]);
     });
     if (args.output) {
       try {
