@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { openCatalog, type Catalog } from '../src/catalog/index.js';
 import { startDashboard, type RunningDashboard } from '../src/dashboard/server.js';
-import { HOSTILE_MODEL, seedCatalog, type SeededCatalog } from './dashboard-fixtures.js';
+import { HOSTILE_MODEL, seedCatalog, syntheticRun, type SeededCatalog } from './dashboard-fixtures.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const BROWSER_ARGS = [
@@ -85,7 +85,9 @@ describe('dashboard in a browser', { skip }, () => {
     await page.getByRole('link', { name: seeded.fast }).click();
     await page.waitForURL(new RegExp(`/runs/${seeded.fast}$`));
     assert.equal(await page.locator('h1').textContent(), 'Qwen3-8B');
-    const throughputRow = page.locator('#metrics tr', { has: page.locator('th', { hasText: /^output_throughput$/ }) });
+    // Metrics read by their result-block names, the raw key kept on the row.
+    const throughputRow = page.locator('#metrics tr[data-key="output_throughput"]');
+    assert.equal(await throughputRow.locator('th').textContent(), 'Output token throughput (tok/s)');
     assert.match((await throughputRow.locator('td').textContent()) ?? '', /^\d+\.\d\d$/);
     const chart = page.locator('figure[data-chart=throughput] svg');
     assert.equal(await chart.isVisible(), true);
@@ -93,6 +95,10 @@ describe('dashboard in a browser', { skip }, () => {
     assert.ok(box && box.width > 300 && box.height > 150, `plot is ${JSON.stringify(box)}`);
     assert.match((await page.locator('figure[data-chart=throughput]').textContent()) ?? '', /Output tokens per second/);
     assert.equal(await page.locator('figure[data-chart=itl] svg').isVisible(), true);
+    // The per-request timeline: a bar per request, split into its phases.
+    assert.equal(await page.locator('figure[data-chart=timeline] svg').isVisible(), true);
+    const timeline = (await page.locator('figure[data-chart=timeline]').textContent()) ?? '';
+    for (const text of ['Requests over the run', '96 requests', 'time to first token', 'decode']) assert.ok(timeline.includes(text), text);
   });
 
   test('ticking two runs and pressing compare shows them side by side', async () => {
@@ -109,13 +115,43 @@ describe('dashboard in a browser', { skip }, () => {
     assert.equal(await tpot.count(), 2);
     assert.match((await tpot.nth(1).textContent()) ?? '', /\([+-]\d+\.\d%\)/);
     assert.equal(await page.locator('figure[data-chart=tput-vs-tpot] svg').isVisible(), true);
+    // What was run with: the two runs share their arguments, and say so.
+    assert.equal(await page.locator('#args-diff').textContent(), 'The same in every run.');
+  });
+
+  test('ticking a measured and a predicted sweep overlays their curves', async () => {
+    const point = (sweep: string, mode: string, load: number, itlMs: number, seed: number) =>
+      syntheticRun(`${sweep}-${load}`, 'Qwen/Qwen3-8B', { hardware: 'h100', cards: '1', sweep, mode, sweep_load: String(load) }, itlMs, seed);
+    catalog.recordRuns([point('e2e-measured', 'server', 1, 8, 21), point('e2e-measured', 'server', 8, 14, 22), point('e2e-plan', 'predict', 1, 7, 23), point('e2e-plan', 'predict', 8, 13, 24)]);
+    await page.goto(`${dashboard.url}/`);
+    await page.getByRole('link', { name: 'Sweeps' }).click();
+    await page.waitForURL(/\/sweeps$/);
+    await page.getByLabel('select sweep e2e-measured').check();
+    await page.getByLabel('select sweep e2e-plan').check();
+    await page.getByRole('button', { name: 'Overlay selected' }).click();
+    await page.waitForURL(/\/sweeps\?sweep=/);
+    assert.equal(await page.locator('h1').textContent(), 'Sweeps overlaid');
+    const chart = page.locator('figure[data-chart=sweep] svg');
+    assert.equal(await chart.isVisible(), true);
+    const text = (await page.locator('figure[data-chart=sweep]').textContent()) ?? '';
+    assert.match(text, /measured · e2e-measured/);
+    assert.match(text, /predicted · e2e-plan/);
+    assert.equal(await page.locator('#sweep-points tbody tr').count(), 4);
   });
 
   test('the table page shows the best-practice rows', async () => {
     await page.goto(`${dashboard.url}/`);
     await page.getByRole('link', { name: 'Best-practice table' }).click();
     await page.waitForURL(/\/table$/);
-    assert.equal(await page.locator('table.best-practice tbody tr').count(), 11);
+    // One row per configuration, its best run; the predicted sweep's points are not best practice.
+    const best = await page.locator('table.best-practice tbody tr').count();
+    assert.match((await page.locator('main').textContent()) ?? '', /best of \d+ runs/);
+    // Every run: the 11 seeded runs and the measured sweep's 2 points.
+    await page.getByLabel('Rows').selectOption('all');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/rows=all/);
+    assert.equal(await page.locator('table.best-practice tbody tr').count(), 13);
+    assert.ok(best < 13, `best per configuration: ${best} rows`);
     const b200 = page.locator('table.best-practice tbody tr', { hasText: 'TP8 EP8 DP8' });
     const cells = await b200.locator('td').allTextContents();
     assert.deepEqual(cells.slice(0, 4), ['DeepSeek-V3.2-Exp', 'B200', '8', 'PD mixed']);

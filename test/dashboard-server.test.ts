@@ -98,7 +98,7 @@ describe('dashboard pages', () => {
   test('comparison puts two runs side by side with relative change', async () => {
     const page = await get(`/compare?run=${seeded.fast}&run=${seeded.slow}`);
     assert.match(page.text, /Compare 2 runs/);
-    assert.match(page.text, /<tr data-metric="output_throughput"><th>output_throughput<\/th><td class="num">[\d.]+<\/td><td class="num">[\d.]+ <span class="change worse">\(-\d+\.\d%\)<\/span>/);
+    assert.match(page.text, /<tr data-metric="output_throughput"><th title="output_throughput">Output token throughput \(tok\/s\)<\/th><td class="num">[\d.]+<\/td><td class="num">[\d.]+ <span class="change worse">\(-\d+\.\d%\)<\/span>/);
     assert.match(page.text, /changed beyond noise/);
     const picker = (await get(`/compare?run=${seeded.fast}`)).text;
     assert.match(picker, /Pick at least two runs/);
@@ -179,6 +179,24 @@ describe('dashboard server', () => {
   });
 });
 
+describe('dashboard: sweeps', () => {
+  test('the sweep view overlays a measured and a predicted sweep: per-card throughput against TPOT and TTFT, by load', async () => {
+    const point = (sweep: string, mode: string, load: number, itlMs: number, seed: number) =>
+      syntheticRun(`${sweep}-${load}`, 'Qwen/Qwen3-8B', { hardware: 'h100', cards: '1', sweep, mode, sweep_load: String(load) }, itlMs, seed);
+    catalog.recordRuns([point('sweep-measured', 'server', 1, 8, 11), point('sweep-measured', 'server', 4, 12, 12), point('sweep-plan', 'predict', 1, 7, 13), point('sweep-plan', 'predict', 4, 11, 14)]);
+    const list = (await get('/sweeps')).text;
+    assert.match(list, /<tr data-sweep="sweep-plan" data-mode="predicted">/);
+    assert.match(list, /<tr data-sweep="sweep-measured" data-mode="measured">/);
+    const view = await get('/sweeps?sweep=sweep-measured&sweep=sweep-plan');
+    assert.equal(view.status, 200);
+    assert.match(view.text, /<figure class="chart single" data-chart="sweep"/);
+    assert.match(view.text, /measured · sweep-measured/);
+    assert.match(view.text, /predicted · sweep-plan/);
+    assert.equal((view.text.match(/<tr data-sweep="sweep-(measured|plan)"><td>/g) ?? []).length, 4);
+    assert.equal((await get('/sweeps?sweep=no-such')).status, 404);
+  });
+});
+
 describe('dashboard: what each run is', () => {
   // Last, as it adds a run: the counts above are of the seeded catalog.
   test('runs show and filter their mode, suspect runs are flagged, the table keeps to measured runs unless asked', async () => {
@@ -186,15 +204,15 @@ describe('dashboard: what each run is', () => {
     const failing = syntheticRun('h100-failing', 'Qwen/Qwen3-8B', { hardware: 'h100', cards: '1' }, 14, 5);
     const suspect = catalog.recordRun({ ...failing, metrics: { ...failing.metrics, failed: 3, failed_http_5xx: 3 }, warnings: ['3 of 99 requests failed (http_5xx 3)'] });
     const list = (await get('/runs?mode=predicted')).text;
-    assert.match(list, /1 of 13 runs/);
+    assert.match(list, /3 of 17 runs/);
     assert.match(list, new RegExp(`<tr data-run="${predicted}" data-mode="predicted">`));
     assert.match((await get('/runs')).text, new RegExp(`<tr data-run="${seeded.hostile}" data-mode="measured" class="suspect">`));
     assert.equal((await get('/runs?mode=guessed')).status, 400);
-    const table = (await get('/table')).text;
+    const table = (await get('/table?rows=all')).text;
     assert.doesNotMatch(table, new RegExp(`data-run="${predicted}"`));
     assert.doesNotMatch(table, /<th>Mode<\/th>/);
     assert.match(table, new RegExp(`<tr data-run="${suspect}" class="suspect" title="3 of 99 requests failed \\(http_5xx 3\\)`));
-    const all = (await get('/table?mode=all')).text;
+    const all = (await get('/table?mode=all&rows=all')).text;
     assert.match(all, new RegExp(`data-run="${predicted}"`));
     assert.match(all, /<th>Mode<\/th>/);
     assert.match(all, /<td class="mode">predicted<\/td>/);

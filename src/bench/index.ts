@@ -25,7 +25,7 @@ export type { BenchmarkMetrics, ServebenchExtras } from './metrics/types.js';
 export { formatResultBlock, sectionHeader, textLine } from './output/block.js';
 export { formatExtendedBlock } from './output/extras-block.js';
 export { appendJsonl, checkOutputFile, defaultOutputFileName } from './output/jsonl-file.js';
-export { findResultBlocks, type LocatedBlock } from './output/parse-block.js';
+export { findResultBlocks, metricLabel, type LocatedBlock } from './output/parse-block.js';
 export { createProgressBar } from './output/progress.js';
 export { buildResultRecord } from './output/record.js';
 export { dispatchSchedule } from './runner/dispatch.js';

@@ -50,6 +50,7 @@ export function requestRecordsFromOutputs(outputs: readonly RequestOutput[], vir
     success: o.success,
     error: o.error,
     cause: o.failureCause,
+    queueTime: sent(o) ? o.queueTime : null,
   }));
 }
 

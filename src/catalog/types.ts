@@ -25,6 +25,8 @@ export interface RequestRecord {
   error: string;
   /** servebench's failure cause (`http_5xx`, `timeout`, ...), null for a success or when unknown. */
   cause: string | null;
+  /** Seconds it waited for a `--max-concurrency` slot before `startTime`; absent or null when the source does not say. */
+  queueTime?: number | null;
 }
 
 /** Where a run came from. The content hash makes recording idempotent: the same run is stored once. */

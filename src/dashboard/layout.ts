@@ -1,7 +1,7 @@
 /** The page shell shared by every dashboard page: head, navigation and the plain CSS (no build step, no script). */
 import { html, trusted, type SafeHtml } from './html.js';
 
-export type Section = 'runs' | 'compare' | 'table';
+export type Section = 'runs' | 'compare' | 'table' | 'sweeps';
 
 const CSS = `
 :root { --fg:#1f2937; --muted:#6b7280; --line:#e5e7eb; --accent:#2563eb; --bg:#f8fafc; --good:#15803d; --bad:#b91c1c; }
@@ -84,7 +84,7 @@ export function page(title: string, section: Section | null, body: SafeHtml): st
 <body>
 <header>
 <a class="brand" href="/">servebench</a>
-<nav>${link('/runs', 'runs', 'Runs')}${link('/compare', 'compare', 'Compare')}${link('/table', 'table', 'Best-practice table')}</nav>
+<nav>${link('/runs', 'runs', 'Runs')}${link('/compare', 'compare', 'Compare')}${link('/sweeps', 'sweeps', 'Sweeps')}${link('/table', 'table', 'Best-practice table')}</nav>
 </header>
 <main>
 ${body}

@@ -2,7 +2,7 @@
  * What each dashboard address answers, as a plain reply value (status, type, body): HTML pages,
  * chart images and the JSON API. The HTTP server (`server.ts`) only transports these replies.
  */
-import { DEFAULT_CLASSES, compareMetrics, groupByLatencyClass, noiseChecks, parseClasses, type Catalog, type ClassGroup, type LatencyClass, type RunRecord, linkedRuns, encodeJson, RUN_MODES, suspectWarnings, type RunMode } from '../catalog/index.js';
+import { DEFAULT_CLASSES, bestPerConfiguration, compareMetrics, groupByLatencyClass, noiseChecks, parseClasses, type Catalog, type ClassGroup, type LatencyClass, type RunRecord, linkedRuns, encodeJson, RUN_MODES, settingDifferences, suspectWarnings, type RunMode } from '../catalog/index.js';
 import { UsageError, UserError } from '../core/errors.js';
 import { HttpError } from '../core/http-error.js';
 import { RUN_PLOT_KINDS, runChartOption, throughputPoints, type RunPlotKind, encodeChart } from '../plots/index.js';
@@ -11,6 +11,7 @@ import { renderComparePage } from './pages/compare.js';
 import { renderErrorPage } from './pages/error.js';
 import { renderRunPage } from './pages/run.js';
 import { renderRunsPage } from './pages/runs.js';
+import { renderSweepsPage, sweepsOf } from './pages/sweeps.js';
 import { renderTablePage } from './pages/table.js';
 import { matchesText, readRunQuery, toRunFilter } from './run-query.js';
 
@@ -66,6 +67,8 @@ interface BestPractice {
   classes: string;
   /** `measured` (the default, as `servebench table`), a single mode, or `all`. */
   mode: string;
+  /** Every run a row (`rows=all`), rather than the best run of each configuration. */
+  everyRun: boolean;
   groups: ClassGroup[];
   runs: RunRecord[];
   error: string | null;
@@ -77,7 +80,8 @@ function tableModes(mode: string): RunMode[] | null {
   return (RUN_MODES as readonly string[]).includes(mode) ? [mode as RunMode] : null;
 }
 
-function bestPractice(catalog: Catalog, params: URLSearchParams): BestPractice {
+/** The best-practice rows `params` ask for; `rows` absent means every run for the API, the best per configuration for the page. */
+function bestPractice(catalog: Catalog, params: URLSearchParams, defaultRows: 'all' | 'best'): BestPractice {
   const classes = (params.get('classes') ?? '').trim() || DEFAULT_CLASSES;
   let error: string | null = null;
   let parsed: LatencyClass[];
@@ -88,12 +92,14 @@ function bestPractice(catalog: Catalog, params: URLSearchParams): BestPractice {
     error = `${e.message.replace(/^--classes: /, 'latency classes: ')}; showing the default classes`;
     parsed = parseClasses(DEFAULT_CLASSES);
   }
+  const everyRun = (params.get('rows') ?? defaultRows) === 'all';
   const mode = (params.get('mode') ?? '').trim() || 'measured';
   const modes = tableModes(mode) ?? ['measured'];
   if (tableModes(mode) === null) error = `mode '${mode}' is not a run mode (${RUN_MODES.join(', ')}, or all); showing measured runs`;
   // Oldest first, as `servebench table` orders them before grouping.
   const runs = catalog.listRuns({ modes }).reverse();
-  return { classes, mode, groups: groupByLatencyClass(runs, parsed), runs, error };
+  const groups = groupByLatencyClass(runs, parsed);
+  return { classes, mode, everyRun, groups: everyRun ? groups : bestPerConfiguration(groups), runs, error };
 }
 
 function plotReply(catalog: Catalog, id: string, file: string): Reply {
@@ -123,10 +129,10 @@ function apiReply(catalog: Catalog, parts: string[], params: URLSearchParams): R
   if (resource === 'compare' && parts.length === 1) {
     const runs = comparedRuns(catalog, params);
     if (runs.length < 2) throw new HttpError(400, 'give at least two runs: /api/compare?run=ID&run=ID');
-    return jsonReply({ runs: runs.map((r) => r.id), metrics: compareMetrics(runs), noise: noiseChecks(runs.map((r) => catalog.getRequests(r.id))) });
+    return jsonReply({ runs: runs.map((r) => r.id), metrics: compareMetrics(runs), settings: settingDifferences(runs), noise: noiseChecks(runs.map((r) => catalog.getRequests(r.id))) });
   }
   if (resource === 'table' && parts.length === 1) {
-    const { classes, groups, error } = bestPractice(catalog, params);
+    const { classes, groups, error } = bestPractice(catalog, params, 'all');
     if (error) throw new HttpError(400, error);
     return jsonReply({ classes, groups });
   }
@@ -149,11 +155,19 @@ function pageReply(catalog: Catalog, parts: string[], params: URLSearchParams): 
     const allRuns = runs.length < 2 ? catalog.listRuns() : [];
     return htmlReply(renderComparePage(runs, runs.map((r) => catalog.getRequests(r.id)), allRuns));
   }
+  if (parts[0] === 'sweeps' && parts.length === 1) {
+    const all = sweepsOf(catalog.listRuns({ labels: {} }).filter((run) => run.labels.sweep !== undefined));
+    const wanted = [...new Set(params.getAll('sweep').map((id) => id.trim()).filter((id) => id !== ''))];
+    const chosen = wanted.flatMap((id) => all.filter((sweep) => sweep.id === id));
+    const missing = wanted.filter((id) => !all.some((sweep) => sweep.id === id));
+    const error = missing.length > 0 ? `no sweep ${missing.join(', ')} in the catalog; pick one from the list` : null;
+    return htmlReply(renderSweepsPage(all, error === null ? chosen : [], error), error ? 404 : 200);
+  }
   if (parts[0] === 'table' && parts.length === 1) {
-    const { classes, mode, groups, runs, error } = bestPractice(catalog, params);
+    const { classes, mode, everyRun, groups, runs, error } = bestPractice(catalog, params, 'best');
     const suspect = new Map(runs.map((run) => [run.id, suspectWarnings(run.metrics)] as const).filter(([, warnings]) => warnings.length > 0));
     const modes = new Map(runs.map((run) => [run.id, run.mode]));
-    return htmlReply(renderTablePage(groups, throughputPoints(runs, true).points, classes, error, mode, modes, suspect), error ? 400 : 200);
+    return htmlReply(renderTablePage(groups, throughputPoints(runs, true).points, classes, error, { mode, everyRun, modeOfRun: modes, suspect }), error ? 400 : 200);
   }
   throw new HttpError(404, `nothing at /${parts.join('/')}`);
 }

@@ -8,8 +8,9 @@ import { deriveCards, requestTtftsMs, shortModelName, type RequestRecord, type R
 import { histogram, itlSamplesMs } from './histogram.js';
 import { concurrencyOption, latencyHistogramOption, outputThroughputOption, throughputVsTpotOption, type ThroughputPoint } from './options.js';
 import { perSecondTimeline } from '../bench/index.js';
+import { requestTimelineOption } from './request-timeline.js';
 
-export const RUN_PLOT_KINDS = ['throughput', 'concurrency', 'ttft', 'itl'] as const;
+export const RUN_PLOT_KINDS = ['throughput', 'concurrency', 'ttft', 'itl', 'timeline'] as const;
 export type RunPlotKind = (typeof RUN_PLOT_KINDS)[number];
 export const PLOT_KINDS = [...RUN_PLOT_KINDS, 'tput-vs-tpot'] as const;
 export type PlotKind = (typeof PLOT_KINDS)[number];
@@ -23,7 +24,7 @@ export function runSubject(run: RunRecord): string {
 /** Whether a per-run chart can be drawn from these records, and why not when it cannot. */
 export function runChartAvailability(kind: RunPlotKind, requests: readonly RequestRecord[]): string | null {
   if (requests.length === 0) return 'the run has no per-request records (ingested from a console log)';
-  if (kind === 'throughput' || kind === 'concurrency') {
+  if (kind === 'throughput' || kind === 'concurrency' || kind === 'timeline') {
     if (perSecondTimeline(requests).requestsUsed === 0) return 'no successful request has a start time and latency (JSONL details do not record them)';
   } else if (kind === 'ttft') {
     if (requestTtftsMs(requests).length === 0) return 'no successful request has a TTFT';
@@ -51,6 +52,8 @@ export function runChartOption(kind: RunPlotKind, run: RunRecord, requests: read
       const samples = itlSamplesMs(requests);
       return latencyHistogramOption('Inter-token latency', 'ITL (ms)', histogram(samples), samples, subject);
     }
+    case 'timeline':
+      return requestTimelineOption(requests, subject);
   }
 }
 

@@ -3,3 +3,4 @@ export { PLOT_KINDS, RUN_PLOT_KINDS, comparisonChartOption, runChartAvailability
 export { encodeChart, imageFormatOf, writeChart, writeThroughputPlots } from './export.js';
 export { PALETTE, throughputVsTpotOption, type ThroughputPoint } from './options.js';
 export { DEFAULT_SIZE, renderSvg, type ChartSize } from './render.js';
+export { paretoFront, sweepChartOption, type SweepChartPoint, type SweepChartSeries } from './sweep-chart.js';

@@ -113,6 +113,14 @@ export function latencyHistogramOption(
   };
 }
 
+/** Values that span more than a factor of LOG_SPREAD (all positive) read better on a log axis. */
+const LOG_SPREAD = 20;
+
+function spansDecades(values: readonly number[]): boolean {
+  if (values.length < 2 || values.some((v) => !(v > 0))) return false;
+  return Math.max(...values) / Math.min(...values) > LOG_SPREAD;
+}
+
 /** One run on the throughput-vs-TPOT chart. */
 export interface ThroughputPoint {
   /** Short label drawn next to the point (run id or recipe). */
@@ -129,7 +137,11 @@ export interface ThroughputPoint {
  */
 export function throughputVsTpotOption(points: readonly ThroughputPoint[], yName: string): EChartsOption {
   const groups = [...new Set(points.map((p) => p.group))];
-  const subtitle = `${points.length} run${points.length === 1 ? '' : 's'} · up and to the left is better`;
+  // Runs of very different scale (a fast small model beside slow large ones) bunch at one corner of a linear axis.
+  const logX = spansDecades(points.map((p) => p.meanTpotMs));
+  const logY = spansDecades(points.map((p) => p.throughput));
+  const scales = logX && logY ? ' · log scales' : logX ? ' · log TPOT scale' : logY ? ' · log throughput scale' : '';
+  const subtitle = `${points.length} run${points.length === 1 ? '' : 's'} · up and to the left is better${scales}`;
   const sides = placeLabels(
     points.map((p) => ({ x: p.meanTpotMs, y: p.throughput, label: p.label })),
     { width: 620, height: groups.length > 1 ? 220 : 250 },
@@ -138,9 +150,9 @@ export function throughputVsTpotOption(points: readonly ThroughputPoint[], yName
     ...base('Output throughput vs. mean TPOT', subtitle),
     grid: { left: 80, right: 70, top: 70, bottom: groups.length > 1 ? 90 : 60 },
     legend: groups.length > 1 ? { bottom: 5, type: 'plain', textStyle: { color: TEXT } } : { show: false },
-    // Both axes start at zero: a zoomed axis would make a 0.1% difference look like a trade-off curve.
-    xAxis: { ...valueAxis('Mean TPOT (ms)', 30), min: 0 },
-    yAxis: { ...valueAxis(yName, 60), min: 0 },
+    // Linear axes start at zero: a zoomed axis would make a 0.1% difference look like a trade-off curve.
+    xAxis: logX ? { ...valueAxis('Mean TPOT (ms, log)', 30), type: 'log' } : { ...valueAxis('Mean TPOT (ms)', 30), min: 0 },
+    yAxis: logY ? { ...valueAxis(`${yName} (log)`, 60), type: 'log' } : { ...valueAxis(yName, 60), min: 0 },
     series: groups.map((group) => ({
       type: 'scatter',
       name: group,

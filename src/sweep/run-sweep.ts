@@ -4,7 +4,7 @@
  * table, the summary, and optionally the plot and a JSON summary.
  */
 import { openCatalog, type Catalog } from '../catalog/index.js';
-import { writeChart } from '../plots/index.js';
+import { sweepChartOption, writeChart } from '../plots/index.js';
 import { splitCommandLine } from '../core/command-line.js';
 import { parseLaunchArgs, deployMode, deploymentCards, deploymentHardware, parseDeployment, type LaunchDeployment } from '../sim/index.js';
 import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags, formatExpectedErrorNote } from '../predict/index.js';
@@ -14,7 +14,6 @@ import { formatSlo, type Slo } from './slo.js';
 import { runSeries, runSloSearch, type SweepPoint } from './sweep.js';
 import { sweepJson } from './sweep-json.js';
 import type { BenchFlagsParser, LoadSweepPlan, OutputSpec } from './sweep-plan.js';
-import { sweepChartOption } from './sweep-plot.js';
 import { formatSweepSummary, formatSweepTable } from './sweep-table.js';
 import { liveTarget, measureAtFor, predictionTarget, type SweepTarget } from './sweep-target.js';
 
@@ -75,6 +74,13 @@ function limitOf(slo: Slo | null, metric: 'tpot' | 'ttft'): number | undefined {
   return slo?.targets.find((target) => target.metric === metric && target.statistic.kind === 'mean')?.limitMs;
 }
 
+/** The SLO's mean limits the chart draws, those the SLO sets. */
+function limitsOf(slo: Slo | null): { tpotLimitMs?: number; ttftLimitMs?: number } {
+  const tpot = limitOf(slo, 'tpot');
+  const ttft = limitOf(slo, 'ttft');
+  return { ...(tpot === undefined ? {} : { tpotLimitMs: tpot }), ...(ttft === undefined ? {} : { ttftLimitMs: ttft }) };
+}
+
 /** Opens the catalog unless `--no-catalog`; the caller closes it. */
 function openSweepCatalog(output: OutputSpec): Catalog | null {
   return output.noCatalog ? null : openCatalog(output.db);
@@ -125,7 +131,14 @@ export async function runLoadSweep(plan: LoadSweepPlan, print: Print, parseBench
     if (catalog !== null) print(`Recorded ${points.length} runs in ${catalog.path} with label sweep=${labels.sweep}`);
     if (plan.output.plot !== null) {
       const title = `${target.mode === 'predict' ? 'Predicted' : 'Measured'}: ${what}`;
-      const option = sweepChartOption({ title, kind: plan.loadKind, cards, series: [{ name: target.mode, points }], tpotLimitMs: limitOf(plan.slo, 'tpot'), ttftLimitMs: limitOf(plan.slo, 'ttft') });
+      const chartPoints = [...points].sort((a, b) => a.load - b.load).map((point) => ({ label: formatLoad(point.load), metrics: point.metrics }));
+      const option = sweepChartOption({
+        title,
+        loadName: plan.loadKind === 'concurrency' ? 'concurrency' : 'req/s',
+        cards,
+        series: [{ name: target.mode, points: chartPoints }],
+        ...limitsOf(plan.slo),
+      });
       writeChart(option, plan.output.plot, PLOT_SIZE);
       print(`Plot written to ${plan.output.plot}`);
     }

@@ -6,7 +6,6 @@ import { configAtLoad } from './load-config.js';
 import { parseSlo } from './slo.js';
 import type { SweepPoint } from './sweep.js';
 import { sweepJson } from './sweep-json.js';
-import { sweepChartOption } from './sweep-plot.js';
 
 function point(load: number, throughput: number, tpot: number, met: boolean | null): SweepPoint {
   const slo = parseSlo('tpot=10ms');
@@ -47,19 +46,5 @@ describe('sweepJson', () => {
     const infinite = sweepJson({ mode: 'server', kind: 'rate', cards: 1, slo: null, points: [point(Number.POSITIVE_INFINITY, 1, 1, null)], runs: 1 });
     assert.equal(infinite.peak_load, 'inf');
     assert.equal(infinite.knee_load, null);
-  });
-});
-
-describe('sweepChartOption', () => {
-  test('two panels (TPOT, TTFT) per curve, per-card throughput, SLO limits as dashed lines', () => {
-    const option = sweepChartOption({
-      title: 't', kind: 'concurrency', cards: 2, tpotLimitMs: 10,
-      series: [{ name: 'sim', points: [point(2, 200, 8, true), point(1, 100, 5, true)] }, { name: 'predict', points: [point(1, 110, 5, true)] }],
-    });
-    const series = option.series as Array<{ name: string; xAxisIndex: number; data: Array<{ value: number[]; load: string } | number[]> }>;
-    assert.deepEqual(series.map((s) => [s.name, s.xAxisIndex]), [['sim', 0], ['predict', 0], ['SLO limit', 0], ['sim', 1], ['predict', 1]]);
-    assert.deepEqual(series[0]?.data, [{ value: [5, 50], load: '1' }, { value: [8, 100], load: '2' }]);
-    assert.deepEqual(series[3]?.data[0], { value: [100, 50], load: '1' });
-    assert.deepEqual(series[2]?.data, [[10, 0], [10, 100]]);
   });
 });

@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { findResultBlocks, parseResultBlock } from './parse-block.js';
+import { findResultBlocks, metricLabel, parseResultBlock } from './parse-block.js';
 import { formatResultBlock } from './block.js';
 import { formatExtendedBlock } from './extras-block.js';
 import type { BenchmarkMetrics } from '../metrics/types.js';
@@ -176,4 +176,13 @@ describe('round trip with the formatter', () => {
     assert.deepEqual([m.failed, m.failed_timeout, m.failed_http_5xx, m.resent_requests, m.mean_queue_time_ms, m.p99_queue_time_ms, m.requested_request_rate], [3, 2, 1, 4, 1.5, 9.25, Infinity]);
     assert.deepEqual([m.peak_in_flight_requests, m.peak_output_tokens_per_s_1s_window], [12, 840]);
   });
+});
+
+test('metric keys read as the result block and the extras print them, others in words', () => {
+  assert.equal(metricLabel('mean_ttft_ms'), 'Mean TTFT (ms)');
+  assert.equal(metricLabel('output_throughput'), 'Output token throughput (tok/s)');
+  assert.equal(metricLabel('peak_in_flight_requests'), 'Peak in-flight requests');
+  assert.equal(metricLabel('failed'), 'Failed requests');
+  assert.equal(metricLabel('failed_http_5xx'), 'Failed: http 5xx');
+  assert.equal(metricLabel('timing_error_bound_ms'), 'Timing error bound (ms)');
 });

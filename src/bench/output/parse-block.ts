@@ -197,19 +197,37 @@ function readBlockLines(lines: readonly string[], from: number): LocatedBlock {
 
 /** servebench's extras section, printed right after the block (src/bench/output/extras-block.ts). */
 const EXTRAS_HEADER = /^\s*-+\s*servebench extras\s*-+\s*$/i;
-const EXTRAS_LABELS: Readonly<Record<string, string>> = {
-  'failed requests': 'failed',
-  'resent requests (keep-alive closed)': 'resent_requests',
-  'mean queue time (ms)': 'mean_queue_time_ms',
-  'p99 queue time (ms)': 'p99_queue_time_ms',
-  'requested request rate (req/s)': 'requested_request_rate',
-  'achieved request rate (req/s)': 'achieved_request_rate',
-  'peak in-flight requests': 'peak_in_flight_requests',
-  'peak output tok/s (1 s window)': 'peak_output_tokens_per_s_1s_window',
-  'mean reasoning ttft (ms)': 'mean_reasoning_ttft_ms',
-  'median reasoning ttft (ms)': 'median_reasoning_ttft_ms',
-  'p99 reasoning ttft (ms)': 'p99_reasoning_ttft_ms',
-};
+const EXTRAS: ReadonlyArray<readonly [label: string, key: string]> = [
+  ['Failed requests', 'failed'],
+  ['Resent requests (keep-alive closed)', 'resent_requests'],
+  ['Mean queue time (ms)', 'mean_queue_time_ms'],
+  ['P99 queue time (ms)', 'p99_queue_time_ms'],
+  ['Requested request rate (req/s)', 'requested_request_rate'],
+  ['Achieved request rate (req/s)', 'achieved_request_rate'],
+  ['Peak in-flight requests', 'peak_in_flight_requests'],
+  ['Peak output tok/s (1 s window)', 'peak_output_tokens_per_s_1s_window'],
+  ['Mean reasoning TTFT (ms)', 'mean_reasoning_ttft_ms'],
+  ['Median reasoning TTFT (ms)', 'median_reasoning_ttft_ms'],
+  ['P99 reasoning TTFT (ms)', 'p99_reasoning_ttft_ms'],
+];
+const EXTRAS_LABELS: Readonly<Record<string, string>> = Object.fromEntries(EXTRAS.map(([label, key]) => [normalizeLabel(label), key]));
+
+/** Each key's label as the result block and the extras print it (the extras win for `failed`, which both name). */
+const LABEL_OF_KEY = new Map<string, string>([...LABELS.map(([label, key]): [string, string] => [key, label]), ...EXTRAS.map(([label, key]): [string, string] => [key, label])]);
+
+/**
+ * A metric key as a person reads it: the label the result block or the extras print for it
+ * (`mean_ttft_ms` → `Mean TTFT (ms)`), else the key in words (`failed_http_5xx` → `Failed: http 5xx`).
+ */
+export function metricLabel(key: string): string {
+  const printed = LABEL_OF_KEY.get(key);
+  if (printed !== undefined) return printed;
+  const failed = /^failed_(.+)$/.exec(key);
+  if (failed) return `Failed: ${failed[1]!.replace(/_/g, ' ')}`;
+  const unit = key.endsWith('_ms') ? ' (ms)' : '';
+  const words = key.replace(/_ms$/, '').replace(/_/g, ' ');
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)}${unit}`;
+}
 
 /**
  * The sub-section a prediction ends its extras with (src/predict/expected-error.ts): the block's own

@@ -36,6 +36,8 @@ export interface BestPracticeRow {
   recipe: string;
   /** The source file of the run, when it has one. */
   link: string | null;
+  /** Set by `bestPerConfiguration`: the other runs of the same configuration this row stands for. */
+  alternatives?: number;
 }
 
 /** A table figure whose definition is not bench_serving's (the table's columns are bench_serving's). */
@@ -118,4 +120,29 @@ export function groupByLatencyClass(runs: readonly RunRecord[], classes: readonl
   const byModelThenThroughput = (a: BestPracticeRow, b: BestPracticeRow): number =>
     (a.model ?? '').localeCompare(b.model ?? '') || (b.outputPerCard ?? -1) - (a.outputPerCard ?? -1) || a.runId.localeCompare(b.runId);
   return [...groups, unclassified].filter((g) => g.rows.length > 0).map((g) => ({ ...g, rows: g.rows.sort(byModelThenThroughput) }));
+}
+
+/** The facts that make two rows the same configuration: what a best-practice table promises a reader. */
+function configurationOf(row: BestPracticeRow): string {
+  return JSON.stringify([row.model, row.hardware, row.cards, row.deployMode, row.dataset, row.quantization]);
+}
+
+/**
+ * One row per configuration (model, hardware, cards, deploy mode, workload, quantization) in each
+ * latency class: the one with the highest output per card, `alternatives` counting the other runs
+ * it stands for. Groups keep their order; rows keep `groupByLatencyClass`'s.
+ */
+export function bestPerConfiguration(groups: readonly ClassGroup[]): ClassGroup[] {
+  return groups.map((group) => {
+    const best = new Map<string, BestPracticeRow>();
+    const counts = new Map<string, number>();
+    for (const row of group.rows) {
+      const key = configurationOf(row);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+      const kept = best.get(key);
+      if (kept === undefined || (row.outputPerCard ?? -1) > (kept.outputPerCard ?? -1)) best.set(key, row);
+    }
+    const rows = group.rows.filter((row) => best.get(configurationOf(row)) === row).map((row) => ({ ...row, alternatives: counts.get(configurationOf(row))! - 1 }));
+    return { ...group, rows };
+  });
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareMetrics, definitionDifferences, noiseChecks, requestTpotsMs, tQuantile975, welchInterval } from './compare.js';
+import { compareMetrics, definitionDifferences, noiseChecks, requestTpotsMs, settingDifferences, tQuantile975, welchInterval } from './compare.js';
 import { formatComparison } from './run-views.js';
 import { BENCH_SERVING_DEFINITIONS } from '../metric-definitions.js';
 import type { RequestRecord, RunRecord } from '../types.js';
@@ -64,4 +64,17 @@ test('metrics two runs define differently are marked, with the definition of eac
   assert.match(text, /^mean_itl_ms \*/m);
   assert.match(text, /^mean_ttft_ms  /m, 'a metric defined alike is not marked');
   assert.ok(text.includes(`* itl_ms is defined differently: base: ${BENCH_SERVING_DEFINITIONS.itl_ms}; aiperf: ${perRequest}`));
+});
+
+test('settings that differ: bench arguments and launch facts per server, each run’s value or null', () => {
+  const instance = (role: 'mixed' | 'prefill' | 'decode', config: Record<string, unknown>) => ({ role, launcher: 'sglang serve', config, flags: {} });
+  const a = { ...run('a', {}), args: { model: 'm', max_concurrency: 16, request_rate: Infinity }, recipe: { instances: [instance('mixed', { tpSize: 8, enableDpAttention: true })], env: {}, origin: 'file' } };
+  const b = { ...run('b', {}), args: { model: 'm', max_concurrency: 64, request_rate: Infinity, seed: 2 }, recipe: { instances: [instance('mixed', { tpSize: 8, dpSize: 8, enableDpAttention: true })], env: {}, origin: 'file' } };
+  assert.deepEqual(settingDifferences([a, b]), {
+    args: [{ key: 'max_concurrency', values: ['16', '64'] }, { key: 'seed', values: [null, '2'] }],
+    launch: [{ key: 'mixed.dpSize', values: [null, '8'] }],
+  });
+  const text = formatComparison([a, b], compareMetrics([a, b]), []);
+  assert.match(text, /arguments that differ:\nSETTING\s+a\s+b\n-+\s+-+\s+-+\nmax_concurrency\s+16\s+64\nseed\s+-\s+2/);
+  assert.match(text, /launch configuration that differs:\nSETTING\s+a\s+b\n-+\s+-+\s+-+\nmixed\.dpSize\s+-\s+8/);
 });

@@ -42,6 +42,52 @@ export function compareMetrics(runs: readonly RunRecord[]): MetricRow[] {
   });
 }
 
+/** A setting that is not the same in every compared run: its name and each run's value (null: the run does not state it). */
+export interface SettingDifference {
+  key: string;
+  values: (string | null)[];
+}
+
+/** What the runs were run with, apart: their bench arguments, and their servers' launch configuration. */
+export interface SettingDifferences {
+  args: SettingDifference[];
+  launch: SettingDifference[];
+}
+
+function settingText(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf';
+  return JSON.stringify(value);
+}
+
+/** Rows of the keys whose values are not all the same, in the order the keys first appear. */
+function differing(settings: readonly Record<string, unknown>[]): SettingDifference[] {
+  const keys: string[] = [];
+  for (const setting of settings) for (const key of Object.keys(setting)) if (!keys.includes(key)) keys.push(key);
+  return keys
+    .map((key) => ({ key, values: settings.map((setting) => settingText(setting[key])) }))
+    .filter((row) => new Set(row.values).size > 1);
+}
+
+/** A run's launch configuration as flat settings: `mixed.tpSize`, `prefill.disaggregationMode`, `decode#2.dpSize`, ... */
+function launchSettings(run: RunRecord): Record<string, unknown> {
+  const settings: Record<string, unknown> = {};
+  const seen = new Map<string, number>();
+  for (const instance of run.recipe?.instances ?? []) {
+    const n = (seen.get(instance.role) ?? 0) + 1;
+    seen.set(instance.role, n);
+    const name = n === 1 ? instance.role : `${instance.role}#${n}`;
+    for (const [field, value] of Object.entries(instance.config)) settings[`${name}.${field}`] = value;
+  }
+  return settings;
+}
+
+/** The bench arguments and launch-configuration facts that differ between the runs (compare shows them beside the metric deltas). */
+export function settingDifferences(runs: readonly RunRecord[]): SettingDifferences {
+  return { args: differing(runs.map((run) => run.args ?? {})), launch: differing(runs.map(launchSettings)) };
+}
+
 /** A measured quantity the compared runs define differently (e.g. ITL as every gap vs a per-request average). */
 export interface DefinitionDifference {
   /** The metric family, e.g. `itl_ms`. */

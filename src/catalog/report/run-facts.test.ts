@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunRecord } from '../types.js';
-import { groupByLatencyClass, parseClasses } from './best-practice.js';
+import { bestPerConfiguration, groupByLatencyClass, parseClasses } from './best-practice.js';
 import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, formatLength } from './run-facts.js';
 
 function run(partial: Partial<RunRecord>): RunRecord {
@@ -63,4 +63,15 @@ test('latency classes: parsing, bounds, grouping and ordering', () => {
     ['fast', [['a2', 100], ['a1', 25]]],
     ['unclassified', [['a3', null], ['a4', null]]],
   ]);
+});
+
+test('best per configuration: one row per model, hardware, cards, deploy mode, workload and quantization in each class', () => {
+  const args = { dataset_name: 'random', random_input_len: 1024, random_output_len: 1024 };
+  const runs = [
+    run({ id: 'aaaa00000001', model: 'Qwen/Qwen3-8B', args, labels: { hardware: 'h100', cards: '1' }, metrics: { mean_tpot_ms: 10, output_throughput: 900 } }),
+    run({ id: 'aaaa00000002', model: 'Qwen/Qwen3-8B', args, labels: { hardware: 'h100', cards: '1' }, metrics: { mean_tpot_ms: 12, output_throughput: 1000 } }),
+    run({ id: 'aaaa00000003', model: 'Qwen/Qwen3-8B', args, labels: { hardware: 'h200', cards: '1' }, metrics: { mean_tpot_ms: 11, output_throughput: 950 } }),
+  ];
+  const [group] = bestPerConfiguration(groupByLatencyClass(runs, parseClasses('fast:<=50')));
+  assert.deepEqual(group!.rows.map((row) => [row.runId, row.alternatives]), [['aaaa00000002', 1], ['aaaa00000003', 0]]);
 });

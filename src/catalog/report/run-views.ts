@@ -1,6 +1,6 @@
 /** Terminal views of stored runs: the `runs` list, `show` details and the `compare` table. Pure. */
 import type { RunRecord } from '../types.js';
-import { definitionDifferences, type MetricRow, type NoiseCheck } from './compare.js';
+import { definitionDifferences, settingDifferences, type MetricRow, type NoiseCheck } from './compare.js';
 import type { LinkedRun } from './eval-runs.js';
 import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName } from './run-facts.js';
 import { sanitizeTerminal } from './escape.js';
@@ -119,6 +119,12 @@ export function formatComparison(runs: readonly RunRecord[], rows: readonly Metr
   for (const d of differences) {
     const each = d.definitions.flatMap((definition, i) => (definition === null ? [] : [`${runs[i]!.id}: ${definition}`]));
     out.push(`* ${d.family} is defined differently: ${each.join('; ')}`);
+  }
+  // What the runs were run with, where it differs: a metric delta means little without it.
+  const settings = settingDifferences(runs);
+  for (const [title, rows] of [['arguments that differ', settings.args], ['launch configuration that differs', settings.launch]] as const) {
+    if (rows.length === 0) continue;
+    out.push(`${title}:`, formatTextTable(['SETTING', ...runs.map((r) => r.id)], rows.map((row) => [row.key, ...row.values.map((v) => v ?? '-')])), '');
   }
   const names = { ttft_ms: 'mean TTFT', tpot_ms: 'mean TPOT' } as const;
   // Name the runs that left no records to test against, rather than blaming both sides.

@@ -105,9 +105,9 @@ describe('catalog store', () => {
     assert.deepEqual(catalog.listRuns({ modes: ['measured'] }).map((r) => r.id), [measured]);
     assert.deepEqual(catalog.listRuns({ modes: [] }), []);
     catalog.close();
-    // The catalog as the schema before modes left it: no column, version 2.
+    // The catalog as the schema before modes left it: no mode (nor queue time) column, version 2.
     const raw = new Database(path);
-    raw.exec('DROP INDEX runs_by_mode; ALTER TABLE runs DROP COLUMN mode');
+    raw.exec('DROP INDEX runs_by_mode; ALTER TABLE runs DROP COLUMN mode; ALTER TABLE requests DROP COLUMN queue_time');
     raw.pragma('user_version = 2');
     raw.close();
     const upgraded = openCatalog(path);

@@ -54,6 +54,7 @@ interface RequestRow {
   success: number;
   error: string;
   cause: string | null;
+  queue_time: number | null;
 }
 
 const RUN_COLUMNS = `r.id, r.recorded_at, r.started_at, r.model, r.tool_version, r.source_kind, r.source_file,
@@ -162,8 +163,8 @@ export class Catalog {
     const addLabel = this.db.prepare('INSERT INTO run_labels (run_id, key, value) VALUES (?, ?, ?)');
     for (const [key, value] of Object.entries(run.labels ?? {})) addLabel.run(id, key, value);
     const addRequest = this.db.prepare(
-      `INSERT INTO requests (run_id, idx, start_time, ttft, latency, itl, prompt_len, output_len, success, error, cause)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO requests (run_id, idx, start_time, ttft, latency, itl, prompt_len, output_len, success, error, cause, queue_time)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     (run.requests ?? []).forEach((r, idx) =>
       addRequest.run(
@@ -178,6 +179,7 @@ export class Catalog {
         r.success ? 1 : 0,
         r.error,
         r.cause,
+        r.queueTime ?? null,
       ),
     );
     return { id, created: true };
@@ -248,6 +250,7 @@ export class Catalog {
       success: row.success === 1,
       error: row.error,
       cause: row.cause,
+      queueTime: row.queue_time,
     }));
   }
 

@@ -73,6 +73,10 @@ const MIGRATIONS: readonly Migration[] = [
     }
     db.exec('CREATE INDEX runs_by_mode ON runs(mode)');
   },
+  // A request's wait for a concurrency slot, for the per-request timeline.
+  (db) => {
+    db.exec('ALTER TABLE requests ADD COLUMN queue_time REAL');
+  },
 ];
 
 /** The schema version this build writes. */

@@ -1,6 +1,6 @@
 /**
  * `servebench plot RUN [RUN...] --kind KIND --out FILE.svg|.png`: exports a chart of catalog runs.
- * Per-run kinds (throughput, concurrency, ttft, itl) need exactly one run with per-request records;
+ * Per-run kinds (throughput, concurrency, ttft, itl, timeline) need exactly one run with per-request records;
  * `tput-vs-tpot` places every given run by its mean TPOT and output throughput.
  */
 import type { Command } from '../main.js';

@@ -2,7 +2,8 @@
  * Comparison of selected runs: their placement on throughput vs. TPOT, every metric side by side
  * with its change against the first run (coloured by whether it got better), and the noise check.
  */
-import { compareMetrics, noiseChecks, shortModelName, type MetricRow, type NoiseCheck, type RequestRecord, type RunRecord, formatMetric, formatSigned } from '../../catalog/index.js';
+import { compareMetrics, noiseChecks, settingDifferences, shortModelName, type MetricRow, type NoiseCheck, type RequestRecord, type RunRecord, type SettingDifference, formatMetric, formatSigned } from '../../catalog/index.js';
+import { metricLabel } from '../../bench/index.js';
 import { throughputPoints, throughputVsTpotOption } from '../../plots/index.js';
 import { html, type SafeHtml } from '../html.js';
 import { chartFigure, missingChart } from '../inline-chart.js';
@@ -29,15 +30,32 @@ function metricsTable(runs: readonly RunRecord[], rows: readonly MetricRow[]): S
   return html`<table id="comparison">
 <thead><tr><th>Metric</th>${runs.map((r, i) => html`<th class="num"><a href="/runs/${r.id}"><code>${r.id}</code></a>${i === 0 ? ' (base)' : ''}<br><small>${shortModelName(r) ?? ''}</small></th>`)}</tr></thead>
 <tbody>${rows.map(
-    (row) => html`<tr data-metric="${row.key}"><th>${row.key}</th>${row.values.map(
+    (row) => html`<tr data-metric="${row.key}"><th title="${row.key}">${metricLabel(row.key)}</th>${row.values.map(
       (v, i) => html`<td class="num">${formatMetric(v)}${changeCell(row.key, row.change[i] ?? null)}</td>`,
     )}</tr>`,
   )}</tbody></table>`;
 }
 
+/** The arguments and the launch configuration that differ between the runs, beside the metric deltas. */
+function settingsSection(runs: readonly RunRecord[]): SafeHtml {
+  const { args, launch } = settingDifferences(runs);
+  const table = (id: string, title: string, rows: readonly SettingDifference[]): SafeHtml =>
+    html`<h3>${title}</h3>${
+      rows.length === 0
+        ? html`<p class="sub" id="${id}">The same in every run.</p>`
+        : html`<table id="${id}"><thead><tr><th>Setting</th>${runs.map((r) => html`<th><code>${r.id}</code></th>`)}</tr></thead>
+<tbody>${rows.map((row) => html`<tr data-setting="${row.key}"><th>${row.key}</th>${row.values.map((v) => html`<td>${v ?? '-'}</td>`)}</tr>`)}</tbody></table>`
+    }`;
+  return html`${table('args-diff', 'Benchmark arguments', args)}${table('launch-diff', 'Launch configuration', launch)}`;
+}
+
 function noiseSection(runs: readonly RunRecord[], checks: readonly NoiseCheck[]): SafeHtml {
+  const lacking = runs.filter((run) => run.requestCount < 2);
+  if (lacking.length > 0) {
+    return html`<p class="sub">${lacking.map((run) => html`<code>${run.id}</code> `)}kept no per-request records: changes against ${lacking.length === 1 ? 'it' : 'them'} cannot be told apart from run-to-run noise.</p>`;
+  }
   if (checks.length === 0) {
-    return html`<p class="sub">No per-request records on both sides: changes cannot be told apart from run-to-run noise.</p>`;
+    return html`<p class="sub">Too few successful requests on one side to test: changes cannot be told apart from run-to-run noise.</p>`;
   }
   const names = { ttft_ms: 'Mean TTFT', tpot_ms: 'Mean TPOT' } as const;
   return html`<table id="noise"><thead><tr><th>Metric</th><th>Run vs. base</th><th class="num">Difference (ms)</th><th class="num">95% Welch interval (ms)</th><th class="num">Samples</th><th>Verdict</th></tr></thead>
@@ -72,6 +90,8 @@ ${runPickerForm(allRuns, runs.map((r) => r.id))}`;
 ${chart}
 <h2>Metrics</h2>
 ${metricsTable(runs, compareMetrics(runs))}
+<h2>What differs between the runs</h2>
+${settingsSection(runs)}
 <h2>Run-to-run noise</h2>
 ${noiseSection(runs, noiseChecks(requestsPerRun))}
 <p><a href="/api/compare${runs.length ? `?${runs.map((r) => `run=${r.id}`).join('&')}` : ''}">This comparison as JSON</a></p>`;

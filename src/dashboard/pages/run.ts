@@ -1,5 +1,6 @@
-/** One run: headline figures, facts, warnings, the four plots, every metric, and its configuration. */
+/** One run: headline figures, facts, warnings, its plots (the per-request timeline among them), every metric, and its configuration. */
 import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName, type RequestRecord, type RunRecord, accuracyText, isEvalRun, type LinkedRun, formatMetric, TEXT_METRICS, formatNumber } from '../../catalog/index.js';
+import { metricLabel } from '../../bench/index.js';
 import { RUN_PLOT_KINDS, runChartAvailability, runChartOption, type RunPlotKind } from '../../plots/index.js';
 import { html, type HtmlValue, type SafeHtml } from '../html.js';
 import { chartFigure, missingChart } from '../inline-chart.js';
@@ -10,6 +11,7 @@ const PLOT_TITLES: Record<RunPlotKind, string> = {
   concurrency: 'Concurrent requests',
   ttft: 'TTFT distribution',
   itl: 'ITL distribution',
+  timeline: 'Requests over the run: queue, time to first token, decode',
 };
 
 /** A value as text for a table cell: JSON for objects, `inf` for Infinity. */
@@ -68,7 +70,7 @@ ${entry('Labels', Object.keys(run.labels).length ? html`<span class="chips">${Ob
 
 function plots(run: RunRecord, requests: readonly RequestRecord[]): SafeHtml {
   const reasons = RUN_PLOT_KINDS.map((kind) => runChartAvailability(kind, requests));
-  // One reason for all four (typically: a console log has no per-request records) is said once.
+  // One reason for every plot (typically: a console log has no per-request records) is said once.
   if (reasons[0] && reasons.every((r) => r === reasons[0])) return html`<div class="notice" id="no-plots">No plots: ${reasons[0]}.</div>`;
   const figures = RUN_PLOT_KINDS.map((kind, i) => {
     const reason = reasons[i];
@@ -79,9 +81,12 @@ function plots(run: RunRecord, requests: readonly RequestRecord[]): SafeHtml {
   return html`<div class="plots">${figures}</div>`;
 }
 
-function keyValueTable(id: string, rows: readonly [string, unknown][], emptyText: string): SafeHtml {
+/** Rows of `key: value`; `label` names a key for a reader (metrics by their result-block label, the raw key in the tooltip). */
+function keyValueTable(id: string, rows: readonly [string, unknown][], emptyText: string, label: (key: string) => string = (key) => key): SafeHtml {
   if (rows.length === 0) return html`<p class="sub">${emptyText}</p>`;
-  return html`<table id="${id}"><tbody>${rows.map(([k, v]) => html`<tr><th>${k}</th><td class="${typeof v === 'number' ? 'num' : ''}">${cellText(v)}</td></tr>`)}</tbody></table>`;
+  return html`<table id="${id}"><tbody>${rows.map(
+    ([k, v]) => html`<tr data-key="${k}"><th title="${k}">${label(k)}</th><td class="${typeof v === 'number' ? 'num' : ''}">${cellText(v)}</td></tr>`,
+  )}</tbody></table>`;
 }
 
 function recipe(run: RunRecord): SafeHtml {
@@ -125,7 +130,7 @@ ${linkedSection(run, linked)}
 <h2>Plots</h2>
 ${plots(run, requests)}
 <div class="cols">
-<section><h2>Metrics</h2>${keyValueTable('metrics', Object.entries(figures), 'No metrics.')}</section>
+<section><h2>Metrics</h2>${keyValueTable('metrics', Object.entries(figures), 'No metrics.', metricLabel)}</section>
 <section><h2>Facts</h2>${facts(run)}
 <h2>Benchmark arguments</h2>${
   run.args

@@ -18,8 +18,16 @@ function groupTable(group: ClassGroup, modes: ReadonlyMap<string, RunMode> | nul
     (row) => html`<tr data-run="${row.runId}"${suspect.has(row.runId) ? html` class="suspect" title="${suspect.get(row.runId)!.join('; ')}"` : ''}><td>${suspect.has(row.runId) ? html`<span class="flag" aria-label="suspect run">⚠</span> ` : ''}${row.model ?? '-'}</td><td>${row.hardware ?? '-'}</td>
 <td class="num" title="${row.cardsHow ?? ''}">${row.cards === null ? '-' : String(row.cards)}</td><td>${row.deployMode ?? '-'}</td>
 <td>${row.dataset ?? '-'}</td><td>${row.quantization ?? '-'}</td><td class="num">${formatNumber(row.meanTpotMs)}</td>
-<td class="num">${formatNumber(row.outputPerCard)}</td>${modes ? html`<td class="mode">${modes.get(row.runId) ?? '-'}</td>` : ''}<td><a href="/runs/${row.runId}">${row.recipe}</a></td></tr>`,
+<td class="num">${formatNumber(row.outputPerCard)}</td>${modes ? html`<td class="mode">${modes.get(row.runId) ?? '-'}</td>` : ''}<td><a href="/runs/${row.runId}">${row.recipe}</a>${row.alternatives ? html` <small class="alternatives">(best of ${row.alternatives + 1} runs)</small>` : ''}</td></tr>`,
   )}</tbody></table></section>`;
+}
+
+/** What the table shows: which modes, every run or the best of each configuration, each run's mode, the suspect runs and why. */
+export interface TableView {
+  mode: string;
+  everyRun: boolean;
+  modeOfRun: ReadonlyMap<string, RunMode>;
+  suspect: ReadonlyMap<string, readonly string[]>;
 }
 
 /** The page: the per-card throughput vs. TPOT `points` chart, then one table per latency class. */
@@ -28,18 +36,18 @@ export function renderTablePage(
   points: readonly ThroughputPoint[],
   classesSpec: string,
   error: string | null,
-  mode = 'measured',
-  modeOfRun: ReadonlyMap<string, RunMode> = new Map(),
-  suspect: ReadonlyMap<string, readonly string[]> = new Map(),
+  view: TableView = { mode: 'measured', everyRun: true, modeOfRun: new Map(), suspect: new Map() },
 ): string {
+  const { mode, everyRun, modeOfRun, suspect } = view;
   const modes = [...modeOfRun.values()].some((m) => m !== 'measured') ? modeOfRun : null;
   const body = html`<h1>Best-practice table</h1>
-<p class="sub">One row per run: output tokens/s per card at the run's mean TPOT, grouped into latency classes. Measured runs only unless another mode is chosen: simulations and predictions are plans, not best practice.</p>
+<p class="sub">Output tokens/s per card at the run's mean TPOT, grouped into latency classes; one row per configuration (its best run) unless every run is asked for. Measured runs only unless another mode is chosen: simulations and predictions are plans, not best practice.</p>
 <form class="filters" method="get" action="/table">
 <label>Latency classes<input type="text" name="classes" value="${classesSpec}" size="48"></label>
 <label>Runs<select name="mode">${['measured', 'simulated', 'predicted', 'all'].map(
     (m) => html`<option value="${m}"${mode === m ? html` selected` : ''}>${m === 'all' ? 'all modes' : m}</option>`,
   )}</select></label>
+<label>Rows<select name="rows"><option value="best"${everyRun ? '' : html` selected`}>best run per configuration</option><option value="all"${everyRun ? html` selected` : ''}>every run</option></select></label>
 <button type="submit">Apply</button>
 </form>
 ${error ? html`<div class="error">${error}</div>` : ''}
