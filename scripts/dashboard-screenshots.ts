@@ -1,8 +1,9 @@
 /**
  * Screenshots of every dashboard page for the docs: builds a temp catalog from two real
  * `servebench bench` runs against the in-process simulated engine (their per-request records give
- * the run page its plots) plus the published reference logs, serves it, and saves one full-page
- * PNG per page into docs/screenshots/. Needs Debian's chromium.
+ * the run page its plots), a sweep of the same deployment against the sim and one predicted, plus
+ * the published reference logs, serves it, and saves one full-page PNG per page into
+ * docs/screenshots/. Needs Debian's chromium.
  *
  *   npx tsx scripts/dashboard-screenshots.ts
  */
@@ -14,6 +15,7 @@ import { chromium } from 'playwright-core';
 import { openCatalog, type Catalog } from '../src/catalog/index.js';
 import { readRunsFromText } from '../src/catalog/ingest/read-runs.js';
 import { command as bench } from '../src/cli/commands/bench.js';
+import { command as sweep } from '../src/cli/commands/sweep.js';
 import { startDashboard } from '../src/dashboard/server.js';
 import { REFERENCE_LOGS_DIR as LOGS } from '../test/helpers/reference-logs.js';
 
@@ -46,6 +48,17 @@ async function benchmarkSim(dir: string, db: string): Promise<void> {
   }
 }
 
+/** The same deployment swept over concurrency against the sim and in prediction: the sweep view overlays them. */
+async function sweepSimAndPredict(db: string): Promise<void> {
+  for (const target of ['--sim', '--predict']) {
+    const code = await sweep.run([
+      target, `${SIM_MODEL} --hardware h100`, '--concurrency', '1,4,16', '--prompts-per-load', '4', '--db', db, '--label', 'hardware=h100', '--label', 'cards=1',
+      '--', '--dataset-name', 'random', '--random-input-len', '512', '--random-output-len', '128', '--tokenizer', TOKENIZER, '--seed', '1',
+    ]);
+    if (code !== 0) fail(`servebench sweep ${target} exited ${code}`);
+  }
+}
+
 /** The reference logs, read as `servebench ingest` reads them. */
 function ingestReferenceLogs(catalog: Catalog): void {
   for (const file of readdirSync(LOGS).filter((f) => f.endsWith('.log')).sort()) {
@@ -61,10 +74,13 @@ async function main(): Promise<void> {
   const db = join(dir, 'catalog.db');
   try {
     await benchmarkSim(dir, db);
+    await sweepSimAndPredict(db);
     const catalog = openCatalog(db);
     ingestReferenceLogs(catalog);
 
-    const [newest, older] = catalog.listRuns().filter((r) => r.source.kind === 'bench');
+    const [newest, older] = catalog.listRuns().filter((r) => r.source.kind === 'bench' && r.labels.sweep === undefined);
+    const sweeps = [...new Set(catalog.listRuns().flatMap((r) => (r.labels.sweep ? [r.labels.sweep] : [])))];
+    if (sweeps.length !== 2) fail(`expected 2 sweeps in the catalog, found ${sweeps.length}`);
     if (!newest || !older) fail('the bench runs were not recorded in the catalog');
     const fromRecipe = catalog.listRuns().find((r) => r.source.kind === 'ingest' && r.recipe !== null);
     if (!fromRecipe) fail('no reference log with a launch command was ingested');
@@ -83,6 +99,8 @@ async function main(): Promise<void> {
         ['run-detail-log.png', `/runs/${fromRecipe.id}`],
         ['compare.png', `/compare?run=${older.id}&run=${newest.id}`],
         ['table.png', '/table'],
+        ['table-every-run.png', '/table?rows=all&mode=all'],
+        ['sweeps.png', `/sweeps?${sweeps.map((id) => `sweep=${encodeURIComponent(id)}`).join('&')}`],
       ];
       for (const [name, path] of pages) {
         await page.goto(dashboard.url + path);

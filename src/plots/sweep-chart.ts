@@ -86,7 +86,7 @@ export function sweepChartOption(input: SweepChartInput): EChartsOption {
         data: placed.map((p, i) => ({
           value: [p.x, p.y],
           load: p.load,
-          ...(front.has(i) ? { symbolSize: 11, itemStyle: { color: '#ffffff', borderColor: color, borderWidth: 3 } } : {}),
+          ...(front.has(i) ? { symbol: 'circle', symbolSize: 12, itemStyle: { color, borderColor: '#111827', borderWidth: 2 } } : {}),
         })),
         label: { show: true, position: 'top', fontSize: 10, formatter: (params: { data: { load: string } }) => params.data.load },
       };
