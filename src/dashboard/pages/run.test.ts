@@ -19,7 +19,8 @@ describe('run page', () => {
     const page = renderRunPage(run, details);
     assert.match(page, /<figure class="chart" data-chart="ttft"[^>]*><svg/);
     assert.match(page, /<figure class="chart" data-chart="itl"[^>]*><svg/);
-    assert.equal((page.match(/class="chart missing-chart"/g) ?? []).length, 2);
+    // Throughput, concurrency and the per-request timeline all need start times.
+    assert.equal((page.match(/class="chart missing-chart"/g) ?? []).length, 3);
     assert.match(page, /no successful request has a start time and latency/);
   });
 
