@@ -36,9 +36,11 @@ describe('servebench help', () => {
       assert.ok(found, `${start} is listed`);
       return found.replace(/\s+/g, ' ').trim();
     };
-    assert.match(entry('--tp-size N, --tp N, --tensor-parallel-size N'), /tensor-parallel size: .*\(default: 1\)$/);
+    // Each numeric flag says what it takes, as its check states it.
+    assert.match(entry('--tp-size N, --tp N, --tensor-parallel-size N'), /tensor-parallel size: .*; takes an integer ≥ 1 \(default: 1\)$/);
     assert.match(entry('--dp-size N, --dp N, --data-parallel-size N'), /\(default: 1\)$/);
-    assert.equal(entry('--chunked-prefill-size N'), '--chunked-prefill-size N prefill chunk in tokens; -1 disables chunking');
+    assert.equal(entry('--chunked-prefill-size N'), '--chunked-prefill-size N prefill chunk in tokens; -1 disables chunking; takes an integer ≥ -1 (-1: no chunking)');
+    assert.match(entry('--mem-fraction-static F'), /takes a number > 0 and ≤ 1$/);
     assert.match(entry('--hardware NAME'), /device profile: a100, .*\(default: h100\)$/);
   });
 

@@ -6,7 +6,12 @@ import { SGLANG_FLAGS, SIM_MODEL_FLAGS, SIM_SERVER_FLAGS, TRUTH_DEFAULTS, TRUTH_
 import type { HelpEntry, HelpGroup } from './command-parser.js';
 
 function entries<T>(specs: readonly FlagSpec<T>[], defaults: Partial<T>): HelpEntry[] {
-  return specs.map((spec) => ({ names: spec.names.map((name) => `--${name}`), metavar: spec.metavar, help: spec.help, default: defaults[spec.field] }));
+  return specs.map((spec) => ({
+    names: spec.names.map((name) => `--${name}`),
+    metavar: spec.metavar,
+    help: spec.takes === undefined ? spec.help : `${spec.help}; takes ${spec.takes}`,
+    default: defaults[spec.field],
+  }));
 }
 
 const BARE_LAUNCH = defaultLaunchConfig();

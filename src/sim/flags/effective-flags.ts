@@ -5,7 +5,7 @@
  * applies these entries; `sim --help` and `predict --help` list them. Every other SGLang flag is
  * accepted and reported as ignored.
  */
-import { AT_LEAST_ONE, LISTEN_PORT, MAX_TIMER_SECONDS, SEED, parseFlagNumber, type FlagRange, type NumberKind } from '../../core/flag-range.js';
+import { AT_LEAST_ONE, LISTEN_PORT, MAX_TIMER_SECONDS, SEED, describeRange, parseFlagNumber, type FlagRange, type NumberKind } from '../../core/flag-range.js';
 import { UsageError } from '../../core/errors.js';
 import { findHardware, hardwareNames } from '../model/catalog.js';
 import { hardwareSpecFieldsHelp } from '../model/hardware-spec.js';
@@ -21,6 +21,8 @@ export interface FlagSpec<T> {
   /** The value's placeholder in help; absent for a switch. */
   metavar?: string;
   help: string;
+  /** What a numeric flag takes, as its check states it (`an integer ≥ 1`); absent for other flags. */
+  takes?: string;
   /** Stores the flag's value (a switch gets ''); `flag` is the name used, for messages. */
   set(target: T, value: string, flag: string): void;
 }
@@ -30,8 +32,15 @@ type SwitchField<T> = { [K in keyof T]-?: T[K] extends boolean | undefined ? K :
 /** Entry builders for flags setting fields of `T`. */
 function flagsOf<T>() {
   return {
-    value<K extends keyof T>(name: string, field: K, metavar: string, read: (value: string, flag: string) => T[K], help: string): FlagSpec<T> {
-      return { names: flagSpellings(name), field, metavar, help, set: (target, value, flag) => void (target[field] = read(value, flag)) };
+    value<K extends keyof T>(name: string, field: K, metavar: string, read: Reader<T[K]>, help: string): FlagSpec<T> {
+      return {
+        names: flagSpellings(name),
+        field,
+        metavar,
+        help,
+        ...(read.takes === undefined ? {} : { takes: read.takes }),
+        set: (target, value, flag) => void (target[field] = read(value, flag)),
+      };
     },
     toggle(name: string, field: SwitchField<T>, help: string): FlagSpec<T> {
       return { names: flagSpellings(name), field, help, set: (target) => void (target[field] = true as T[SwitchField<T>]) };
@@ -39,11 +48,14 @@ function flagsOf<T>() {
   };
 }
 
+/** Reads a flag's value; a numeric reader also says what it takes, for the help. */
+type Reader<V> = ((value: string, flag: string) => V) & { takes?: string };
+
 const text = (value: string): string => value;
 
 /** A launch flag's number, read and range-checked as every command's numeric flags are. */
-function number(kind: NumberKind, range: FlagRange): (value: string, flag: string) => number {
-  return (value, flag) => parseFlagNumber(`--${flag}`, value, kind, range);
+function number(kind: NumberKind, range: FlagRange): Reader<number> {
+  return Object.assign((value: string, flag: string) => parseFlagNumber(`--${flag}`, value, kind, range), { takes: describeRange(kind, range) });
 }
 
 const count = number('int', AT_LEAST_ONE);
