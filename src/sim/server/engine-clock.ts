@@ -13,12 +13,8 @@ export class EngineClock {
   /** The last rescale (or the start): engine seconds then, and `performance.now()` ms then. */
   private engineAtRescale = 0;
   private wallMsAtRescale = performance.now();
-  private scale: number;
-
-  /** `timeScale`: wall seconds per engine second (≥ 1). */
-  constructor(timeScale = 1) {
-    this.scale = timeScale;
-  }
+  /** Wall seconds per engine second (≥ 1); 1 until `rescale`. */
+  private scale = 1;
 
   /** Wall seconds per engine second. */
   get timeScale(): number {

@@ -121,12 +121,6 @@ async function route(ctx: SimContext, req: IncomingMessage, res: ServerResponse)
   }
 }
 
-/** A lateness summary measured on the wall clock, in engine time (what a time-scaled run's client reports). */
-function inEngineTime(summary: LatenessSummary, timeScale: number): LatenessSummary {
-  if (timeScale === 1) return summary;
-  return { chunks: summary.chunks, p50Ms: summary.p50Ms / timeScale, p99Ms: summary.p99Ms / timeScale, maxMs: summary.maxMs / timeScale };
-}
-
 /**
  * Starts the simulated SGLang server for `argv` (SGLang launch flags plus sim flags).
  * Resolves once it listens; `close()` ends open streams and stops it.
@@ -149,7 +143,7 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
 `)) : null;
   const driver = new EngineDriver(createSimEngine(launch, deployment, truth, log), clock, (emission, dueMs, actualMs, writtenMs) => {
     metrics.observe(emission);
-    recorder?.record(emission, dueMs, actualMs, writtenMs);
+    recorder?.record(emission, dueMs, actualMs, writtenMs, clock.timeScale);
   });
   let requestIndex = 0;
   const visionConfig = deployment?.model.vision;
@@ -199,7 +193,7 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
     port,
     launch,
     loopThreadId: currentThreadId(),
-    writeLateness: () => inEngineTime(recorder?.latenessSummary() ?? NO_LATENESS, clock.timeScale),
+    writeLateness: () => recorder?.latenessSummary() ?? NO_LATENESS,
     setTimeScale: (timeScale) => driver.setTimeScale(timeScale),
     close: () =>
       new Promise<void>((resolve) => {

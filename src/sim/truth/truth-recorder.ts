@@ -41,9 +41,13 @@ export class TruthRecorder {
     this.records.set(requestId, { arrivalMs, submittedMs, scheduledMs: [], actualMs: [], writtenMs: [], tokens: [] });
   }
 
-  /** Records one written chunk (per request only if it was begun). */
-  record(emission: TokenEmission, scheduledMs: number, actualMs: number, writtenMs: number): void {
-    this.histogram.add(actualMs - scheduledMs);
+  /**
+   * Records one written chunk (per request only if it was begun). Its lateness goes into the
+   * histogram in engine time: the wall lateness divided by the `timeScale` the engine ran at when the
+   * chunk was written, so runs at different scales each count at their own.
+   */
+  record(emission: TokenEmission, scheduledMs: number, actualMs: number, writtenMs: number, timeScale = 1): void {
+    this.histogram.add((actualMs - scheduledMs) / timeScale);
     const record = this.records.get(emission.requestId);
     if (record === undefined) return;
     record.scheduledMs.push(scheduledMs);
@@ -52,7 +56,7 @@ export class TruthRecorder {
     record.tokens.push(emission.tokens);
   }
 
-  /** Lateness (actual − scheduled write time) of every chunk recorded so far. */
+  /** Lateness (actual − scheduled write time, in engine time) of every chunk recorded so far. */
   latenessSummary(): LatenessSummary {
     return this.histogram.summary();
   }
