@@ -6,6 +6,7 @@
 import { mean, std } from '../../core/stats.js';
 import { definitionOf, metricFamily } from '../metric-definitions.js';
 import type { MetricValue, RequestRecord, RunRecord } from '../types.js';
+import { formatSetting } from './text-table.js';
 
 export interface MetricRow {
   key: string;
@@ -54,11 +55,9 @@ export interface SettingDifferences {
   launch: SettingDifference[];
 }
 
+/** A run's value of a setting; null when the run does not state it. */
 function settingText(value: unknown): string | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf';
-  return JSON.stringify(value);
+  return value === undefined || value === null ? null : formatSetting(value);
 }
 
 /** Rows of the keys whose values are not all the same, in the order the keys first appear. */

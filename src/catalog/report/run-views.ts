@@ -5,7 +5,7 @@ import type { LinkedRun } from './eval-runs.js';
 import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName } from './run-facts.js';
 import { sanitizeTerminal } from './escape.js';
 import { TEXT_METRICS } from '../ingest/jsonl.js';
-import { formatNumber, formatSigned, formatTextTable } from './text-table.js';
+import { formatNumber, formatSetting, formatSigned, formatTextTable } from './text-table.js';
 
 /** A metric value as text: numbers with 2 decimals unless integral, `inf`, `not set` for null. */
 export function formatMetric(value: unknown): string {
@@ -40,11 +40,6 @@ function section(title: string, lines: string[]): string[] {
   return lines.length ? ['', `${title}:`, ...lines.map((l) => `  ${l}`)] : [];
 }
 
-function formatArg(value: unknown): string {
-  if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf';
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
 /** Everything stored about a run (`servebench show`), then `linked`: the runs of the same server configuration. */
 export function formatRunDetails(run: RunRecord, linked: readonly LinkedRun[] = []): string {
   const cards = deriveCards(run);
@@ -68,13 +63,13 @@ export function formatRunDetails(run: RunRecord, linked: readonly LinkedRun[] = 
   const figures = Object.fromEntries(Object.entries(run.metrics).filter(([key]) => !TEXT_METRICS.has(key)));
   const selfChecks = [...TEXT_METRICS].map((key) => run.metrics[key]).filter((line): line is string => typeof line === 'string');
   const metricLines = formatTextTable(['METRIC', 'VALUE'], Object.entries(figures).map(([k, v]) => [k, formatMetric(v)]), new Set([1])).split('\n');
-  const argLines = Object.entries(run.args ?? {}).map(([k, v]) => `${k}=${formatArg(v)}`);
+  const argLines = Object.entries(run.args ?? {}).map(([k, v]) => `${k}=${formatSetting(v)}`);
   const recipeLines: string[] = [];
   if (run.recipe) {
     recipeLines.push(`origin: ${run.recipe.origin}`);
     for (const [name, value] of Object.entries(run.recipe.env)) recipeLines.push(`export ${name}=${value}`);
     for (const instance of run.recipe.instances) {
-      const config = Object.entries(instance.config).map(([k, v]) => `${k}=${formatArg(v)}`).join(' ');
+      const config = Object.entries(instance.config).map(([k, v]) => `${k}=${formatSetting(v)}`).join(' ');
       recipeLines.push(`${instance.role} (${instance.launcher}): ${config || '(no performance flags)'}`);
       const flags = Object.entries(instance.flags).map(([k, v]) => (v === true ? k : `${k} ${v}`)).join(' ');
       recipeLines.push(`  flags: ${flags}`);

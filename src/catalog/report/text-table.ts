@@ -19,3 +19,9 @@ export function formatNumber(value: unknown, decimals = 2): string {
   if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
   return value.toFixed(decimals);
 }
+
+/** An argument or launch setting as text: strings as they are, `inf`/`-inf`/`nan` for non-finite numbers, JSON otherwise. */
+export function formatSetting(value: unknown): string {
+  if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
