@@ -306,27 +306,27 @@ const gemma3 = gqaFamily({
 
 const minimax = gqaFamily({ experts: MINIMAX_EXPERTS, extra: (r, attention) => lightningAttention(r, attention.heads, attention.headDim) });
 
-const qwen2 = gqaFamily({ windowRule: qwenWindowLayers });
-const qwen3 = gqaFamily({ windowRule: qwenWindowLayers });
-const qwen3Moe = gqaFamily({ experts: QWEN_EXPERTS, windowRule: qwenWindowLayers });
+// Qwen2 and Qwen3 read alike, dense and MoE; their vision-language wrappers hold the same language models.
+const qwen = gqaFamily({ windowRule: qwenWindowLayers });
+const qwenMoe = gqaFamily({ experts: QWEN_EXPERTS, windowRule: qwenWindowLayers });
 
 const FAMILIES: Record<string, Family> = {
   llama: gqaFamily(),
   mistral: gqaFamily({ windowRule: everyLayerSlides }),
-  qwen2,
-  qwen3,
+  qwen2: qwen,
+  qwen3: qwen,
   // Vision-language wrappers: their language model is the family's (vision_config: visionTower below).
-  qwen2_5_vl: qwen2,
-  qwen2_5_vl_text: qwen2,
-  qwen3_vl: qwen3,
-  qwen3_vl_text: qwen3,
-  qwen3_vl_moe: qwen3Moe,
-  qwen3_vl_moe_text: qwen3Moe,
+  qwen2_5_vl: qwen,
+  qwen2_5_vl_text: qwen,
+  qwen3_vl: qwen,
+  qwen3_vl_text: qwen,
+  qwen3_vl_moe: qwenMoe,
+  qwen3_vl_moe_text: qwenMoe,
   gemma3_text: gemma3,
   gemma3,
   mixtral: gqaFamily({ experts: LOCAL_EXPERTS, windowRule: everyLayerSlides }),
-  qwen2_moe: gqaFamily({ experts: QWEN_EXPERTS, windowRule: qwenWindowLayers }),
-  qwen3_moe: qwen3Moe,
+  qwen2_moe: qwenMoe,
+  qwen3_moe: qwenMoe,
   qwen3_next: gqaFamily({
     experts: QWEN_EXPERTS,
     extra: (r, attention) => ({ linearAttention: gatedDeltaNet(r, attention.layers) }),
