@@ -9,6 +9,7 @@ import { HttpError } from '../../core/http-error.js';
 import { planOutput } from '../text/output-plan.js';
 import { wrongType } from './error-body.js';
 import { readJsonObject } from './http-io.js';
+import { boundedPromptIds } from './prompt-tokens.js';
 import { checkContextLength, checkOptionalNumber, optionalBool, optionalInt, stringList } from './request-fields.js';
 import { handleCompletions } from './route-openai.js';
 import { runGeneration, type SimContext } from './sim-context.js';
@@ -52,7 +53,7 @@ export async function handleTrtGenerateStream(ctx: SimContext, req: IncomingMess
   // The route streams unless the request turns it off; then the answer is one JSON object.
   const stream = optionalBool(body, 'stream', true);
   const stop = stringList(body, 'stop_words');
-  const ids = await ctx.tokenizer.encode(text);
+  const ids = await boundedPromptIds(ctx, text, true, 'text_input');
   checkContextLength(ids.length, maxTokens, ctx.contextLength, 'text_input');
   const plan = planOutput(ctx.pool, ctx.launch.simSeed, { maxNewTokens: maxTokens, ignoreEos, stop, requestIndex: ctx.nextRequestIndex() });
   runGeneration(ctx, res, { id: randomUUID().replace(/-/g, ''), arrival, promptIds: ids, plan }, new TrtFormatter(plan), stream);
