@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../../core/http-error.js';
 import { planOutput } from '../text/output-plan.js';
 import { wrongType } from './error-body.js';
+import { textBodyLimit } from './body-limit.js';
 import { readJsonObject } from './http-io.js';
 import { boundedPromptIds } from './prompt-tokens.js';
 import { checkContextLength, checkOptionalNumber, optionalBool, optionalInt, stringList } from './request-fields.js';
@@ -42,7 +43,7 @@ function ignoresEos(ctx: SimContext, body: Record<string, unknown>, maxTokens: n
 /** Handles `POST /v2/models/ensemble/generate_stream`. */
 export async function handleTrtGenerateStream(ctx: SimContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const arrival = ctx.driver.clock.now();
-  const body = await readJsonObject(req);
+  const body = await readJsonObject(req, textBodyLimit(ctx));
   const text = textInput(body);
   const maxTokens = optionalInt(body, 'max_tokens', null, 1);
   if (maxTokens === null) throw new HttpError(400, "'max_tokens' is required", { param: 'max_tokens' });
