@@ -8,7 +8,7 @@ import { HttpError } from '../../core/http-error.js';
 import type { BodyLimit } from './body-limit.js';
 import { errorBody, type ErrorShape } from './error-body.js';
 
-/** The bytes of each request's body read into memory (a body refused unread has none). */
+/** The bytes of each request's body read into memory (a body refused from its declared length has none). */
 const bodyBytesRead = new WeakMap<IncomingMessage, number>();
 
 /** How many bytes of `req`'s body were read into memory. */
@@ -47,6 +47,7 @@ export function readBody(req: IncomingMessage, limit: BodyLimit): Promise<Buffer
       if (size > limit.bytes) {
         over = true;
         chunks.length = 0;
+        bodyBytesRead.set(req, size);
         reject(tooLarge(limit, `more than ${limit.bytes} bytes`));
         return;
       }
