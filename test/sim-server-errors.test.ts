@@ -76,6 +76,7 @@ describe('sim: malformed requests get JSON errors with the right status, never a
     const reply = await post(sim.url, '/v1/completions', huge);
     assert.equal(reply.status, 413);
     assertOpenAiError(reply.json, null);
+    assert.match(reply.json.error.message, /exceeds the sim's limit of \d+ bytes for this route: .*shorten the prompt\.$/);
   });
 
   test('unknown routes are 404, wrong methods 405, and metrics are 404 unless enabled', async () => {

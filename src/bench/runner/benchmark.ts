@@ -25,7 +25,7 @@ import { dispatchSchedule } from './dispatch.js';
 import type { InterruptWatch } from './interrupt.js';
 import { createExecutor, type RequestExecutor } from './executor.js';
 import { createLoraPicker } from './lora.js';
-import { settleHeap } from './settle-heap.js';
+import { settleHeap } from '../../core/settle-heap.js';
 import { warmPoolNotice, warmPoolSize } from './warm-pool.js';
 import { startProfiler, stopProfiler } from './profiler.js';
 import { poissonSchedule, timestampSchedule, type ScheduledRequest } from './schedule.js';

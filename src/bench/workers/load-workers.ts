@@ -131,7 +131,7 @@ export class LoadWorkers {
     });
   }
 
-  /** Has every worker collect its garbage once its requests are prepared (runner/settle-heap.ts). */
+  /** Has every worker collect its garbage once its requests are prepared (core/settle-heap.ts). */
   async settleHeaps(): Promise<void> {
     await this.askEvery({ kind: 'settle-heap' });
   }

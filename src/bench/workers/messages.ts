@@ -24,7 +24,7 @@ export type ToWorker =
   | { kind: 'send'; id: number; queueTime: number; dueAt: number }
   /** Open `count` connections to `url` before the measured phase (the warm pool). */
   | { kind: 'prewarm'; url: string; count: number }
-  /** Everything is prepared: collect garbage now, before the measured phase (runner/settle-heap.ts). */
+  /** Everything is prepared: collect garbage now, before the measured phase (core/settle-heap.ts). */
   | { kind: 'settle-heap' }
   /** The measured phase starts now: restart the self-check window (warmup stays out of it). */
   | { kind: 'measure' }

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createExecutor, type LocalPrepared } from '../runner/executor.js';
-import { settleHeap } from '../runner/settle-heap.js';
+import { settleHeap } from '../../core/settle-heap.js';
 import type { LoopHealthMonitor } from '../selfcheck/monitor.js';
 import { HttpPool } from '../transport/http-pool.js';
 import { fromSharedSeconds, outputsToSharedClock, threadClockOffsetMs } from './clock.js';

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../../core/http-error.js';
 import type { TokenEmission } from '../types.js';
+import { OPTIONS_BODY_LIMIT } from './body-limit.js';
 import { readBody, sendEmpty, sendJson, sendText } from './http-io.js';
 import { resolvedServerArgs } from './server-args.js';
 import type { SimContext } from './sim-context.js';
@@ -124,15 +125,15 @@ export async function handleAdmin(ctx: SimContext, path: string, req: IncomingMe
       sendJson(res, 200, { object: 'list', data: [modelCard(ctx)] });
       return true;
     case '/flush_cache':
-      await readBody(req);
+      await readBody(req, OPTIONS_BODY_LIMIT);
       sendText(res, ctx.driver.engine.flushCache() ? 200 : 400, FLUSH_MESSAGE);
       return true;
     case '/start_profile':
-      await readBody(req);
+      await readBody(req, OPTIONS_BODY_LIMIT);
       sendText(res, 200, 'Start profiling.\n');
       return true;
     case '/stop_profile':
-      await readBody(req);
+      await readBody(req, OPTIONS_BODY_LIMIT);
       sendText(res, 200, 'Stop profiling. This will take some time.\n');
       return true;
     case '/metrics':

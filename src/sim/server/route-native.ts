@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../../core/http-error.js';
 import { planOutput } from '../text/output-plan.js';
 import { wrongType } from './error-body.js';
+import { IMAGE_BODY_LIMIT } from './body-limit.js';
 import { readJsonObject } from './http-io.js';
 import { expandImages } from './image-input.js';
 import { boundedPromptIds } from './prompt-tokens.js';
@@ -42,7 +43,7 @@ async function promptIds(ctx: SimContext, body: Record<string, unknown>): Promis
 /** Handles `POST /generate`. */
 export async function handleGenerate(ctx: SimContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const arrival = ctx.driver.clock.now();
-  const body = await readJsonObject(req);
+  const body = await readJsonObject(req, IMAGE_BODY_LIMIT);
   const sampling = optionalObject(body, 'sampling_params') ?? {};
   const maxNewTokens = optionalInt(sampling, 'max_new_tokens', DEFAULT_MAX_NEW_TOKENS)!;
   const ignoreEos = optionalBool(sampling, 'ignore_eos', false);

@@ -10,6 +10,7 @@ import type { TemplateMessage } from '../../tokenizer/index.js';
 import { planOutput, type OutputPlan } from '../text/output-plan.js';
 import { wrongType } from './error-body.js';
 import { planChatAnswer, reasoningEnabled, type OfferedTool } from './chat-answer.js';
+import { IMAGE_BODY_LIMIT, textBodyLimit } from './body-limit.js';
 import { readJsonObject } from './http-io.js';
 import { templateInput, type TemplateInput } from './chat-content.js';
 import { expandImages } from './image-input.js';
@@ -105,7 +106,7 @@ async function completionPromptIds(ctx: SimContext, prompt: unknown): Promise<nu
 /** Handles `POST /v1/completions`. */
 export async function handleCompletions(ctx: SimContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const arrival = ctx.driver.clock.now();
-  const body = await readJsonObject(req);
+  const body = await readJsonObject(req, textBodyLimit(ctx));
   checkModel(ctx, body);
   const fields = commonFields(body);
   const { stream, ignoreEos, stop } = fields;
@@ -188,7 +189,7 @@ async function chatPromptIds(ctx: SimContext, input: TemplateInput, tools: unkno
 /** Handles `POST /v1/chat/completions`. */
 export async function handleChatCompletions(ctx: SimContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const arrival = ctx.driver.clock.now();
-  const body = await readJsonObject(req);
+  const body = await readJsonObject(req, IMAGE_BODY_LIMIT);
   checkModel(ctx, body);
   const messages = checkMessages(body['messages']);
   const fields = commonFields(body);

@@ -8,7 +8,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../../core/http-error.js';
 import { planOutput } from '../text/output-plan.js';
 import { wrongType } from './error-body.js';
+import { textBodyLimit } from './body-limit.js';
 import { readJsonObject } from './http-io.js';
+import { boundedPromptIds } from './prompt-tokens.js';
 import { checkContextLength, checkOptionalNumber, optionalBool, optionalInt, stringList } from './request-fields.js';
 import { handleCompletions } from './route-openai.js';
 import { runGeneration, type SimContext } from './sim-context.js';
@@ -41,7 +43,7 @@ function ignoresEos(ctx: SimContext, body: Record<string, unknown>, maxTokens: n
 /** Handles `POST /v2/models/ensemble/generate_stream`. */
 export async function handleTrtGenerateStream(ctx: SimContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const arrival = ctx.driver.clock.now();
-  const body = await readJsonObject(req);
+  const body = await readJsonObject(req, textBodyLimit(ctx));
   const text = textInput(body);
   const maxTokens = optionalInt(body, 'max_tokens', null, 1);
   if (maxTokens === null) throw new HttpError(400, "'max_tokens' is required", { param: 'max_tokens' });
@@ -52,7 +54,7 @@ export async function handleTrtGenerateStream(ctx: SimContext, req: IncomingMess
   // The route streams unless the request turns it off; then the answer is one JSON object.
   const stream = optionalBool(body, 'stream', true);
   const stop = stringList(body, 'stop_words');
-  const ids = await ctx.tokenizer.encode(text);
+  const ids = await boundedPromptIds(ctx, text, true, 'text_input');
   checkContextLength(ids.length, maxTokens, ctx.contextLength, 'text_input');
   const plan = planOutput(ctx.pool, ctx.launch.simSeed, { maxNewTokens: maxTokens, ignoreEos, stop, requestIndex: ctx.nextRequestIndex() });
   runGeneration(ctx, res, { id: randomUUID().replace(/-/g, ''), arrival, promptIds: ids, plan }, new TrtFormatter(plan), stream);

@@ -16,7 +16,8 @@ import { TruthRecorder } from '../truth/truth-recorder.js';
 import type { LaunchConfig } from '../types.js';
 import { EngineClock } from './engine-clock.js';
 import { EngineDriver } from './engine-driver.js';
-import { sendError } from './http-io.js';
+import { HeapCollection } from './heap-collection.js';
+import { bodyBytes, sendError } from './http-io.js';
 import { IMAGE_PAD_TOKEN } from './image-input.js';
 import { currentThreadId, makeCurrentThreadRealtime } from '../../core/thread-scheduling.js';
 import { promptBytesPerToken } from './prompt-tokens.js';
@@ -101,7 +102,7 @@ async function tokenPoolOf(tokenizer: Tokenizer): Promise<TokenPool> {
   return buildTokenPool(vocabulary(), (text) => tokenizer.encode(text, false));
 }
 
-async function route(ctx: SimContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function route(ctx: SimContext, heap: HeapCollection, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = req.url ?? '/';
   const query = url.indexOf('?');
   const path = query === -1 ? url : url.slice(0, query);
@@ -118,6 +119,7 @@ async function route(ctx: SimContext, req: IncomingMessage, res: ServerResponse)
     throw new HttpError(404, `no such route: ${req.method} ${path}`);
   } catch (error) {
     sendError(res, error, shape);
+    heap.afterRefusal(bodyBytes(req));
   }
 }
 
@@ -165,7 +167,8 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
     nextRequestIndex: () => requestIndex++,
   };
 
-  const server = createServer((req, res) => void route(ctx, req, res));
+  const heap = new HeapCollection();
+  const server = createServer((req, res) => void route(ctx, heap, req, res));
   server.requestTimeout = 0;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
@@ -198,6 +201,7 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
     close: () =>
       new Promise<void>((resolve) => {
         driver.stop();
+        heap.stop();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -1,9 +1,9 @@
 /**
- * A full garbage collection before the measured phase, on each thread that sends. Every request is
- * built before the clock starts (send-request.ts); left in V8's young generation, those bytes would
- * be copied by the first scavenges of the run (a scavenge's pause grows with what survives it), in
- * the middle of a burst's first wave, while its first tokens arrive. Collected now, they are old
- * and no scavenge touches them.
+ * A full garbage collection of the calling thread's heap, now. Bench runs one on each thread that
+ * sends, before the measured phase: every request is built before the clock starts
+ * (send-request.ts), and left in V8's young generation those bytes would be copied by the first
+ * scavenges of the run, in the middle of a burst's first wave; collected now, they are old and no
+ * scavenge touches them. The sim runs one after refusing big bodies (sim/server/heap-collection.ts).
  *
  * Node exposes `gc()` only under `--expose-gc`; the flag set at run time takes effect for contexts
  * created afterwards, so a fresh context hands the function over.
