@@ -105,3 +105,36 @@ describe('servebench bench --help defaults', () => {
     }
   });
 });
+
+describe('numeric options state their range in help, and their check holds to it', () => {
+  /** Per command: each numeric option, a value its help's range excludes, and what the help states. */
+  const CASES: { command: string; option: string; outside: string; states: RegExp; prefix?: string[] }[] = [
+    { command: 'runs', option: '--limit', outside: '0', states: /takes an integer ≥ 1/ },
+    { command: 'dashboard', option: '--port', outside: '70000', states: /takes an integer from 0 to 65535/ },
+    { command: 'plot', option: '--width', outside: '10', states: /takes an integer from 200 to 8000/ },
+    { command: 'eval', option: '--parallel', outside: '0', states: /takes an integer ≥ 1/, prefix: ['gsm8k', '--data-path', 'x.jsonl'] },
+    { command: 'eval', option: '--seed', outside: '-1', states: /takes an integer from 0 to 4294967295/, prefix: ['gsm8k', '--data-path', 'x.jsonl'] },
+    { command: 'bench', option: '--sim-time-scale', outside: '0.5', states: /Takes 'auto' or a number from 1 to 1000/ },
+    { command: 'sweep', option: '--search-start', outside: '0', states: /takes an integer ≥ 1 for --search concurrency, a number > 0 for --search rate/, prefix: ['--slo', 'tpot=20ms', '--search', 'concurrency'] },
+    { command: 'sweep', option: '--max-load', outside: '0', states: /takes an integer ≥ 1 for --search concurrency, a number > 0 for --search rate/, prefix: ['--slo', 'tpot=20ms', '--search', 'concurrency'] },
+    { command: 'sweep', option: '--tolerance', outside: '0', states: /a number > 0 and ≤ 1 for --search rate/, prefix: ['--slo', 'tpot=20ms', '--search', 'rate'] },
+    { command: 'sweep', option: '--prompts-per-load', outside: '0', states: /takes a number > 0/, prefix: ['--concurrency', '1'] },
+  ];
+  const helps = new Map<string, Promise<string>>();
+  const helpOf = (command: string): Promise<string> => {
+    if (!helps.has(command)) helps.set(command, runCli([command, '--help']).then((r) => r.stdout));
+    return helps.get(command)!;
+  };
+
+  for (const { command, option, outside, states, prefix = [] } of CASES) {
+    test(`${command} ${option}: help states the range; ${outside} is refused in one line, exit 2`, async () => {
+      const entry = (await helpOf(command)).split(/\n(?=  -)/).find((text) => text.startsWith(`  ${option} `));
+      assert.ok(entry, `${option} is listed`);
+      assert.match(entry.replace(/\s+/g, ' '), states);
+      const refused = await runCli([command, ...prefix, option, outside]);
+      assert.equal(refused.code, 2, refused.stderr);
+      assert.equal(refused.stderr.trimEnd().split('\n').length, 1, refused.stderr);
+      assert.ok(refused.stderr.includes(option), refused.stderr);
+    });
+  }
+});

@@ -3,7 +3,7 @@
  * and turned into one of three plans: a load sweep, an SLO search, or a configuration search.
  */
 import { UsageError } from '../core/errors.js';
-import { AT_LEAST_ONE, describeRange, type FlagRange } from '../core/flag-range.js';
+import { AT_LEAST_ONE, describeRange, type FlagRange, type NumberKind } from '../core/flag-range.js';
 import { hardwareNames } from '../sim/index.js';
 import { parseLoadSeries, type LoadKind, parseSlo, type HardwareChoice, type OutputSpec, type SearchSpec, type SweepPlan, type TargetSpec } from '../sweep/index.js';
 import { extractOptions, numberOption, optionsOf, optionValue, splitAtDoubleDash, type OptionGroup } from './exact-options.js';
@@ -21,6 +21,21 @@ const DEFAULT_TOP = 3;
  * concurrency slot keep each prediction short while still measuring a steady state.
  */
 const CONFIG_PROMPTS_PER_LOAD = 2;
+
+/** Loads an SLO search may start from and stop at: whole concurrencies, or any positive rate. */
+const SEARCH_LOAD_RANGE: Record<LoadKind, FlagRange> = { concurrency: AT_LEAST_ONE, rate: { above: 0 } };
+/** A bracket within this share of the load ends the bisection; a rate search needs a positive one to end. */
+const TOLERANCE_RANGE: Record<LoadKind, FlagRange> = { concurrency: { min: 0, max: 1 }, rate: { above: 0, max: 1 } };
+/** Prompts per unit of load: fractional shares are fine, none is not. */
+const PROMPTS_PER_LOAD_RANGE: FlagRange = { above: 0 };
+/** How a search load is read: whole concurrencies, fractional rates. */
+const LOAD_NUMBER_KIND: Record<LoadKind, NumberKind> = { concurrency: 'int', rate: 'float' };
+
+/** The range of a search option in words, per load kind ("takes an integer ≥ 1 for --search concurrency, ..."). */
+function searchRangeHelp(ranges: Record<LoadKind, FlagRange>, kinds: Record<LoadKind, NumberKind>): string {
+  const kindNames: LoadKind[] = ['concurrency', 'rate'];
+  return `takes ${kindNames.map((k) => `${describeRange(kinds[k], ranges[k])} for --search ${k}`).join(', ')}`;
+}
 
 export const SWEEP_OPTION_GROUPS: readonly OptionGroup[] = [
   {
@@ -56,14 +71,14 @@ export const SWEEP_OPTION_GROUPS: readonly OptionGroup[] = [
         help: 'e.g. tpot=20ms,ttft=2s,p99-ttft=3s (metrics ttft, tpot, itl, e2e; mean by default, median or pNN prefixes; units ms or s); a run with failed requests misses it',
       },
       { name: 'search', takesValue: true, metavar: '{concurrency,rate}', help: 'without LOADS, search the highest load meeting the SLO: doubling, then bisection' },
-      { name: 'search-start', takesValue: true, metavar: 'X', default: DEFAULT_SEARCH_START, help: 'lowest load of the search' },
+      { name: 'search-start', takesValue: true, metavar: 'X', default: DEFAULT_SEARCH_START, help: `lowest load of the search; ${searchRangeHelp(SEARCH_LOAD_RANGE, LOAD_NUMBER_KIND)}` },
       {
         name: 'max-load',
         takesValue: true,
         metavar: 'X',
-        help: `highest load of the search (default: ${SEARCH_LIMIT.concurrency} concurrency, ${SEARCH_LIMIT.rate} req/s)`,
+        help: `highest load of the search (default: ${SEARCH_LIMIT.concurrency} concurrency, ${SEARCH_LIMIT.rate} req/s); ${searchRangeHelp(SEARCH_LOAD_RANGE, LOAD_NUMBER_KIND)}`,
       },
-      { name: 'tolerance', takesValue: true, metavar: 'F', default: DEFAULT_TOLERANCE, kind: 'float', help: 'stop bisecting when the bracket is within F of the load' },
+      { name: 'tolerance', takesValue: true, metavar: 'F', default: DEFAULT_TOLERANCE, kind: 'float', help: `stop bisecting when the bracket is within F of the load; ${searchRangeHelp(TOLERANCE_RANGE, { concurrency: 'float', rate: 'float' })}` },
     ],
   },
   {
@@ -94,7 +109,7 @@ export const SWEEP_OPTION_GROUPS: readonly OptionGroup[] = [
         name: 'prompts-per-load',
         takesValue: true,
         metavar: 'K',
-        help: `--num-prompts = K x concurrency at each point (default: --num-prompts as given; ${CONFIG_PROMPTS_PER_LOAD} for --search-configs)`,
+        help: `--num-prompts = K x concurrency at each point (default: --num-prompts as given; ${CONFIG_PROMPTS_PER_LOAD} for --search-configs); takes ${describeRange('float', PROMPTS_PER_LOAD_RANGE)}`,
       },
       { name: 'plot', takesValue: true, metavar: 'FILE.svg|FILE.png', help: 'output tok/s per card against mean TPOT and mean TTFT' },
       { name: 'json', takesValue: true, metavar: 'FILE', help: 'machine-readable summary' },
@@ -111,12 +126,6 @@ const OPTIONS = optionsOf(SWEEP_OPTION_GROUPS);
 const CONFIG_ONLY = ['model-path', 'hardware', 'hardware-spec', 'devices', 'top', 'no-pd'];
 const SWEEP_ONLY = ['concurrency', 'request-rate', 'search', 'search-start', 'predict', 'prefill', 'decode', 'sim', 'cards', 'plot'];
 
-/** Loads an SLO search may start from and stop at: whole concurrencies, or any positive rate. */
-const SEARCH_LOAD_RANGE: Record<LoadKind, FlagRange> = { concurrency: AT_LEAST_ONE, rate: { above: 0 } };
-/** A bracket within this share of the load ends the bisection; a rate search needs a positive one to end. */
-const TOLERANCE_RANGE: Record<LoadKind, FlagRange> = { concurrency: { min: 0, max: 1 }, rate: { above: 0, max: 1 } };
-/** Prompts per unit of load: fractional shares are fine, none is not. */
-const PROMPTS_PER_LOAD_RANGE: FlagRange = { above: 0 };
 
 function required(name: string, value: string | undefined): string {
   if (value === undefined) throw new UsageError(`${COMMAND} --search-configs needs --${name} (e.g. --model-path Qwen/Qwen3-32B --hardware ascend-910c --devices 8)`);
@@ -135,8 +144,7 @@ function searchSpec(values: ReturnType<typeof extractOptions>, kind: LoadKind): 
   const limitText = optionValue(values, 'max-load');
   const startText = optionValue(values, 'search-start');
   const toleranceText = optionValue(values, 'tolerance');
-  const numberKind = kind === 'concurrency' ? 'int' : 'float';
-  const read = (name: string, text: string): number => numberOption(name, text, numberKind, SEARCH_LOAD_RANGE[kind]);
+  const read = (name: string, text: string): number => numberOption(name, text, LOAD_NUMBER_KIND[kind], SEARCH_LOAD_RANGE[kind]);
   const spec = {
     start: startText === undefined ? DEFAULT_SEARCH_START : read('search-start', startText),
     limit: limitText === undefined ? SEARCH_LIMIT[kind] : read('max-load', limitText),

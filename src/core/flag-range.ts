@@ -54,6 +54,11 @@ export function describeRange(kind: NumberKind, range: FlagRange): string {
   return range.meaning === undefined ? text : `${text} (${range.meaning})`;
 }
 
+/** `help` with the range appended as every command's help states it: `…; takes an integer ≥ 1`. */
+export function withRangeHelp(help: string, kind: NumberKind, range: FlagRange): string {
+  return `${help}; takes ${describeRange(kind, range)}`;
+}
+
 /** Whether `value` is allowed: never NaN, whole for `int`, infinite only where `max` is Infinity. */
 export function isInRange(value: number, kind: NumberKind, range: FlagRange): boolean {
   if (Number.isNaN(value)) return false;

@@ -73,7 +73,7 @@ function addExtensionOptions(parser: ArgumentParser): void {
     metavar: 'K',
     type: simTimeScaleArg,
     help: helpWithDefault(
-      "With --sim: run the simulated engine K times slower than the wall clock and divide every measured time by K (rates multiplied by K), arrivals included, so a machine too small to write and read the engine's chunks on time still measures it truly. 'auto' runs the workload through the engine in virtual time first and picks K from its typical step and peak chunk rate against what this machine keeps on time (measured once, cached); 1 runs in real time, as auto does for a truth-mode sim.",
+      `With --sim: run the simulated engine K times slower than the wall clock and divide every measured time by K (rates multiplied by K), arrivals included, so a machine too small to write and read the engine's chunks on time still measures it truly. 'auto' runs the workload through the engine in virtual time first and picks K from its typical step and peak chunk rate against what this machine keeps on time (measured once, cached); 1 runs in real time, as auto does for a truth-mode sim. Takes 'auto' or ${describeRange('float', SIM_TIME_SCALE_RANGE)}.`,
       'auto',
       'str',
     ),

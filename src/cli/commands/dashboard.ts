@@ -1,6 +1,6 @@
 /** `servebench dashboard`: serves the catalog as a local web app until interrupted. */
 import type { Command } from '../main.js';
-import { LISTEN_PORT, boundedArgType } from '../../core/flag-range.js';
+import { LISTEN_PORT, boundedArgType, withRangeHelp } from '../../core/flag-range.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
 import { addOption } from '../command-parser.js';
 import { isLoopbackHost, startDashboard } from '../../dashboard/index.js';
@@ -16,7 +16,7 @@ export const command: Command = catalogCommand<DashboardArgs>({
   description: 'Serve the run catalog as a local web app (read-only).',
   addArguments(parser) {
     addOption(parser, ['--host'], { default: '127.0.0.1', help: 'address to listen on; the default serves this machine only' });
-    addOption(parser, ['--port'], { type: boundedArgType('int', LISTEN_PORT), default: 8040, help: 'port to listen on; 0 picks a free one' }, 'int');
+    addOption(parser, ['--port'], { type: boundedArgType('int', LISTEN_PORT), default: 8040, help: withRangeHelp('port to listen on', 'int', LISTEN_PORT) }, 'int');
   },
   async run(args) {
     await withCatalog(args.db, async (catalog) => {

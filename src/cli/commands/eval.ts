@@ -5,7 +5,7 @@
  */
 import { ArgumentTypeError } from 'argparse';
 import { describeError, UserError } from '../../core/errors.js';
-import { AT_LEAST_ONE, CONNECT_PORT, NON_NEGATIVE, SEED, boundedArgType } from '../../core/flag-range.js';
+import { AT_LEAST_ONE, CONNECT_PORT, NON_NEGATIVE, SEED, boundedArgType, withRangeHelp } from '../../core/flag-range.js';
 import { splitHeaderEntry } from '../../core/header-entry.js';
 import { redactText } from '../../core/redact.js';
 import { TOOL_VERSION, isSimServerVersion } from '../../core/version.js';
@@ -199,17 +199,17 @@ export const command = catalogCommand<EvalArgs>({
       metavar: 'PATH',
       help: `the task's local data: gsm8k: ${DATA_EXPECTED.gsm8k}; mmlu: ${DATA_EXPECTED.mmlu}; gpqa: ${DATA_EXPECTED.gpqa}`,
     });
-    parser.add_argument('--num-shots', { type: boundedArgType('int', NON_NEGATIVE), help: 'worked examples before each question (default 5; gpqa is zero-shot)' });
+    parser.add_argument('--num-shots', { type: boundedArgType('int', NON_NEGATIVE), help: withRangeHelp('worked examples before each question (default 5; gpqa is zero-shot)', 'int', NON_NEGATIVE) });
     parser.add_argument('--num-questions', {
       type: boundedArgType('int', AT_LEAST_ONE),
-      help: 'gsm8k: the first N questions (default 200); mmlu: the first N of each subject (default all); gpqa: N drawn with --seed (default all)',
+      help: withRangeHelp('gsm8k: the first N questions (default 200); mmlu: the first N of each subject (default all); gpqa: N drawn with --seed (default all)', 'int', AT_LEAST_ONE),
     });
-    parser.add_argument('--max-new-tokens', { type: boundedArgType('int', AT_LEAST_ONE), help: 'token limit per answer (default gsm8k 512, mmlu 1, gpqa 2048)' });
-    parser.add_argument('--parallel', { type: boundedArgType('int', AT_LEAST_ONE), default: 128, help: 'questions in flight at once (default 128)' });
-    parser.add_argument('--seed', { type: boundedArgType('int', SEED), default: 0, help: "gpqa: seed of the question draw and answer order (default 0, SGLang's)" });
+    parser.add_argument('--max-new-tokens', { type: boundedArgType('int', AT_LEAST_ONE), help: withRangeHelp('token limit per answer (default gsm8k 512, mmlu 1, gpqa 2048)', 'int', AT_LEAST_ONE) });
+    parser.add_argument('--parallel', { type: boundedArgType('int', AT_LEAST_ONE), default: 128, help: withRangeHelp('questions in flight at once (default 128)', 'int', AT_LEAST_ONE) });
+    parser.add_argument('--seed', { type: boundedArgType('int', SEED), default: 0, help: withRangeHelp("gpqa: seed of the question draw and answer order (default 0, SGLang's)", 'int', SEED) });
     parser.add_argument('--backend', { choices: [...BACKEND_CHOICES], default: 'sglang', help: "request protocol, as bench's: sglang (/generate), completions or chat backends (default sglang)" });
     parser.add_argument('--host', { default: '127.0.0.1', help: 'server host when --base-url is not set (default 127.0.0.1)' });
-    parser.add_argument('--port', { type: boundedArgType('int', CONNECT_PORT), help: "server port (default: the backend's, as bench)" });
+    parser.add_argument('--port', { type: boundedArgType('int', CONNECT_PORT), help: withRangeHelp("server port (default: the backend's, as bench)", 'int', CONNECT_PORT) });
     parser.add_argument('--base-url', { metavar: 'URL', help: 'URL prefix used instead of http://HOST:PORT' });
     parser.add_argument('--header', { nargs: '+', type: headerEntryArgType, metavar: 'HEADER', help: "extra request headers, each 'Key: Value' or Key=Value (never printed or stored)" });
     parser.add_argument('--model', { help: 'model id sent in requests (default: the first of /v1/models)' });

@@ -5,7 +5,7 @@
  */
 import type { Command } from '../main.js';
 import { UsageError } from '../../core/errors.js';
-import { boundedArgType } from '../../core/flag-range.js';
+import { boundedArgType, withRangeHelp } from '../../core/flag-range.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
 import { addOption } from '../command-parser.js';
 import { PLOT_KINDS, comparisonChartOption, runChartOption, type PlotKind, imageFormatOf, writeChart, DEFAULT_SIZE } from '../../plots/index.js';
@@ -36,8 +36,8 @@ export const command: Command = catalogCommand<PlotArgs>({
     });
     parser.add_argument('--out', { metavar: 'FILE', required: true, help: 'output file, .svg or .png' });
     parser.add_argument('--per-card', { action: 'store_true', help: 'tput-vs-tpot: output tok/s per card instead of in total' });
-    addOption(parser, ['--width'], { type: boundedArgType('int', WIDTH_RANGE), default: DEFAULT_SIZE.width, help: 'chart width in pixels' }, 'int');
-    addOption(parser, ['--height'], { type: boundedArgType('int', HEIGHT_RANGE), default: DEFAULT_SIZE.height, help: 'chart height in pixels' }, 'int');
+    addOption(parser, ['--width'], { type: boundedArgType('int', WIDTH_RANGE), default: DEFAULT_SIZE.width, help: withRangeHelp('chart width in pixels', 'int', WIDTH_RANGE) }, 'int');
+    addOption(parser, ['--height'], { type: boundedArgType('int', HEIGHT_RANGE), default: DEFAULT_SIZE.height, help: withRangeHelp('chart height in pixels', 'int', HEIGHT_RANGE) }, 'int');
   },
   async run(args) {
     imageFormatOf(args.out);

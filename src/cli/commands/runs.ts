@@ -1,6 +1,6 @@
 /** `servebench runs`: lists catalog runs, newest first, with filters. */
 import type { Command } from '../main.js';
-import { AT_LEAST_ONE, boundedArgType } from '../../core/flag-range.js';
+import { AT_LEAST_ONE, boundedArgType, withRangeHelp } from '../../core/flag-range.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
 import { addOption } from '../command-parser.js';
 import { addRunFilterArguments, runFilterOf, type RunFilterArgs } from '../run-filter-args.js';
@@ -17,7 +17,7 @@ export const command: Command = catalogCommand<RunsArgs>({
   description: 'List catalog runs, newest first.',
   addArguments(parser) {
     addRunFilterArguments(parser, 'all');
-    addOption(parser, ['--limit'], { type: boundedArgType('int', AT_LEAST_ONE), default: 50, help: 'show at most N runs' }, 'int');
+    addOption(parser, ['--limit'], { type: boundedArgType('int', AT_LEAST_ONE), default: 50, help: withRangeHelp('show at most N runs', 'int', AT_LEAST_ONE) }, 'int');
     parser.add_argument('--json', { action: 'store_true', help: 'print the runs as JSON (Infinity as {"$nonFinite":"Infinity"})' });
   },
   async run(args) {
