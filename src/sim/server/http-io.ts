@@ -26,6 +26,7 @@ export function readBody(req: IncomingMessage, limit: BodyLimit): Promise<Buffer
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit.bytes) {
     req.resume();
+    closeIfStillSending(req);
     return Promise.reject(tooLarge(limit, `${declared} bytes`));
   }
   // A declared length is read into one buffer of its size, each read copied and let go at once: a
@@ -47,6 +48,7 @@ export function readBody(req: IncomingMessage, limit: BodyLimit): Promise<Buffer
       if (size > limit.bytes) {
         over = true;
         chunks.length = 0;
+        closeIfStillSending(req);
         bodyBytesRead.set(req, size);
         reject(tooLarge(limit, `more than ${limit.bytes} bytes`));
         return;
@@ -61,6 +63,21 @@ export function readBody(req: IncomingMessage, limit: BodyLimit): Promise<Buffer
     });
     req.on('error', reject);
   });
+}
+
+/** How long the rest of a refused body may take to arrive: a 1 GB body takes ~1 s on loopback. */
+export const REFUSED_BODY_DRAIN_MS = 30_000;
+
+/**
+ * Closes the connection of a refused request whose body is still arriving after `ms`: the rest is
+ * read past, not held, but a client trickling a huge declared length would keep the socket forever.
+ */
+export function closeIfStillSending(req: Pick<IncomingMessage, 'once' | 'complete' | 'socket'>, ms = REFUSED_BODY_DRAIN_MS): void {
+  if (req.complete) return;
+  const timer = setTimeout(() => req.socket.destroy(), ms);
+  timer.unref();
+  req.once('end', () => clearTimeout(timer));
+  req.once('close', () => clearTimeout(timer));
 }
 
 function tooLarge(limit: BodyLimit, size: string): HttpError {
