@@ -4,17 +4,12 @@
  * from the series the catalog keeps with the run. Pure.
  */
 import type { EChartsOption } from 'echarts';
+import type { ServerMetricsSeries } from '../bench/index.js';
 import type { ServerMetricsRecord } from '../catalog/index.js';
 import { PALETTE } from './options.js';
 
-/** The readings' series as numbers (null where a reading had none). */
-export interface ServerSeries {
-  t: number[];
-  running: Array<number | null>;
-  queued: Array<number | null>;
-  kvUsage: Array<number | null>;
-  generationThroughput: Array<number | null>;
-}
+/** The readings' series as bench summarized them (null where a reading had none). */
+type ServerSeries = ServerMetricsSeries;
 
 function numbers(value: unknown, length: number): Array<number | null> | null {
   if (!Array.isArray(value) || value.length !== length) return null;
