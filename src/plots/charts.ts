@@ -24,12 +24,12 @@ export function runSubject(run: RunRecord): string {
 
 /** Whether a per-run chart can be drawn from these records (and, for `server`, the run's stored /metrics readings), and why not when it cannot. */
 export function runChartAvailability(kind: RunPlotKind, requests: readonly RequestRecord[], run: Pick<RunRecord, 'serverMetrics'> = {}): string | null {
-  if (kind === 'server') {
-    return serverSeriesOf(run.serverMetrics) === null ? "no /metrics readings were kept with the run (the server exposed none, or it was run with --no-server-metrics)" : null;
-  }
+  if (kind === 'server' && serverSeriesOf(run.serverMetrics) !== null) return null;
   if (requests.length === 0) return 'the run has no per-request records (ingested from a console log)';
   if (kind === 'throughput' || kind === 'concurrency' || kind === 'timeline') {
     if (perSecondTimeline(requests).requestsUsed === 0) return 'no successful request has a start time and latency (JSONL details do not record them)';
+  } else if (kind === 'server') {
+    return 'no /metrics readings were kept with the run (the server exposed none, or it was run with --no-server-metrics)';
   } else if (kind === 'ttft') {
     if (requestTtftsMs(requests).length === 0) return 'no successful request has a TTFT';
   } else if (itlSamplesMs(requests).length === 0) {
