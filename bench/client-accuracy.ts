@@ -17,7 +17,10 @@
  * the client's timing error; a SCHED_FIFO sim preempts the client instead), --emission
  * spread|steps[,...] (how the sim's writes fall: each request on its own phase, or all on one step
  * clock as a continuous-batching engine writes them; default spread), --python auto|PATH|off (the
- * interpreter of the Python rows; auto takes the first of python3 and /usr/bin/python3 with aiohttp).
+ * interpreter of the Python rows; auto takes the first of python3 and /usr/bin/python3 with aiohttp),
+ * --scrape-metrics off|SECONDS (read the sim's /metrics every SECONDS during each accuracy point, on
+ * the client's thread and its own connection, as `bench` does; default off: the rows with and
+ * without it give the scrape's cost to the client's timing).
  * The accuracy rows use SGLang's native /generate (its `rid` pairs each request with its truth);
  * the CPU rows compare native (cumulative text) and OpenAI completions (incremental) streams, give
  * the kernel's share of the client CPU (socket reads, the ACKs they send, epoll), the same streams
@@ -49,6 +52,7 @@ import type { IdleCanaryReport } from './idle-canary.js';
 import { findPython, PYTHON_CANDIDATES, PYTHON_CLIENT } from './python-interpreter.js';
 import { measureBurst, printBurst, type BurstApi, type BurstRow } from './client-burst.js';
 import { fetchTruth, MODEL, withTruthSim, type TruthRecord, type TruthSim } from './truth-sim.js';
+import { startServerScrape } from '../src/bench/server-metrics/scraper.js';
 
 type Api = 'generate' | 'completions';
 type Realtime = 'client' | 'sim' | 'both' | 'off';
@@ -124,6 +128,8 @@ interface Options {
   python: string;
   /** Burst mode (client-burst.ts) instead of the steady-state rows; null runs the steady state. */
   burst: BurstMatrix | null;
+  /** Seconds between readings of the sim's /metrics during an accuracy point (bench's scrape); null reads none. */
+  scrapeMetricsS: number | null;
 }
 
 /** The burst points: every stream count × waves × API × connect mode. */
@@ -210,6 +216,7 @@ function parseOptions(argv: string[]): Options {
     cpuTokens: Number(get('cpu-tokens', '256')),
     emissions: get('emission', 'spread').split(',').map(emissionChoice),
     python: get('python', 'auto'),
+    scrapeMetricsS: get('scrape-metrics', 'off') === 'off' ? null : Number(get('scrape-metrics', 'off')),
     burst: argv.includes('--burst')
       ? {
           streams: get('burst', DEFAULT_BURST_STREAMS).split(',').map(Number),
@@ -254,7 +261,8 @@ async function runBursts(matrix: BurstMatrix, options: Options): Promise<void> {
 /** The truth-mode sim of `point`, with the loops `--realtime` names under SCHED_FIFO. */
 function withSim<T>(point: Point, options: Options, measure: (sim: TruthSim) => Promise<T>): Promise<T> {
   const realtime = options.realtime === 'sim' || options.realtime === 'both';
-  return withTruthSim({ ttftMs: options.ttftMs, itlMs: point.itlMs, sharedSteps: point.emission === 'steps', realtime }, measure);
+  const metrics = options.scrapeMetricsS !== null;
+  return withTruthSim({ ttftMs: options.ttftMs, itlMs: point.itlMs, sharedSteps: point.emission === 'steps', realtime, metrics }, measure);
 }
 
 /** Resident memory of a process now, from /proc (MB); NaN where /proc is missing. */
@@ -388,6 +396,9 @@ async function measurePoint(point: Point, options: Options): Promise<Row> {
   const loadAverage = loadavg()[0]!;
   return withSim(point, options, async (sim) => {
     const client = await startClient(point, sim.url, clientIsRealtime(options));
+    // bench's /metrics scrape, on this thread (the one that sends and stamps with one worker) and its own connection.
+    const scrape = options.scrapeMetricsS === null ? null : await startServerScrape({ baseUrl: sim.url, headers: {}, intervalS: options.scrapeMetricsS });
+    if (options.scrapeMetricsS !== null && scrape === null) throw new Error('the truth sim served no /metrics to scrape');
     const canary = startCanary();
     const { requestSeconds, t0, t1 } = measuredWindow(point, options);
     const measured: Array<{ rid: string; output: RequestOutput }> = [];
@@ -414,6 +425,7 @@ async function measurePoint(point: Point, options: Options): Promise<Row> {
       }),
       ...Array.from({ length: point.streams }, (_, i) => stream(i)),
     ])) as [Snapshot, Snapshot];
+    const scrapeLog = (await scrape?.stop()) ?? null;
     const samples = await client.close();
     const idleLoop = await canaryReport!;
     // The idle thread's CPU is the instrument's: the client's is the process's without it.
@@ -440,7 +452,9 @@ async function measurePoint(point: Point, options: Options): Promise<Row> {
       lateness: serverLateness(truth, t0, t1),
       cpuUsPerEvent: ((atT1.cpuSeconds - atT0.cpuSeconds - canaryCpu.userSeconds - canaryCpu.systemSeconds) * 1e6) / events,
       systemCpuUsPerEvent: ((atT1.systemCpuSeconds - atT0.systemCpuSeconds - canaryCpu.systemSeconds) * 1e6) / events,
-      verdict: judgeClient(samples, requestBoundsOf(measured.map(({ output }) => output))).line,
+      verdict:
+        judgeClient(samples, requestBoundsOf(measured.map(({ output }) => output))).line +
+        (scrapeLog === null ? '' : `; /metrics read ${scrapeLog.readings.length} times (${scrapeLog.failed} failed) every ${options.scrapeMetricsS} s`),
       idleLoop,
       windowSeconds: options.seconds,
       clientRssMb: atT1.clientRssMb,

@@ -26,6 +26,8 @@ export interface TruthSimOptions {
   sharedSteps: boolean;
   /** The sim's serving loop under SCHED_FIFO where permitted (`--sim-realtime`). */
   realtime: boolean;
+  /** Serve `/metrics` (`--enable-metrics`), for runs that read it as bench does. */
+  metrics?: boolean;
 }
 
 export interface TruthSim {
@@ -40,6 +42,7 @@ async function startTruthSim(options: TruthSimOptions): Promise<TruthSim> {
       '--model-path', MODEL, '--truth-ttft-ms', String(options.ttftMs), '--truth-itl-ms', String(options.itlMs),
       ...(options.sharedSteps ? ['--truth-shared-steps'] : []),
       ...(options.realtime ? ['--sim-realtime'] : []),
+      ...(options.metrics === true ? ['--enable-metrics'] : []),
     ],
     { execArgv: ['--import', 'tsx'] },
   );

@@ -169,7 +169,8 @@ describe('start-up sequence', () => {
     }
     assert.equal(lines[second + 1], '');
     const calls = server.auxCalls.map((c) => c.call);
-    assert.deepEqual(calls.filter((c) => c !== 'GET /get_server_info'), ['GET /v1/models', 'POST /flush_cache', 'POST /start_profile', 'POST /stop_profile']);
+    // One look at /metrics as the measured window opens: this server has none (404), so no more.
+    assert.deepEqual(calls.filter((c) => c !== 'GET /get_server_info'), ['GET /v1/models', 'POST /flush_cache', 'GET /metrics', 'POST /start_profile', 'POST /stop_profile']);
     assert.equal(calls.filter((c) => c === 'GET /get_server_info').length, 2);
     assert.equal(server.auxCalls[0]!.headers.authorization, 'Bearer sk-test');
     const generation = server.requests.at(-1)!;

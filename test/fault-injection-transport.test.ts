@@ -197,7 +197,7 @@ describe('credentials', () => {
       // Without --model the run starts by asking /v1/models: the list of calls is the full set.
       const calls = new Set(server.requests.map((request) => `${request.method} ${request.path}`));
       assert.deepEqual([...calls].sort(), [
-        'GET /get_server_info', 'GET /v1/models', 'POST /flush_cache', 'POST /generate', 'POST /start_profile', 'POST /stop_profile',
+        'GET /get_server_info', 'GET /metrics', 'GET /v1/models', 'POST /flush_cache', 'POST /generate', 'POST /start_profile', 'POST /stop_profile',
       ]);
       const basic = `Basic ${Buffer.from(`user:${PASSWORD}`).toString('base64')}`;
       for (const request of server.requests) {

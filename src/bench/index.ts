@@ -21,6 +21,7 @@ export { rowsFromLengths } from './datasets/rows.js';
 export { calculateMetrics } from './metrics/calculate.js';
 export { calculateExtras } from './metrics/extras.js';
 export { perSecondTimeline, type TimedRequest, type Timeline } from './metrics/per-second.js';
+export type { ServerMetricsSeries } from './server-metrics/summary.js';
 export type { BenchmarkMetrics, ServebenchExtras } from './metrics/types.js';
 export { formatResultBlock, sectionHeader, textLine } from './output/block.js';
 export { formatExtendedBlock } from './output/extras-block.js';

@@ -30,6 +30,7 @@ import { HttpPool } from './transport/http-pool.js';
 import { autoTimeScale } from './sim-time-scale.js';
 import type { Dataset, RequestOutput } from './types.js';
 import { resolveWorkerCount } from './workers/plan.js';
+import type { ServerSide } from './server-metrics/server-side.js';
 
 export interface BenchIo {
   /** bench_serving's console lines (stdout), one per call. */
@@ -63,6 +64,8 @@ export interface MeasuredRun {
   durationS: number;
   metrics: BenchmarkMetrics;
   extras: ServebenchExtras;
+  /** The server's side of the run (its /metrics over the window, the responses' own figures); null under --no-server-metrics. */
+  server: ServerSide | null;
   /** Self-check samples of the loops that sent the requests. */
   loopHealth: LoopHealthSample[];
   /** The client's verdict on its own timing error: those loops and every request's own bound. */
@@ -190,7 +193,7 @@ class OpenSession implements BenchSession {
         timeScale,
       });
       abandonOnStop();
-      const { metrics, extras } = await summarizeRun(run, config, tokenizer);
+      const { metrics, extras, server } = await summarizeRun(run, config, tokenizer, timeScale);
       const measured: MeasuredRun = {
         config,
         target,
@@ -199,6 +202,7 @@ class OpenSession implements BenchSession {
         durationS: run.duration,
         metrics,
         extras,
+        server,
         loopHealth: run.loopHealth,
         selfCheck: judgeClient(run.loopHealth, requestBoundsOf(run.outputs)),
         simTimeScale: timeScale,

@@ -126,6 +126,8 @@ export interface BenchRunConfig {
   readonly lazyConnect: boolean;
   /** Seconds without a byte on a stream before that request fails as stalled. */
   readonly streamIdleTimeout: number;
+  /** The server's side of the run: `/metrics` read every `intervalS` and the responses' own figures reported; off with `--no-server-metrics`. */
+  readonly serverMetrics: { readonly enabled: boolean; readonly intervalS: number };
 }
 
 /** The datasets whose requests carry images: bench_serving applies the chat template for them whatever the flag says. */
@@ -225,6 +227,7 @@ export function resolveRunConfig(args: BenchArgs, options: ResolveOptions = {}):
     realtime: args.extensions.realtime,
     lazyConnect: args.extensions.lazyConnect,
     streamIdleTimeout: args.extensions.streamIdleTimeout,
+    serverMetrics: { enabled: !args.extensions.noServerMetrics, intervalS: args.extensions.metricsInterval },
   });
   validateRunConfig(config);
   return config;

@@ -106,8 +106,27 @@ export interface RequestOutput {
    * self-check's window.
    */
   stampLatenessBound?: number;
+  /** Extension: what the response said about itself; absent when it said nothing (or the request failed before it did). */
+  server?: ServerReport;
 }
 
+
+/**
+ * What the server said about one request in its response (SGLang's `meta_info`, the OpenAI `usage`
+ * object); a field it did not report is absent. Times are the server's seconds, never rescaled.
+ */
+export interface ServerReport {
+  promptTokens?: number;
+  completionTokens?: number;
+  /** Prompt tokens served from its prefix cache. */
+  cachedTokens?: number;
+  /** Verify passes under speculative decoding (`spec_verify_ct`). */
+  specVerifyCount?: number;
+  /** Its end-to-end latency (`e2e_latency`). */
+  e2eLatency?: number;
+  /** Its time in the scheduler's waiting queue (`queue_time`). */
+  queueTime?: number;
+}
 
 /** Everything a request function needs to send one request (bench_serving's RequestFuncInput). */
 export interface RequestInput {

@@ -8,7 +8,7 @@ import type { RequestOutput } from '../bench/index.js';
 import { readJsonlRecord, toPlain } from './ingest/jsonl.js';
 import { encodeJson } from './store/json-codec.js';
 import { suspectWarnings } from './suspect.js';
-import type { RequestRecord, RunInput } from './types.js';
+import type { RequestRecord, RunInput, ServerMetricsRecord } from './types.js';
 
 export interface BenchRunParts {
   /** The JSONL record as written (`buildResultRecord`), PyFloat values allowed. */
@@ -51,6 +51,7 @@ export function requestRecordsFromOutputs(outputs: readonly RequestOutput[], vir
     error: o.error,
     cause: o.failureCause,
     queueTime: sent(o) ? o.queueTime : null,
+    server: o.server === undefined ? null : { ...o.server },
   }));
 }
 
@@ -71,5 +72,13 @@ export function runInputFromBench(parts: BenchRunParts): RunInput {
     labels: { ...labels, ...(parts.labels ?? {}) },
     warnings: [...(parts.warnings ?? []), ...suspectWarnings(metrics)],
     requests: requestRecordsFromOutputs(parts.outputs, parts.virtualClock ?? false),
+    serverMetrics: serverMetricsOf(plain),
   };
+}
+
+/** `servebench.server_side.metrics` of a JSONL record, when the run read the server's /metrics. */
+function serverMetricsOf(record: Record<string, unknown>): ServerMetricsRecord | null {
+  const side = (record.servebench as Record<string, unknown> | undefined)?.server_side as Record<string, unknown> | undefined;
+  const metrics = side?.metrics;
+  return typeof metrics === 'object' && metrics !== null ? (metrics as ServerMetricsRecord) : null;
 }

@@ -15,6 +15,7 @@ export type {
   RecipeInstance,
   RecordOutcome,
   RequestRecord,
+  ServerMetricsRecord,
   RunFilter,
   RunInput,
   RunRecord,

@@ -27,7 +27,19 @@ export interface RequestRecord {
   cause: string | null;
   /** Seconds it waited for a `--max-concurrency` slot before `startTime`; absent or null when the source does not say. */
   queueTime?: number | null;
+  /**
+   * What the server's response said about the request (bench's ServerReport: promptTokens,
+   * completionTokens, cachedTokens, specVerifyCount, e2eLatency and queueTime in the server's seconds);
+   * absent or null when it said nothing or the source does not say.
+   */
+  server?: Record<string, number> | null;
 }
+
+/**
+ * The server's `/metrics` over a bench run's measured window, as the JSONL record keeps it
+ * (`servebench.server_side.metrics`: dialect, figures, and `series` of the readings for `plot --kind server`).
+ */
+export type ServerMetricsRecord = Record<string, unknown>;
 
 /** Where a run came from. The content hash makes recording idempotent: the same run is stored once. */
 export interface RunSource {
@@ -116,6 +128,8 @@ export interface RunInput {
   /** What could not be read or does not add up, one line each. */
   warnings?: string[];
   requests?: RequestRecord[];
+  /** The server's /metrics over the run (bench runs against a server exposing them). */
+  serverMetrics?: ServerMetricsRecord | null;
   /** What the run is; default: what its labels, arguments and metrics say (run-mode.ts). */
   mode?: RunMode;
 }
@@ -141,6 +155,8 @@ export interface RunRecord {
   requestCount: number;
   /** Measured on a server, simulated (against servebench's sim) or predicted (virtual time). */
   mode: RunMode;
+  /** The server's /metrics over the run; absent or null when none were read. */
+  serverMetrics?: ServerMetricsRecord | null;
 }
 
 /** Filters of `listRuns`; every given filter must hold. */

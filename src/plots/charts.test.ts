@@ -27,6 +27,24 @@ describe('per-run charts', () => {
     assert.equal(runChartAvailability('throughput', [record(0, 0.2)]), null);
   });
 
+  test("server: the run's /metrics series, or why there are none", () => {
+    const run = runRecord('bbbb11112222', {});
+    assert.match(runChartAvailability('server', [record(0, 0.2)], run) ?? '', /no \/metrics readings were kept/);
+    const serverMetrics = {
+      dialect: 'vllm',
+      series: { t: [0, 1, 2], running_requests: [0, 8, 2], queued_requests: [0, 3, null], kv_cache_usage: [0, 0.25, 0.1], generation_throughput: [null, 900, 1100] },
+    };
+    const option = runChartOption('server', { ...run, serverMetrics }, []);
+    const series = option.series as Array<{ name: string; data: unknown[] }>;
+    assert.deepEqual(series.map((s) => s.name), ['running requests', 'queued requests', 'KV cache usage (%)', 'generation tok/s']);
+    assert.deepEqual(series[2]!.data, [[0, 0], [1, 25], [2, 10]]);
+    assert.deepEqual(series[1]!.data[2], [2, null]);
+    assert.match(String((option.title as { subtext: string }).subtext), /vllm \/metrics, 3 readings over 2\.00 s/);
+    // Series of another length than t do not read: no chart rather than a wrong one.
+    const broken = { ...serverMetrics, series: { ...serverMetrics.series, running_requests: [1] } };
+    assert.throws(() => runChartOption('server', { ...run, serverMetrics: broken }, []), UserError);
+  });
+
   test('an unavailable chart is a one-line user error', () => {
     const run = runRecord('aaaa11112222', {});
     assert.throws(() => runChartOption('throughput', run, []), (e: unknown) => e instanceof UserError && /run aaaa11112222/.test(e.message));

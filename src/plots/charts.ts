@@ -9,8 +9,9 @@ import { histogram, itlSamplesMs } from './histogram.js';
 import { concurrencyOption, latencyHistogramOption, outputThroughputOption, throughputVsTpotOption, type ThroughputPoint } from './options.js';
 import { perSecondTimeline } from '../bench/index.js';
 import { requestTimelineOption } from './request-timeline.js';
+import { serverMetricsOption, serverSeriesOf } from './server-metrics-chart.js';
 
-export const RUN_PLOT_KINDS = ['throughput', 'concurrency', 'ttft', 'itl', 'timeline'] as const;
+export const RUN_PLOT_KINDS = ['throughput', 'concurrency', 'ttft', 'itl', 'timeline', 'server'] as const;
 export type RunPlotKind = (typeof RUN_PLOT_KINDS)[number];
 export const PLOT_KINDS = [...RUN_PLOT_KINDS, 'tput-vs-tpot'] as const;
 export type PlotKind = (typeof PLOT_KINDS)[number];
@@ -21,11 +22,14 @@ export function runSubject(run: RunRecord): string {
   return model ? `run ${run.id} · ${model}` : `run ${run.id}`;
 }
 
-/** Whether a per-run chart can be drawn from these records, and why not when it cannot. */
-export function runChartAvailability(kind: RunPlotKind, requests: readonly RequestRecord[]): string | null {
+/** Whether a per-run chart can be drawn from these records (and, for `server`, the run's stored /metrics readings), and why not when it cannot. */
+export function runChartAvailability(kind: RunPlotKind, requests: readonly RequestRecord[], run: Pick<RunRecord, 'serverMetrics'> = {}): string | null {
+  if (kind === 'server' && serverSeriesOf(run.serverMetrics) !== null) return null;
   if (requests.length === 0) return 'the run has no per-request records (ingested from a console log)';
   if (kind === 'throughput' || kind === 'concurrency' || kind === 'timeline') {
     if (perSecondTimeline(requests).requestsUsed === 0) return 'no successful request has a start time and latency (JSONL details do not record them)';
+  } else if (kind === 'server') {
+    return 'no /metrics readings were kept with the run (the server exposed none, or it was run with --no-server-metrics)';
   } else if (kind === 'ttft') {
     if (requestTtftsMs(requests).length === 0) return 'no successful request has a TTFT';
   } else if (itlSamplesMs(requests).length === 0) {
@@ -36,7 +40,7 @@ export function runChartAvailability(kind: RunPlotKind, requests: readonly Reque
 
 /** The chart of one run; throws `UserError` when its records cannot give this kind. */
 export function runChartOption(kind: RunPlotKind, run: RunRecord, requests: readonly RequestRecord[]): EChartsOption {
-  const missing = runChartAvailability(kind, requests);
+  const missing = runChartAvailability(kind, requests, run);
   if (missing) throw new UserError(`cannot plot ${kind} for run ${run.id}: ${missing}; choose a run recorded by 'servebench bench'`);
   const subject = runSubject(run);
   switch (kind) {
@@ -54,6 +58,8 @@ export function runChartOption(kind: RunPlotKind, run: RunRecord, requests: read
     }
     case 'timeline':
       return requestTimelineOption(requests, subject);
+    case 'server':
+      return serverMetricsOption(serverSeriesOf(run.serverMetrics)!, String(run.serverMetrics?.dialect ?? ''), subject);
   }
 }
 

@@ -99,6 +99,11 @@ export interface TokenEmission {
   cachedTokens: number;
   /** Verify passes this request has taken so far (speculative decoding), else 0. */
   specVerifyCount: number;
+  /**
+   * Engine seconds the request waited in the scheduler's queue before its first prefill batch
+   * (SGLang's queueing time); on every chunk once admitted, absent where the engine models no queue.
+   */
+  queueTime?: number;
   finished: boolean;
   finishReason: 'length' | 'stop' | 'abort' | null;
 }
@@ -116,6 +121,9 @@ export interface EngineStats {
   generationTokensTotal: number;
   cachedTokensTotal: number;
   requestsFinished: number;
+  /** Seconds the requests that got their first chunk waited in a scheduler queue, summed (engine time), and how many they are. */
+  queueTimeSum: number;
+  queuedRequests: number;
   /** Sum of step times, split by phase, for the Prometheus histograms. */
   stepCount: number;
 }

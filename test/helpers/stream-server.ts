@@ -31,6 +31,13 @@ export interface StreamServerOptions {
   /** Reported by /get_server_info as internal_states[0].avg_spec_accept_length. */
   acceptLength?: number;
   modelId?: string;
+  /** Native: each chunk's meta_info.completion_tokens counts this many tokens more than were sent. */
+  extraReportedTokens?: number;
+  /**
+   * Answers `GET /metrics`: called with how many generation requests have finished and how many
+   * output tokens were written so far, and the index of this scrape; absent: 404, as a server without metrics.
+   */
+  metrics?: (state: { finished: number; tokens: number; scrape: number }) => { status: number; body: string };
 }
 
 /** What the server did for one generation request (times in ms on the server's clock). */
@@ -82,6 +89,9 @@ export async function startStreamServer(options: StreamServerOptions = {}): Prom
   const requests: ServedRequest[] = [];
   const auxCalls: StreamServer['auxCalls'] = [];
   const active = new Set<ActiveStream>();
+  let tokensWritten = 0;
+  let finished = 0;
+  let scrapes = 0;
 
   const writeDue = (): void => {
     const now = performance.now();
@@ -91,7 +101,10 @@ export async function startStreamServer(options: StreamServerOptions = {}): Prom
       const isReasoning = format === 'chat' && stream.sent < Math.min(reasoning, stream.total - 1);
       stream.cumulative += TOKEN_TEXT;
       const writeAt = performance.now();
-      stream.res.write(tokenChunk(format, model, { index: stream.sent, text: TOKEN_TEXT, cumulative: stream.cumulative, reasoning: isReasoning }));
+      stream.res.write(
+        tokenChunk(format, model, { index: stream.sent, text: TOKEN_TEXT, cumulative: stream.cumulative, reasoning: isReasoning, extraReportedTokens: options.extraReportedTokens }),
+      );
+      tokensWritten++;
       stream.served.tokenWrites.push(writeAt);
       if (!isReasoning && stream.served.firstContentWrite === null) stream.served.firstContentWrite = writeAt;
       stream.sent++;
@@ -100,6 +113,7 @@ export async function startStreamServer(options: StreamServerOptions = {}): Prom
         active.delete(stream);
       } else if (stream.sent === stream.total) {
         active.delete(stream);
+        finished++;
         stream.res.end(streamEpilogue(format, stream.total));
       }
     }
@@ -146,6 +160,10 @@ export async function startStreamServer(options: StreamServerOptions = {}): Prom
     } else if (req.method === 'GET' && path === '/get_server_info') {
       const state = options.acceptLength === undefined ? {} : { avg_spec_accept_length: options.acceptLength };
       json(200, { version: 'test', internal_states: [state] });
+    } else if (req.method === 'GET' && path === '/metrics' && options.metrics !== undefined) {
+      const { status, body } = options.metrics({ finished, tokens: tokensWritten, scrape: scrapes++ });
+      res.writeHead(status, { 'Content-Type': 'text/plain; version=0.0.4' });
+      res.end(body);
     } else if (req.method === 'POST' && ['/flush_cache', '/start_profile', '/stop_profile'].includes(path)) {
       json(200, { success: true });
     } else {

@@ -7,6 +7,8 @@
 export type WireFormat = 'native' | 'completions' | 'chat' | 'trt' | 'truss';
 
 export interface TokenEvent {
+  /** Native only: tokens the chunk's meta_info.completion_tokens reports beyond those sent (a server whose count disagrees with its text). */
+  extraReportedTokens?: number;
   /** Index of this token among the request's output tokens. */
   index: number;
   text: string;
@@ -28,7 +30,7 @@ export function streamPreamble(format: WireFormat, model: string): string {
 export function tokenChunk(format: WireFormat, model: string, token: TokenEvent): string {
   switch (format) {
     case 'native':
-      return sse({ text: token.cumulative, meta_info: { id: 'rid', completion_tokens: token.index + 1, finish_reason: null } });
+      return sse({ text: token.cumulative, meta_info: { id: 'rid', completion_tokens: token.index + 1 + (token.extraReportedTokens ?? 0), finish_reason: null } });
     case 'completions':
     case 'truss':
       return sse({ id: 'cmpl-test', object: 'text_completion', model, choices: [{ index: 0, text: token.text, logprobs: null, finish_reason: null }], usage: null });

@@ -129,4 +129,8 @@ export interface BenchExtensions {
   noCatalog: boolean;
   /** Seconds without a byte on a stream before that request fails as stalled. */
   streamIdleTimeout: number;
+  /** Seconds between two readings of the server's `/metrics` during the run. */
+  metricsInterval: number;
+  /** `--no-server-metrics`: no `/metrics` readings and no server-side section. */
+  noServerMetrics: boolean;
 }

@@ -4,6 +4,7 @@ import { LineSplitter } from '../transport/line-splitter.js';
 import type { RequestInput } from '../types.js';
 import { backendAdapter, feedBody, feedLine, MalformedChunkError, type ParsedResponse, type PayloadOptions } from './index.js';
 import type { BackendName } from '../args/types.js';
+import { readServerReport } from './server-report.js';
 
 const OPTIONS: PayloadOptions = { disableStream: false, disableIgnoreEos: false, returnLogprob: false, returnRoutedExperts: false };
 
@@ -218,4 +219,18 @@ describe('trt stream', () => {
 
 test('gserver is rejected with one line', () => {
   assert.throws(() => backendAdapter('gserver'), /gserver/);
+});
+
+test('what a response says about itself: the last meta_info (native) or usage (OpenAI) is kept', () => {
+  assert.deepEqual(
+    readServerReport({ prompt_tokens: 10, completion_tokens: 4, cached_tokens: 8, spec_verify_ct: 2, e2e_latency: 0.5, queue_time: 0.01, id: 'x' }, undefined),
+    { promptTokens: 10, completionTokens: 4, cachedTokens: 8, specVerifyCount: 2, e2eLatency: 0.5, queueTime: 0.01 },
+  );
+  assert.deepEqual(readServerReport(undefined, { prompt_tokens: 7, completion_tokens: 3, prompt_tokens_details: { cached_tokens: 5 } }), {
+    promptTokens: 7,
+    completionTokens: 3,
+    cachedTokens: 5,
+  });
+  assert.deepEqual(readServerReport(undefined, { prompt_tokens: 7, prompt_tokens_details: null }), { promptTokens: 7 });
+  assert.equal(readServerReport(null, null), undefined);
 });

@@ -32,9 +32,11 @@ class NativeParser extends BaseResponseParser {
 
   onChunk(data: unknown, now: number): void {
     this.timeline.line(now);
+    const metaInfo = field(data, 'meta_info');
+    if (metaInfo !== undefined) this.lastMetaInfo = metaInfo;
     const text = field(data, 'text');
     if (typeof text !== 'string' || text === '') return;
-    const completionTokens = field(field(data, 'meta_info'), 'completion_tokens');
+    const completionTokens = field(metaInfo, 'completion_tokens');
     if (typeof completionTokens !== 'number') {
       throw new MalformedChunkError('malformed chunk: /generate chunk without meta_info.completion_tokens');
     }

@@ -3,13 +3,17 @@
  * length (the requested one until the server reports another), and the `result()` that assembles
  * them. Each parser adds only how it reads a chunk and where it departs from these defaults.
  */
-import { TokenTimeline, usageCompletionTokens } from './timeline.js';
+import { readServerReport } from './server-report.js';
+import { TokenTimeline, field, usageCompletionTokens } from './timeline.js';
 import type { ParsedResponse, ResponseParser } from './types.js';
 
 export abstract class BaseResponseParser implements ResponseParser {
   protected readonly timeline: TokenTimeline;
   protected generatedText = '';
   protected outputLen: number;
+  /** The last `meta_info` and `usage` objects the response carried, read once in `result()`. */
+  protected lastMetaInfo: unknown = undefined;
+  private lastUsage: unknown = undefined;
 
   constructor(st: number, requestedLen: number) {
     this.timeline = new TokenTimeline(st);
@@ -29,7 +33,9 @@ export abstract class BaseResponseParser implements ResponseParser {
   }
 
   result(): ParsedResponse {
+    const server = readServerReport(this.lastMetaInfo, this.lastUsage);
     return {
+      ...(server === undefined ? {} : { server }),
       generatedText: this.generatedText,
       ttft: this.timeline.ttft,
       itl: this.timeline.itl,
@@ -47,6 +53,8 @@ export abstract class BaseResponseParser implements ResponseParser {
 
   /** Takes `usage.completion_tokens` as the output length when the chunk reports it (OpenAI backends). */
   protected adoptUsage(data: unknown): void {
+    const usage = field(data, 'usage');
+    if (typeof usage === 'object' && usage !== null) this.lastUsage = usage;
     const tokens = usageCompletionTokens(data);
     if (tokens !== undefined) this.outputLen = tokens;
   }

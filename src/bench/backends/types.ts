@@ -2,7 +2,7 @@
  * The contract every backend adapter fulfils: build one request (URL suffix, headers, JSON body)
  * and turn the response lines into bench_serving's per-request fields (spec §2).
  */
-import type { RequestInput } from '../types.js';
+import type { RequestInput, ServerReport } from '../types.js';
 
 /** Command-line switches that shape every payload (bench_serving reads them from its global args). */
 export interface PayloadOptions {
@@ -25,6 +25,8 @@ export interface ParsedResponse {
   receivedToken: boolean;
   /** Seconds from send to the first reasoning token (chat streams with `reasoning_content`). */
   firstReasoningTtft?: number;
+  /** What the response said about itself (meta_info, usage). */
+  server?: ServerReport;
 }
 
 /**

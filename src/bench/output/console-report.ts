@@ -9,6 +9,7 @@ import { ALL_REQUESTS_FAILED_WARNING } from '../metrics/calculate.js';
 import type { BenchReport } from '../run-bench.js';
 import { formatResultBlock } from './block.js';
 import { formatExtendedBlock } from './extras-block.js';
+import { formatServerBlock, serverSideNotes } from './server-block.js';
 import { keepResults, type ResultKeepers } from './keep-results.js';
 import { buildResultRecord } from './record.js';
 
@@ -33,6 +34,10 @@ export function consoleReport(options: ConsoleReportOptions): BenchReport {
       if (run.metrics.completed === 0) notice(`UserWarning: ${ALL_REQUESTS_FAILED_WARNING}`);
       write(formatResultBlock(run.metrics, run.config));
       write(formatExtendedBlock(run.extras));
+      if (run.server !== null) {
+        write(formatServerBlock(run.server));
+        for (const note of serverSideNotes(run.server)) print(note);
+      }
       // The loops that stamped the events, and each request's own bound, judge the run.
       print(run.selfCheck.line);
       if (simWrites !== null) {
@@ -49,6 +54,7 @@ export function consoleReport(options: ConsoleReportOptions): BenchReport {
         serverInfo: result.serverInfo,
         outputs: result.outputs,
         extras: result.extras,
+        server: result.server,
         selfCheck: result.selfCheck,
         simTimeScale: result.simTimeScale,
         ...(simSelfCheck === undefined ? {} : { simSelfCheck }),

@@ -11,6 +11,8 @@ import type { BenchArgs } from '../args/types.js';
 import type { BenchmarkMetrics, ServebenchExtras } from '../metrics/types.js';
 import type { ClientVerdict } from '../selfcheck/verdict.js';
 import type { RequestOutput } from '../types.js';
+import { hasServerSide, type ServerSide } from '../server-metrics/server-side.js';
+import type { GaugeSummary, ServerMetricsSummary } from '../server-metrics/summary.js';
 
 /** The arguments a record carries. */
 export type RecordArgs = Pick<
@@ -40,6 +42,8 @@ export interface ResultRecordInput {
   /** All outputs in dataset order; read only for `--output-details`. */
   outputs: readonly RequestOutput[];
   extras: ServebenchExtras;
+  /** The server's side of a measured run (`server_side` in the record when it has anything to say). */
+  server?: ServerSide | null;
   /**
    * Set for a prediction (`predict`, `sweep --predict`): the performance model's cross-validated
    * error, null before its first fit. Measurements leave it out and their record has no such key.
@@ -98,6 +102,49 @@ function servebenchKey(input: ResultRecordInput): JsonRecord {
     ...(input.prediction === undefined ? {} : { prediction_error: predictionError(input.prediction.expectedError) }),
     ...(input.selfCheck === undefined ? {} : selfCheckKeys(input.selfCheck)),
     ...(input.simSelfCheck === undefined ? {} : { sim_self_check: input.simSelfCheck }),
+    ...(input.server == null || !hasServerSide(input.server) ? {} : { server_side: serverSideKeys(input.server) }),
+  };
+}
+
+const gaugeKeys = (gauge: GaugeSummary | null): JsonRecord | null => gauge && { mean: float(gauge.mean), max: float(gauge.max) };
+const floatsOrNull = (values: ReadonlyArray<number | null>): Array<PyFloat | null> => values.map(floatOrNull);
+
+/** The server's /metrics over the window: the figures the block prints, and the readings' series (`plot --kind server`). */
+function serverMetricsKeys(m: ServerMetricsSummary): JsonRecord {
+  return {
+    dialect: m.dialect,
+    window_s: float(m.windowS),
+    scrapes: m.scrapes,
+    failed_scrapes: m.failedScrapes,
+    prefix_cache_hit_rate: floatOrNull(m.prefixCacheHitRate),
+    queue_time_ms: m.queueTime && { count: m.queueTime.count, mean: float(m.queueTime.meanMs), p99: floatOrNull(m.queueTime.p99Ms) },
+    running_requests: gaugeKeys(m.running),
+    queued_requests: gaugeKeys(m.queued),
+    kv_cache_usage: gaugeKeys(m.kvUsage),
+    generation_throughput: floatOrNull(m.generationThroughput),
+    spec_accept_length: floatOrNull(m.specAcceptLength),
+    series: {
+      t: pyFloats(m.series.t),
+      running_requests: floatsOrNull(m.series.running),
+      queued_requests: floatsOrNull(m.series.queued),
+      kv_cache_usage: floatsOrNull(m.series.kvUsage),
+      generation_throughput: floatsOrNull(m.series.generationThroughput),
+    },
+  };
+}
+
+function serverSideKeys(side: ServerSide): JsonRecord {
+  const split = side.ttftSplit;
+  return {
+    metrics: side.metrics && serverMetricsKeys(side.metrics),
+    ttft_split_ms: split && {
+      requests: split.requests,
+      client_queue: float(split.clientQueueMs),
+      server_queue_reported: split.serverQueueReported,
+      server_queue: floatOrNull(split.serverQueueMs),
+      rest: float(split.restMs),
+    },
+    token_counts: side.tokenCounts && { checked: side.tokenCounts.checked, differing: side.tokenCounts.differing },
   };
 }
 

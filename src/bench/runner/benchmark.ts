@@ -31,6 +31,7 @@ import { startProfiler, stopProfiler } from './profiler.js';
 import { poissonSchedule, timestampSchedule, type ScheduledRequest } from './schedule.js';
 import { loopHealthInServerTime, outputInServerTime, stretchSchedule } from './time-scale.js';
 import { runWarmup } from './warmup.js';
+import { startServerScrape, type ScrapeLog, type ServerScrape } from '../server-metrics/scraper.js';
 
 /** A tqdm-like bar advanced once per finished request (conversation in multi-turn mode). */
 export interface Progress {
@@ -77,6 +78,8 @@ export interface BenchmarkRun {
   acceptLength: number | null;
   /** Self-check samples of the loops that sent the requests and stamped their events: the worker threads, or this thread. */
   loopHealth: LoopHealthSample[];
+  /** The server's `/metrics` read over the measured window (client wall clock, unparsed); null when off or the server exposes none. */
+  serverScrape: ScrapeLog | null;
 }
 
 const PRE_RUN_PAUSE_MS = 1000;
@@ -172,6 +175,10 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
   else settleHeap();
   // The pause also gives the server time to accept the warm pool's connections.
   await sleep(PRE_RUN_PAUSE_MS);
+  // The server's first reading opens the measured window; later ones ride an unref'd timer on their own connection.
+  const scrape: ServerScrape | null = config.serverMetrics.enabled
+    ? await startServerScrape({ baseUrl, headers: headers.withAuth, intervalS: config.serverMetrics.intervalS })
+    : null;
   const profilerContext = { profile: config.profile, baseUrl, pool, env: plan.env, headers: headers.withoutAuth, print };
   await startProfiler(profilerContext);
   printReplayLines(plan);
@@ -199,6 +206,9 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
       onDone: () => progress?.update(1),
       notice: plan.notice,
     });
+  } catch (error) {
+    await scrape?.stop();
+    throw error;
   } finally {
     ownLoop = health?.stop() ?? null;
   }
@@ -210,12 +220,15 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
     acceptLength = acceptLengthFromServerInfo(await fetchServerInfo(pool, baseUrl, headers.withAuth));
   }
   const duration = nowSeconds() - dispatched.start;
+  // The last reading closes the window after the duration is taken: it is not part of the run.
+  const serverScrape = (await scrape?.stop()) ?? null;
   const run: BenchmarkRun = {
     outputs: dispatched.sent.flatMap((item) => item.outputs),
     rows: multiTurn ? null : dispatched.sent.map((item) => schedule[item.index]!.row),
     duration,
     acceptLength,
     loopHealth: ownLoop ? [ownLoop] : [],
+    serverScrape,
   };
   // Closed after the duration is taken: ending the threads is not part of the run.
   if (workers) run.loopHealth = await workers.close();

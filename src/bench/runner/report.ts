@@ -8,10 +8,13 @@ import type { BenchmarkMetrics, ServebenchExtras } from '../metrics/types.js';
 import type { Tokenizer } from '../../tokenizer/index.js';
 import type { BenchRunConfig } from '../run-config.js';
 import type { BenchmarkRun } from './benchmark.js';
+import { serverSideOf, type ServerSide } from '../server-metrics/server-side.js';
 
 export interface RunSummary {
   metrics: BenchmarkMetrics;
   extras: ServebenchExtras;
+  /** The server's side of the run; null under `--no-server-metrics`. */
+  server: ServerSide | null;
 }
 
 /** Token counts of `texts` (no special tokens); empty texts skip the tokenizer. */
@@ -22,8 +25,16 @@ async function tokenCounts(tokenizer: Tokenizer, texts: readonly string[]): Prom
   return texts.map((text) => (text === '' ? 0 : encoded[next++]!.length));
 }
 
-/** Computes the metrics of `run`; failed outputs are not tokenized. */
-export async function summarizeRun(run: BenchmarkRun, config: Pick<BenchRunConfig, 'backend' | 'load'>, tokenizer: Tokenizer): Promise<RunSummary> {
+/**
+ * Computes the metrics of `run`; failed outputs are not tokenized. `timeScale`: wall seconds per
+ * server second of the sim the run drove (its `/metrics` readings were stamped in wall time).
+ */
+export async function summarizeRun(
+  run: BenchmarkRun,
+  config: Pick<BenchRunConfig, 'backend' | 'load' | 'serverMetrics'>,
+  tokenizer: Tokenizer,
+  timeScale = 1,
+): Promise<RunSummary> {
   const { outputs } = run;
   const retokenizedOutputLens = await tokenCounts(
     tokenizer,
@@ -45,5 +56,6 @@ export async function summarizeRun(run: BenchmarkRun, config: Pick<BenchRunConfi
     multiTurn: run.rows === null,
   });
   const extras = calculateExtras({ outputs, durationS: run.duration, requestRate: config.load.requestRate, maxConcurrency: config.load.maxConcurrency });
-  return { metrics, extras };
+  const server = config.serverMetrics.enabled ? serverSideOf(run.serverScrape, outputs, retokenizedOutputLens, timeScale) : null;
+  return { metrics, extras, server };
 }

@@ -123,6 +123,7 @@ async function send(context: SendContext, prepared: PreparedRequest, release: Re
   };
   if (outcome.resent) output.resent = true;
   if (parsed.firstReasoningTtft !== undefined) output.firstReasoningTtft = parsed.firstReasoningTtft;
+  if (parsed.server !== undefined) output.server = parsed.server;
   if (input.textPromptLen !== undefined) output.textPromptLen = input.textPromptLen;
   if (input.visionPromptLen !== undefined) output.visionPromptLen = input.visionPromptLen;
   if (phases !== undefined) output.sendPhases = phases;

@@ -14,8 +14,11 @@ interface TextResponse {
   text: string;
 }
 
-/** The whole response as text; network errors (and a URL or header the client cannot send) throw. */
-async function requestText(pool: HttpPool, request: HttpRequest): Promise<TextResponse> {
+/**
+ * The whole response as text; network errors (and a URL or header the client cannot send) throw.
+ * `supervised`: the pool's stream-idle timeout applies (a server that stops answering fails it).
+ */
+async function requestText(pool: HttpPool, request: HttpRequest, supervised = false): Promise<TextResponse> {
   const response: TextResponse = { status: 0, reason: '', text: '' };
   const body = new BodyBuffer();
   const { error } = await roundTrip(
@@ -32,10 +35,16 @@ async function requestText(pool: HttpPool, request: HttpRequest): Promise<TextRe
         response.text = body.text();
       },
     },
-    { dueAt: nowSeconds(), supervised: false, startAt: 'write' },
+    { dueAt: nowSeconds(), supervised, startAt: 'write' },
   );
   if (error !== null) throw error;
   return response;
+}
+
+/** Status and text of a GET under the pool's stream-idle timeout (the `/metrics` scrape's own pool). Network errors throw. */
+export async function getSupervisedText(pool: HttpPool, url: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+  const { status, text } = await requestText(pool, { method: 'GET', url, headers }, true);
+  return { status, text };
 }
 
 /** Status and parsed JSON body (null when the body is not JSON) of a GET. Network errors throw. */

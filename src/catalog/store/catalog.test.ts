@@ -48,6 +48,19 @@ describe('catalog store', () => {
     catalog.close();
   });
 
+  test("a bench run's server side: its /metrics readings and each response's own figures read back; absent, null", () => {
+    const catalog = openCatalog(join(dir, 'server.db'));
+    const serverMetrics = { dialect: 'sglang', prefix_cache_hit_rate: 0.5, series: { t: [0, 1], running_requests: [0, 4] } };
+    const base = sampleRun('srv');
+    const requests = [{ ...base.requests![0]!, server: { cachedTokens: 48, queueTime: 0.002, completionTokens: 3 } }, base.requests![1]!];
+    const id = catalog.recordRun({ ...base, serverMetrics, requests });
+    assert.deepEqual(catalog.getRun(id).serverMetrics, serverMetrics);
+    assert.deepEqual(catalog.getRequests(id).map((r) => r.server), [{ cachedTokens: 48, queueTime: 0.002, completionTokens: 3 }, null]);
+    const plain = catalog.recordRun(sampleRun('srv-none'));
+    assert.equal(catalog.getRun(plain).serverMetrics, null);
+    catalog.close();
+  });
+
   test('the same content hash is stored once', () => {
     const catalog = openCatalog(join(dir, 'b.db'));
     const first = catalog.recordRuns([sampleRun('x'), sampleRun('y')]);
@@ -105,9 +118,10 @@ describe('catalog store', () => {
     assert.deepEqual(catalog.listRuns({ modes: ['measured'] }).map((r) => r.id), [measured]);
     assert.deepEqual(catalog.listRuns({ modes: [] }), []);
     catalog.close();
-    // The catalog as the schema before modes left it: no mode (nor queue time) column, version 2.
+    // The catalog as the schema before modes left it: no mode (nor queue time, nor server side) column, version 2.
     const raw = new Database(path);
     raw.exec('DROP INDEX runs_by_mode; ALTER TABLE runs DROP COLUMN mode; ALTER TABLE requests DROP COLUMN queue_time');
+    raw.exec('ALTER TABLE runs DROP COLUMN server_metrics_json; ALTER TABLE requests DROP COLUMN server_json');
     raw.pragma('user_version = 2');
     raw.close();
     const upgraded = openCatalog(path);

@@ -42,6 +42,7 @@ interface RunRow {
   request_count: number;
   metric_definitions_json: string | null;
   mode: RunMode;
+  server_metrics_json: string | null;
 }
 
 interface RequestRow {
@@ -55,11 +56,12 @@ interface RequestRow {
   error: string;
   cause: string | null;
   queue_time: number | null;
+  server_json: string | null;
 }
 
 const RUN_COLUMNS = `r.id, r.recorded_at, r.started_at, r.model, r.tool_version, r.source_kind, r.source_file,
   r.source_title, r.content_hash, r.args_json, r.metrics_json, r.server_info_json, r.environment_json,
-  r.recipe_json, r.warnings_json, r.request_count, r.metric_definitions_json, r.mode`;
+  r.recipe_json, r.warnings_json, r.request_count, r.metric_definitions_json, r.mode, r.server_metrics_json`;
 
 /** The run id for a content hash: stable, short, and the same in every catalog. */
 export function runIdFor(contentHash: string): string {
@@ -137,8 +139,8 @@ export class Catalog {
       .prepare(
         `INSERT INTO runs (id, recorded_at, started_at, model, tool_version, source_kind, source_file, source_title,
            content_hash, args_json, metrics_json, server_info_json, environment_json, recipe_json, warnings_json, request_count,
-           metric_definitions_json, mode)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           metric_definitions_json, mode, server_metrics_json)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         id,
@@ -159,12 +161,13 @@ export class Catalog {
         run.requests?.length ?? 0,
         run.metricDefinitions && Object.keys(run.metricDefinitions).length > 0 ? encodeJson(run.metricDefinitions) : null,
         run.mode ?? runModeOf(run),
+        run.serverMetrics ? encodeJson(run.serverMetrics) : null,
       );
     const addLabel = this.db.prepare('INSERT INTO run_labels (run_id, key, value) VALUES (?, ?, ?)');
     for (const [key, value] of Object.entries(run.labels ?? {})) addLabel.run(id, key, value);
     const addRequest = this.db.prepare(
-      `INSERT INTO requests (run_id, idx, start_time, ttft, latency, itl, prompt_len, output_len, success, error, cause, queue_time)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO requests (run_id, idx, start_time, ttft, latency, itl, prompt_len, output_len, success, error, cause, queue_time, server_json)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     (run.requests ?? []).forEach((r, idx) =>
       addRequest.run(
@@ -180,6 +183,7 @@ export class Catalog {
         r.error,
         r.cause,
         r.queueTime ?? null,
+        r.server ? encodeJson(r.server) : null,
       ),
     );
     return { id, created: true };
@@ -251,6 +255,7 @@ export class Catalog {
       error: row.error,
       cause: row.cause,
       queueTime: row.queue_time,
+      server: row.server_json ? decodeJson(row.server_json) : null,
     }));
   }
 
@@ -288,6 +293,7 @@ export class Catalog {
       warnings: decodeJson(row.warnings_json),
       requestCount: row.request_count,
       mode: row.mode,
+      serverMetrics: row.server_metrics_json ? decodeJson(row.server_metrics_json) : null,
     };
   }
 }

@@ -77,6 +77,11 @@ const MIGRATIONS: readonly Migration[] = [
   (db) => {
     db.exec('ALTER TABLE requests ADD COLUMN queue_time REAL');
   },
+  // The server's side of a bench run: its /metrics over the window, and what each response said about itself.
+  (db) => {
+    db.exec('ALTER TABLE runs ADD COLUMN server_metrics_json TEXT');
+    db.exec('ALTER TABLE requests ADD COLUMN server_json TEXT');
+  },
 ];
 
 /** The schema version this build writes. */

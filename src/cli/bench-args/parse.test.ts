@@ -167,21 +167,24 @@ describe('servebench extension options', () => {
   test('defaults', () => {
     assert.deepEqual(parseBenchArgs([]).extensions, {
       sim: null, simTimeScale: null, workers: null, realtime: false, lazyConnect: false, labels: {}, db: null, noCatalog: false, streamIdleTimeout: 600,
+      metricsInterval: 1, noServerMetrics: false,
     });
   });
   test('values, repeatable labels and --sim flags that start with dashes', () => {
     const args = parseBenchArgs([
       '--sim', '--model-path=Qwen/Qwen2.5-7B', '--sim-time-scale', '2.5', '--workers', '3', '--label', 'gpu=h100', 'note=a=b',
       '--label', 'run=2', '--db', '/tmp/x.db', '--no-catalog', '--stream-idle-timeout', '30', '--realtime', '--lazy-connect',
+      '--metrics-interval', '0.5', '--no-server-metrics',
     ]);
     assert.deepEqual(args.extensions, {
       sim: '--model-path=Qwen/Qwen2.5-7B', simTimeScale: 2.5, workers: 3, realtime: true, lazyConnect: true, labels: { gpu: 'h100', note: 'a=b', run: '2' },
-      db: '/tmp/x.db', noCatalog: true, streamIdleTimeout: 30,
+      db: '/tmp/x.db', noCatalog: true, streamIdleTimeout: 30, metricsInterval: 0.5, noServerMetrics: true,
     });
   });
   test('bad extension values are usage errors', () => {
     assert.match(usageError(['--workers', '0']).message, /^argument --workers: 0 is out of range: expected an integer ≥ 1 /);
     assert.match(usageError(['--label', '=x']).message, /^argument --label: expected KEY=VALUE/);
+    assert.match(usageError(['--metrics-interval', '0.05']).message, /^argument --metrics-interval: 0\.05 is out of range: expected a number from 0\.1 to 2147483 /);
     assert.match(usageError(['--stream-idle-timeout', '0']).message, /^argument --stream-idle-timeout: 0 is out of range: expected a number > 0 and ≤ 2147483 /);
   });
 });

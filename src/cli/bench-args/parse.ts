@@ -91,7 +91,28 @@ function addExtensionOptions(parser: ArgumentParser): void {
     default: STREAM_IDLE_TIMEOUT_S,
     help: helpWithDefault(`Fail a request as stalled after this many seconds without a byte. Takes ${describeRange('float', STREAM_IDLE_TIMEOUT_RANGE)}.`, STREAM_IDLE_TIMEOUT_S, 'int'),
   });
+  group.add_argument('--metrics-interval', {
+    dest: 'ext_metrics_interval',
+    metavar: 'SECONDS',
+    type: boundedArgType('float', METRICS_INTERVAL_RANGE),
+    default: METRICS_INTERVAL_S,
+    help: helpWithDefault(
+      `When the server exposes /metrics (SGLang's sglang: or vLLM's vllm: names), read it at the start of the measured phase, every this many seconds during it and at its end, on a connection of its own, and report the server's side of the run after the extras (prefix-cache hit rate, queue time, running and queued requests, KV-cache usage, generation throughput, accept length). Takes ${describeRange('float', METRICS_INTERVAL_RANGE)}.`,
+      METRICS_INTERVAL_S,
+      'int',
+    ),
+  });
+  group.add_argument('--no-server-metrics', {
+    dest: 'ext_no_server_metrics',
+    action: 'store_true',
+    help: "Do not read the server's /metrics, and print no server-side section (what responses say about themselves is still kept in the catalog's per-request records).",
+  });
 }
+
+/** Seconds between two readings of the server's /metrics, unless --metrics-interval says otherwise. */
+const METRICS_INTERVAL_S = 1;
+/** Faster than 10 readings a second would load the server it measures; the timer's limit above. */
+const METRICS_INTERVAL_RANGE = { min: 0.1, max: MAX_TIMER_SECONDS };
 
 /** Beyond a thousandfold a second of the engine's takes over a quarter of an hour: a typo, not a plan. */
 const SIM_TIME_SCALE_RANGE = { min: 1, max: 1000 };
@@ -178,6 +199,8 @@ export function parseBenchArgs(argv: readonly string[], simElsewhere = false): B
     db: (namespace.ext_db as string | undefined) ?? null,
     noCatalog: namespace.ext_no_catalog === true,
     streamIdleTimeout: namespace.ext_stream_idle_timeout as number,
+    metricsInterval: namespace.ext_metrics_interval as number,
+    noServerMetrics: namespace.ext_no_server_metrics === true,
   };
   if (extensions.simTimeScale !== null && extensions.sim === null && !simElsewhere) {
     throw new UsageError('--sim-time-scale applies only to a simulated server started with --sim (bench --sim, sweep --sim); a real server keeps its own time: drop it');

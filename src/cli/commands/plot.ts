@@ -25,14 +25,14 @@ const HEIGHT_RANGE = { min: 150, max: 8000 };
 
 export const command: Command = catalogCommand<PlotArgs>({
   name: 'plot',
-  summary: 'export a chart of catalog runs as SVG or PNG (throughput, concurrency, ttft, itl, tput-vs-tpot)',
+  summary: 'export a chart of catalog runs as SVG or PNG (throughput, concurrency, ttft, itl, timeline, server, tput-vs-tpot)',
   description: 'Export a chart of catalog runs; the format follows the --out extension (.svg or .png).',
   addArguments(parser) {
     parser.add_argument('runs', { nargs: '+', metavar: 'RUN', help: "run id or unique prefix, as listed by 'servebench runs'" });
     parser.add_argument('--kind', {
       choices: [...PLOT_KINDS],
       required: true,
-      help: 'throughput / concurrency: per-second series of one run; ttft / itl: latency histograms of one run; tput-vs-tpot: several runs',
+      help: "throughput / concurrency: per-second series of one run; ttft / itl: latency histograms of one run; timeline: its requests; server: the server's own /metrics over one run (running and queued requests, KV-cache usage, generation throughput); tput-vs-tpot: several runs",
     });
     parser.add_argument('--out', { metavar: 'FILE', required: true, help: 'output file, .svg or .png' });
     parser.add_argument('--per-card', { action: 'store_true', help: 'tput-vs-tpot: output tok/s per card instead of in total' });

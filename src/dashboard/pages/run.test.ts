@@ -19,8 +19,9 @@ describe('run page', () => {
     const page = renderRunPage(run, details);
     assert.match(page, /<figure class="chart" data-chart="ttft"[^>]*><svg/);
     assert.match(page, /<figure class="chart" data-chart="itl"[^>]*><svg/);
-    // Throughput, concurrency and the per-request timeline all need start times.
-    assert.equal((page.match(/class="chart missing-chart"/g) ?? []).length, 3);
+    // Throughput, concurrency and the per-request timeline all need start times; the server chart, /metrics readings.
+    assert.equal((page.match(/class="chart missing-chart"/g) ?? []).length, 4);
+    assert.match(page, /no \/metrics readings were kept with the run/);
     assert.match(page, /no successful request has a start time and latency/);
   });
 

@@ -12,6 +12,7 @@ const PLOT_TITLES: Record<RunPlotKind, string> = {
   ttft: 'TTFT distribution',
   itl: 'ITL distribution',
   timeline: 'Requests over the run: queue, time to first token, decode',
+  server: "The server's side: running, queued, KV cache, generation (its /metrics)",
 };
 
 /** A value as text for a table cell: JSON for objects, `inf` for Infinity. */
@@ -69,7 +70,7 @@ ${entry('Labels', Object.keys(run.labels).length ? html`<span class="chips">${Ob
 }
 
 function plots(run: RunRecord, requests: readonly RequestRecord[]): SafeHtml {
-  const reasons = RUN_PLOT_KINDS.map((kind) => runChartAvailability(kind, requests));
+  const reasons = RUN_PLOT_KINDS.map((kind) => runChartAvailability(kind, requests, run));
   // One reason for every plot (typically: a console log has no per-request records) is said once.
   if (reasons[0] && reasons.every((r) => r === reasons[0])) return html`<div class="notice" id="no-plots">No plots: ${reasons[0]}.</div>`;
   const figures = RUN_PLOT_KINDS.map((kind, i) => {

@@ -70,6 +70,23 @@ describe('scheduler rules', () => {
     assert.equal(drain(engine).filter((e) => e.finished).length, 10);
   });
 
+  test('queueing time runs from entering the waiting queue to the first prefill batch, once per request', () => {
+    const engine = createEngine(launch('--max-running-requests', '2'));
+    for (let i = 0; i < 6; i++) engine.submit(request(`r${i}`, 50, 10));
+    const emitted = drain(engine);
+    const firsts = Array.from({ length: 6 }, (_, i) => byRequest(emitted, `r${i}`)[0]!);
+    // The first two go into the first batch after the front end hands them over; the rest wait for a slot.
+    assert.ok(firsts.every((e) => e.queueTime !== undefined && e.queueTime >= 0));
+    const [a, b, c] = firsts.map((e) => e.queueTime!);
+    assert.ok(a! < 0.001 && b! < 0.001, `admitted at once: ${a}, ${b}`);
+    assert.ok(c! > 0.005, `waited for a slot: ${c}`);
+    // Every later chunk of a request carries the same figure.
+    assert.ok(byRequest(emitted, 'r4').every((e) => e.queueTime === firsts[4]!.queueTime));
+    const stats = engine.stats();
+    assert.equal(stats.queuedRequests, 6);
+    assert.ok(Math.abs(stats.queueTimeSum - firsts.reduce((sum, e) => sum + e.queueTime!, 0)) < 1e-12);
+  });
+
   test('a prompt longer than the chunk is prefilled over several steps, its first token after the last chunk', () => {
     const chunked = createEngine(launch('--chunked-prefill-size', '1024'));
     chunked.submit(request('long', 5000, 2));

@@ -113,7 +113,7 @@ class ModelEngine implements SimEngine {
   private nextDecode = 0;
   private submitted = 0;
   private clock = 0;
-  private readonly totals = { prompt: 0, generated: 0, cached: 0, finished: 0 };
+  private readonly totals = { prompt: 0, generated: 0, cached: 0, finished: 0, queueTimeSum: 0, queued: 0 };
   private spec = { verifies: 0, accepted: 0 };
   readonly deployment: ResolvedInstance;
   /** Acceptance distribution of the instance that verifies drafts: body mean and low tail. */
@@ -176,8 +176,8 @@ class ModelEngine implements SimEngine {
     return next;
   }
 
-  /** Hands a request to the next instance of a pool, round-robin. */
-  private route(live: LiveRequest, pool: 'entry' | 'decode'): void {
+  /** Hands a request to the next instance of a pool, round-robin, at engine time `now`. */
+  private route(live: LiveRequest, pool: 'entry' | 'decode', now: number): void {
     if (pool === 'entry') {
       live.instance = this.nextEntry;
       this.nextEntry = (this.nextEntry + 1) % this.entry.length;
@@ -185,17 +185,17 @@ class ModelEngine implements SimEngine {
       live.instance = this.entry.length + this.nextDecode;
       this.nextDecode = (this.nextDecode + 1) % this.decode.length;
     }
-    this.schedulers[live.instance]!.enqueue(live);
+    this.schedulers[live.instance]!.enqueue(live, now);
   }
 
   advanceTo(until: number): TokenEmission[] {
     const emissions: TokenEmission[] = [];
     for (let t = this.nextEventTime(); t !== undefined && t <= until; t = this.nextEventTime()) {
       this.clock = Math.max(this.clock, t);
-      for (const live of this.frontEnd.release(t)) if (live.phase !== 'aborted') this.route(live, 'entry');
+      for (const live of this.frontEnd.release(t)) if (live.phase !== 'aborted') this.route(live, 'entry', t);
       while ((this.transfers.peekTime() ?? Infinity) <= t) {
         const live = this.transfers.pop()!;
-        if (live.phase !== 'aborted') this.route(live, 'decode');
+        if (live.phase !== 'aborted') this.route(live, 'decode', t);
       }
       this.schedulers.forEach((scheduler, instance) => {
         if (scheduler.stepEnd !== undefined && scheduler.stepEnd <= t) {
@@ -221,9 +221,14 @@ class ModelEngine implements SimEngine {
 
   private emit(output: StepOutput, ready: number): TokenEmission {
     const { live, tokens, finished, verified } = output;
-    if (!live.firstEmitted) {
+    const first = !live.firstEmitted;
+    if (first) {
       live.firstEmitted = true;
       this.totals.cached += live.cachedTokens;
+      if (live.queueTime !== null) {
+        this.totals.queueTimeSum += live.queueTime;
+        this.totals.queued++;
+      }
     }
     this.totals.generated += tokens;
     if (verified) {
@@ -241,6 +246,7 @@ class ModelEngine implements SimEngine {
       completionTokens: live.generated,
       cachedTokens: live.cachedTokens,
       specVerifyCount: live.verifyCount,
+      ...(live.queueTime === null ? {} : { queueTime: live.queueTime }),
       finished,
       finishReason: finished ? live.request.finishReason : null,
     };
@@ -284,6 +290,8 @@ class ModelEngine implements SimEngine {
       generationTokensTotal: this.totals.generated,
       cachedTokensTotal: this.totals.cached,
       requestsFinished: this.totals.finished,
+      queueTimeSum: this.totals.queueTimeSum,
+      queuedRequests: this.totals.queued,
       stepCount: steps,
     };
   }

@@ -26,6 +26,10 @@ export interface LiveRequest {
   acceptRate: number;
   random: UniformSource;
   firstEmitted: boolean;
+  /** Engine time it entered a scheduler's waiting queue (SGLang's `wait_queue_entry_time`); null before. */
+  queuedAt: number | null;
+  /** Seconds from entering the waiting queue to its first prefill batch (SGLang's queueing time); null until admitted. */
+  queueTime: number | null;
 }
 
 /** A request as it enters the engine: at the front end, nothing prefilled, generated or cached yet. */
@@ -45,6 +49,8 @@ export function newLiveRequest(request: SimRequest, acceptRate: number, random: 
     acceptRate,
     random,
     firstEmitted: false,
+    queuedAt: null,
+    queueTime: null,
   };
 }
 

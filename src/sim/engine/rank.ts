@@ -135,6 +135,8 @@ export class Rank {
       }
       this.waiting.shift();
       live.phase = 'running';
+      // SGLang's queueing time ends at the first admission; a retracted request admitted again keeps it.
+      if (live.queueTime === null && live.queuedAt !== null) live.queueTime = now - live.queuedAt;
       const n = extend <= chunkBudget ? live.inputTokens - live.prefilled : Math.max(page, Math.floor(chunkBudget / page) * page);
       this.addPrefill(items, live, n);
       budget -= need;

@@ -89,8 +89,12 @@ export class Scheduler {
     return this.options.role;
   }
 
-  /** Queues a request on the next rank (round-robin load balancing); on a decode instance its KV has arrived. */
-  enqueue(live: LiveRequest): void {
+  /**
+   * Queues a request on the next rank (round-robin load balancing) at engine time `now`; on a decode
+   * instance its KV has arrived. Its queueing time counts from its first entry into a waiting queue.
+   */
+  enqueue(live: LiveRequest, now: number): void {
+    live.queuedAt ??= now;
     live.rank = this.nextRank;
     this.nextRank = (this.nextRank + 1) % this.ranks.length;
     live.phase = 'waiting';

@@ -34,6 +34,24 @@ export function serverInfo(ctx: SimContext): Record<string, unknown> {
   };
 }
 
+/**
+ * `/sim/stats`: the engine's own record since it started (engine time), against which a client's
+ * reading of `/metrics` and the responses' meta_info is checked: prompt and prefix-cache tokens from
+ * its radix cache, queueing time from its scheduler, the requests finished. Not an SGLang route.
+ */
+function simStats(ctx: SimContext): Record<string, unknown> {
+  const stats = ctx.driver.engine.stats();
+  return {
+    prompt_tokens: stats.promptTokensTotal,
+    cached_tokens: stats.cachedTokensTotal,
+    generation_tokens: stats.generationTokensTotal,
+    requests_finished: stats.requestsFinished,
+    queue_time_sum_s: stats.queueTimeSum,
+    queued_requests: stats.queuedRequests,
+    time_scale: ctx.driver.clock.timeScale,
+  };
+}
+
 function modelInfo(ctx: SimContext): Record<string, unknown> {
   return {
     model_path: ctx.launch.modelPath,
@@ -139,6 +157,9 @@ export async function handleAdmin(ctx: SimContext, path: string, req: IncomingMe
     case '/metrics':
       if (!ctx.launch.enableMetrics) throw new HttpError(404, 'metrics are off: start the sim with --enable-metrics');
       sendText(res, 200, ctx.metrics.render(ctx.driver.engine.stats(), ctx.driver.clock.now()), 'text/plain; version=0.0.4; charset=utf-8');
+      return true;
+    case '/sim/stats':
+      sendJson(res, 200, simStats(ctx));
       return true;
     case '/sim/truth':
       if (ctx.truth === null || !ctx.truth.keepRequests) throw new HttpError(404, 'truth records exist only in truth mode: start the sim with --truth-ttft-ms and --truth-itl-ms');

@@ -10,6 +10,11 @@ const TTFT_BUCKETS = [0.1, 0.2, 0.4, 0.6, 0.8, 1, 2, 4, 6, 8, 10, 20, 40, 60, 80
 const ITL_BUCKETS = [
   0.002, 0.004, 0.006, 0.008, 0.01, 0.015, 0.02, 0.025, 0.03, 0.035, 0.04, 0.06, 0.08, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 2, 4, 6, 8,
 ];
+/** SGLang's `sglang:queue_time_seconds` buckets (metrics/collector.py). */
+const QUEUE_BUCKETS = [
+  0, 0.001, 0.005, 0.01, 0.05, 0.1, 0.2, 0.5, 1, 2, 3, 4, 5, 10, 15, 20, 30, 40, 50, 60, 70, 80, 90, 100, 200, 300, 400, 500, 600, 700, 800, 900,
+  1000, 1200, 1400, 1600, 1800, 2000, 2500, 3000,
+];
 const E2E_BUCKETS = [0.1, 0.2, 0.4, 0.6, 0.8, 1, 2, 4, 6, 8, 10, 20, 40, 60, 80, 100, 200, 400, 600, 1200, 1800, 2400];
 
 interface Timeline {
@@ -25,6 +30,7 @@ export class SimMetrics {
   private readonly itl = new Histogram(ITL_BUCKETS);
   private readonly tpot = new Histogram(ITL_BUCKETS);
   private readonly e2e = new Histogram(E2E_BUCKETS);
+  private readonly queue = new Histogram(QUEUE_BUCKETS);
   private requestsTotal = 0;
   private abortedTotal = 0;
   private lastScrape: { time: number; generated: number } | null = null;
@@ -46,6 +52,8 @@ export class SimMetrics {
     if (timeline.firstTime === null) {
       timeline.firstTime = emission.time;
       this.ttft.observe(emission.time - timeline.arrival);
+      // The scheduler's own queueing time (engine seconds), as SGLang observes it once per request.
+      if (emission.queueTime !== undefined) this.queue.observe(emission.queueTime);
     } else if (emission.tokens > 0) {
       this.itl.observe((emission.time - timeline.lastTime) / emission.tokens, emission.tokens);
     }
@@ -92,6 +100,7 @@ export class SimMetrics {
       family('sglang:inter_token_latency_seconds', 'histogram', 'Histogram of inter-token latency in seconds.', this.itl.lines('sglang:inter_token_latency_seconds', l)),
       family('sglang:time_per_output_token_seconds', 'histogram', 'Histogram of time per output token in seconds.', this.tpot.lines('sglang:time_per_output_token_seconds', l)),
       family('sglang:e2e_request_latency_seconds', 'histogram', 'Histogram of End-to-end request latency in seconds', this.e2e.lines('sglang:e2e_request_latency_seconds', l)),
+      family('sglang:queue_time_seconds', 'histogram', 'Histogram of queueing time in seconds.', this.queue.lines('sglang:queue_time_seconds', l)),
     ];
     return parts.join('\n') + '\n';
   }

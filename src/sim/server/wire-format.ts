@@ -76,7 +76,9 @@ export class NativeFormatter {
     return (
       `{"id":"${context.id}","finish_reason":${finish},"prompt_tokens":${context.promptTokens},` +
       `"weight_version":"default","total_retractions":0,"completion_tokens":${emission.completionTokens},` +
-      `"cached_tokens":${this.cachedTokens},"spec_verify_ct":${emission.specVerifyCount},"e2e_latency":${elapsedSec}}`
+      `"cached_tokens":${this.cachedTokens},"spec_verify_ct":${emission.specVerifyCount},"e2e_latency":${elapsedSec}` +
+      // SGLang's meta_info.queue_time: seconds in the scheduler's waiting queue, once the engine has admitted the request.
+      (emission.queueTime === undefined ? '}' : `,"queue_time":${emission.queueTime}}`)
     );
   }
 

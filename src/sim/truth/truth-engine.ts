@@ -111,6 +111,8 @@ export function createTruthEngine(options: TruthOptions): Engine {
         generationTokensTotal: totals.generated,
         cachedTokensTotal: 0,
         requestsFinished: totals.finished,
+        queueTimeSum: 0,
+        queuedRequests: 0,
         stepCount: totals.steps,
       };
     },
