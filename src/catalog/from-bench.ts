@@ -8,7 +8,7 @@ import type { RequestOutput } from '../bench/index.js';
 import { readJsonlRecord, toPlain } from './ingest/jsonl.js';
 import { encodeJson } from './store/json-codec.js';
 import { suspectWarnings } from './suspect.js';
-import type { RequestRecord, RunInput, ServerMetricsRecord } from './types.js';
+import type { RequestRecord, RunInput } from './types.js';
 
 export interface BenchRunParts {
   /** The JSONL record as written (`buildResultRecord`), PyFloat values allowed. */
@@ -58,7 +58,7 @@ export function requestRecordsFromOutputs(outputs: readonly RequestOutput[], vir
 /** The `RunInput` for `catalog.recordRun` after a bench run. */
 export function runInputFromBench(parts: BenchRunParts): RunInput {
   const plain = toPlain(parts.record) as Record<string, unknown>;
-  const { metrics, serverInfo, labels } = readJsonlRecord(plain);
+  const { metrics, serverInfo, labels, serverMetrics } = readJsonlRecord(plain);
   const startedAt = parts.startedAt.toISOString();
   const contentHash = createHash('sha256').update(`${startedAt}\n${encodeJson(plain)}`).digest('hex');
   return {
@@ -72,13 +72,6 @@ export function runInputFromBench(parts: BenchRunParts): RunInput {
     labels: { ...labels, ...(parts.labels ?? {}) },
     warnings: [...(parts.warnings ?? []), ...suspectWarnings(metrics)],
     requests: requestRecordsFromOutputs(parts.outputs, parts.virtualClock ?? false),
-    serverMetrics: serverMetricsOf(plain),
+    serverMetrics,
   };
-}
-
-/** `servebench.server_side.metrics` of a JSONL record, when the run read the server's /metrics. */
-function serverMetricsOf(record: Record<string, unknown>): ServerMetricsRecord | null {
-  const side = (record.servebench as Record<string, unknown> | undefined)?.server_side as Record<string, unknown> | undefined;
-  const metrics = side?.metrics;
-  return typeof metrics === 'object' && metrics !== null ? (metrics as ServerMetricsRecord) : null;
 }

@@ -111,6 +111,7 @@ export interface TokenEmission {
 /** Live figures of an engine, reported by /get_server_info and /metrics. */
 export interface EngineStats {
   numRunning: number;
+  /** Requests in the schedulers' waiting queues (SGLang's num_queue_reqs). */
   numWaiting: number;
   /** Fraction of KV token slots in use (0..1). */
   kvUsage: number;

@@ -131,6 +131,16 @@ async function openWarmPool(plan: BenchmarkPlan, schedule: readonly ScheduledReq
 }
 
 /** Runs warmup and the measured phase; prints the reference's lines between them. */
+/** Runs the measured phase; a failure in it (the profiler, the server's info) stops the scrape, whose connection must not outlive the run. */
+async function stoppingScrapeOnFailure<T>(scrape: ServerScrape | null, measure: () => Promise<T>): Promise<T> {
+  try {
+    return await measure();
+  } catch (error) {
+    await scrape?.stop();
+    throw error;
+  }
+}
+
 export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
   const { config, dataset, pool, headers, print } = plan;
   const { backend } = config;
@@ -179,49 +189,49 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
   const scrape: ServerScrape | null = config.serverMetrics.enabled
     ? await startServerScrape({ baseUrl, headers: headers.withAuth, intervalS: config.serverMetrics.intervalS })
     : null;
-  const profilerContext = { profile: config.profile, baseUrl, pool, env: plan.env, headers: headers.withoutAuth, print };
-  await startProfiler(profilerContext);
-  printReplayLines(plan);
+  const { dispatched, ownLoop, acceptLength, duration, serverScrape } = await stoppingScrapeOnFailure(scrape, async () => {
+    const profilerContext = { profile: config.profile, baseUrl, pool, env: plan.env, headers: headers.withoutAuth, print };
+    await startProfiler(profilerContext);
+    printReplayLines(plan);
 
-  const transfers = workers ?? pool;
-  const progress = plan.createProgress(rows.length, () => transfers.silentTransfers());
-  workers?.startMeasuring();
-  // Sending from this thread: its loop is the one to judge (and to raise under --realtime).
-  const health = workers ? null : startThreadHealthMonitor({ realtime: config.realtime });
-  let ownLoop: LoopHealthSample | null = null;
-  let dispatched: Awaited<ReturnType<typeof dispatchSchedule>>;
-  try {
-    dispatched = await dispatchSchedule({
-      schedule,
-      send: (item, release) => {
-        const request = prepared.get(item.index);
-        // Sent once: its bytes need not outlive the send.
-        prepared.delete(item.index);
-        return executor.execute(request, release);
-      },
-      maxConcurrency: config.load.maxConcurrency,
-      transfers,
-      interrupts: plan.interrupts,
-      graceSeconds: plan.interruptGraceSeconds ?? DEFAULT_GRACE_SECONDS,
-      onDone: () => progress?.update(1),
-      notice: plan.notice,
-    });
-  } catch (error) {
-    await scrape?.stop();
-    throw error;
-  } finally {
-    ownLoop = health?.stop() ?? null;
-  }
+    const transfers = workers ?? pool;
+    const progress = plan.createProgress(rows.length, () => transfers.silentTransfers());
+    workers?.startMeasuring();
+    // Sending from this thread: its loop is the one to judge (and to raise under --realtime).
+    const health = workers ? null : startThreadHealthMonitor({ realtime: config.realtime });
+    let ownLoop: LoopHealthSample | null = null;
+    let dispatched: Awaited<ReturnType<typeof dispatchSchedule>>;
+    try {
+      dispatched = await dispatchSchedule({
+        schedule,
+        send: (item, release) => {
+          const request = prepared.get(item.index);
+          // Sent once: its bytes need not outlive the send.
+          prepared.delete(item.index);
+          return executor.execute(request, release);
+        },
+        maxConcurrency: config.load.maxConcurrency,
+        transfers,
+        interrupts: plan.interrupts,
+        graceSeconds: plan.interruptGraceSeconds ?? DEFAULT_GRACE_SECONDS,
+        onDone: () => progress?.update(1),
+        notice: plan.notice,
+      });
+    } finally {
+      ownLoop = health?.stop() ?? null;
+    }
 
-  await stopProfiler(profilerContext);
-  progress?.close();
-  let acceptLength: number | null = null;
-  if (backend.includes('sglang')) {
-    acceptLength = acceptLengthFromServerInfo(await fetchServerInfo(pool, baseUrl, headers.withAuth));
-  }
-  const duration = nowSeconds() - dispatched.start;
-  // The last reading closes the window after the duration is taken: it is not part of the run.
-  const serverScrape = (await scrape?.stop()) ?? null;
+    await stopProfiler(profilerContext);
+    progress?.close();
+    let acceptLength: number | null = null;
+    if (backend.includes('sglang')) {
+      acceptLength = acceptLengthFromServerInfo(await fetchServerInfo(pool, baseUrl, headers.withAuth));
+    }
+    const duration = nowSeconds() - dispatched.start;
+    // The last reading closes the window after the duration is taken: it is not part of the run.
+    const serverScrape = (await scrape?.stop()) ?? null;
+    return { dispatched, ownLoop, acceptLength, duration, serverScrape };
+  });
   const run: BenchmarkRun = {
     outputs: dispatched.sent.flatMap((item) => item.outputs),
     rows: multiTurn ? null : dispatched.sent.map((item) => schedule[item.index]!.row),

@@ -23,7 +23,7 @@ export interface ScrapeLog {
 }
 
 export interface ServerScrape {
-  /** Takes the last reading, stops the timer, closes the connection. */
+  /** Takes the last reading, stops the timer, closes the connection; later calls give the same log. */
   stop(): Promise<ScrapeLog>;
 }
 
@@ -76,15 +76,15 @@ export async function startServerScrape(options: ScrapeOptions): Promise<ServerS
     });
   }, options.intervalS * 1000);
   timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      if (inFlight !== null) await inFlight;
-      await read();
-      await pool.close();
-      return log;
-    },
+  let stopped: Promise<ScrapeLog> | null = null;
+  const stop = async (): Promise<ScrapeLog> => {
+    clearInterval(timer);
+    if (inFlight !== null) await inFlight;
+    await read();
+    await pool.close();
+    return log;
   };
+  return { stop: () => (stopped ??= stop()) };
 }
 
 /** The summary of a scrape log (every reading parsed now), in the server's time; null when fewer than two readings are usable. */

@@ -56,3 +56,15 @@ test('a servebench record: its own figures are flattened into metrics, its label
   assert.deepEqual(run.labels, { cards: '8' });
   assert.equal(run.args.sim, '--model-path m --tp 8');
 });
+
+test("a servebench record's server readings are kept whole; readings of an absurd size are dropped with a warning", () => {
+  const metrics = { dialect: 'sglang', prefix_cache_hit_rate: 0.5, series: { t: [0, 1], running_requests: [1, 2] } };
+  const run = readJsonlRecord({ backend: 'sglang', servebench: { server_side: { metrics, token_counts: { checked: 2, differing: 0 } } } });
+  assert.deepEqual(run.serverMetrics, metrics);
+  assert.deepEqual(run.warnings, []);
+  const huge = { dialect: 'sglang', series: { t: Array.from({ length: 600_000 }, (_, i) => i) } };
+  const dropped = readJsonlRecord({ backend: 'sglang', servebench: { server_side: { metrics: huge } } });
+  assert.equal(dropped.serverMetrics, null);
+  assert.match(dropped.warnings.join('\n'), /server_side\.metrics dropped: \d+ characters/);
+  assert.equal(readJsonlRecord({ backend: 'sglang' }).serverMetrics, null);
+});

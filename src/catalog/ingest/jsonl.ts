@@ -7,7 +7,7 @@ import { isObject } from '../../core/json-object.js';
 import { PyFloat } from '../../core/pyformat.js';
 import { pythonJsonLoads } from '../../core/pyjson.js';
 import type { PyValue } from '../../core/pyrepr.js';
-import type { MetricValue, RequestRecord } from '../types.js';
+import type { MetricValue, RequestRecord, ServerMetricsRecord } from '../types.js';
 
 /** Keys of the record that are bench arguments rather than results (spec §7.2). */
 const ARG_KEYS = ['tag', 'backend', 'dataset_name', 'request_rate', 'max_concurrency', 'sharegpt_output_len', 'random_input_len', 'random_output_len', 'random_range_ratio'];
@@ -39,7 +39,25 @@ export interface JsonlRun {
   labels: Record<string, string>;
   /** True for a servebench record (it has the `servebench` key). */
   fromServebench: boolean;
+  /** `servebench.server_side.metrics`: the server's /metrics over the run, when bench read them. */
+  serverMetrics: ServerMetricsRecord | null;
   warnings: string[];
+}
+
+/** A run's server readings take a few KB a minute; beyond this a file's are not what bench wrote. */
+const MAX_SERVER_METRICS_CHARS = 4_000_000;
+
+/** `servebench.server_side.metrics` of a record, when the run read the server's /metrics and they are of a sane size. */
+function serverMetricsOf(record: Record<string, unknown>, warnings: string[]): ServerMetricsRecord | null {
+  const side = isObject(record.servebench) ? record.servebench.server_side : undefined;
+  const metrics = isObject(side) ? side.metrics : undefined;
+  if (!isObject(metrics)) return null;
+  const size = JSON.stringify(metrics).length;
+  if (size > MAX_SERVER_METRICS_CHARS) {
+    warnings.push(`servebench.server_side.metrics dropped: ${size} characters, more than the ${MAX_SERVER_METRICS_CHARS} a bench run writes`);
+    return null;
+  }
+  return metrics;
 }
 
 /** The client self-check's line: a text figure of the `servebench` key, kept as a metric beside its numbers. */
@@ -123,5 +141,6 @@ export function readJsonlRecord(record: Record<string, unknown>): JsonlRun {
     if (value === null || typeof value === 'number' || typeof value === 'string') metrics[key] = value;
   }
   const fromServebench = isObject(record.servebench);
-  return { args, metrics, serverInfo: record.server_info ?? null, requests: requestsFromDetails(record, warnings), labels, fromServebench, warnings };
+  const serverMetrics = serverMetricsOf(record, warnings);
+  return { args, metrics, serverInfo: record.server_info ?? null, requests: requestsFromDetails(record, warnings), labels, fromServebench, serverMetrics, warnings };
 }

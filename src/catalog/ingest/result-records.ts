@@ -84,6 +84,7 @@ function recordRun(record: Record<string, unknown>, recordText: string, file: st
     requests: read.requests,
     labels: read.labels,
     warnings: [...read.warnings, ...suspectWarnings(read.metrics)],
+    serverMetrics: read.serverMetrics,
   };
 }
 

@@ -267,7 +267,8 @@ class ModelEngine implements SimEngine {
 
   stats(): EngineStats {
     let running = 0;
-    let waiting = this.frontEnd.pending + this.transfers.size;
+    // As SGLang's num_queue_reqs: the schedulers' waiting queues, not the front end nor KV in transfer.
+    let waiting = 0;
     let used = 0;
     let capacity = 0;
     let steps = 0;

@@ -1,13 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
+import type { IncomingMessage } from 'node:http';
 import { closeIfStillSending } from './http-io.js';
 
 /** A request stand-in: its events, whether its body was read to the end, and whether its socket was closed. */
-function request(complete: boolean): { req: EventEmitter & { complete: boolean; socket: { destroy(): void } }; closed: () => boolean } {
+function request(complete: boolean): { req: IncomingMessage; closed: () => boolean } {
   let closed = false;
   const req = Object.assign(new EventEmitter(), { complete, socket: { destroy: () => void (closed = true) } });
-  return { req, closed: () => closed };
+  return { req: req as unknown as IncomingMessage, closed: () => closed };
 }
 
 const settle = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
