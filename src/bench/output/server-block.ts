@@ -36,7 +36,7 @@ export function formatServerBlock(side: ServerSide): string {
     if (metrics.specAcceptLength !== null) lines.push(numberLine('Server accept length:', metrics.specAcceptLength));
   }
   if (ttftSplit !== null && (ttftSplit.serverQueueReported > 0 || metrics !== null)) {
-    lines.push(sectionHeader('TTFT split (mean)', '-'), numberLine('Client queue, before sending (ms):', ttftSplit.clientQueueMs));
+    lines.push(sectionHeader('TTFT split, from due (mean)', '-'), numberLine('Client queue, before TTFT (ms):', ttftSplit.clientQueueMs));
     if (ttftSplit.serverQueueMs !== null) {
       const partial = ttftSplit.serverQueueReported < ttftSplit.requests ? ` (${ttftSplit.serverQueueReported} of ${ttftSplit.requests})` : '';
       lines.push(numberLine(`Server queue (ms)${partial}:`, ttftSplit.serverQueueMs));
