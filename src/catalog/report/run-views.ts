@@ -40,6 +40,23 @@ function section(title: string, lines: string[]): string[] {
   return lines.length ? ['', `${title}:`, ...lines.map((l) => `  ${l}`)] : [];
 }
 
+/**
+ * The server's own figures over the run (`servebench.server_side.metrics`), one `key.stat value`
+ * line each; the readings' series are left to `plot --kind server`.
+ */
+function serverSideLines(metrics: RunRecord['serverMetrics']): string[] {
+  if (metrics === null || metrics === undefined) return [];
+  const rows: [string, string][] = [];
+  for (const [key, value] of Object.entries(metrics)) {
+    if (key === 'series') continue;
+    if (value === null || typeof value === 'number' || typeof value === 'string') rows.push([key, formatMetric(value)]);
+    else if (typeof value === 'object' && !Array.isArray(value)) {
+      for (const [stat, v] of Object.entries(value)) if (v === null || typeof v === 'number') rows.push([`${key}.${stat}`, formatMetric(v)]);
+    }
+  }
+  return rows.length === 0 ? [] : formatTextTable(['FIGURE', 'VALUE'], rows, new Set([1])).split('\n');
+}
+
 /** Everything stored about a run (`servebench show`), then `linked`: the runs of the same server configuration. */
 export function formatRunDetails(run: RunRecord, linked: readonly LinkedRun[] = []): string {
   const cards = deriveCards(run);
@@ -85,6 +102,7 @@ export function formatRunDetails(run: RunRecord, linked: readonly LinkedRun[] = 
     ...section('labels', labelLines),
     ...section('self-checks', selfChecks),
     ...section('metrics', metricLines),
+    ...section("the server's /metrics over the run", serverSideLines(run.serverMetrics)),
     ...section("metrics measured otherwise than bench_serving's", definitionLines),
     ...section('arguments', argLines),
     ...section('recipe', recipeLines),
