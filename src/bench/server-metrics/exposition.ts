@@ -2,6 +2,11 @@
  * A reader of the Prometheus text exposition format (0.0.4), the one `/metrics` of SGLang and vLLM
  * speaks: `name{label="value",...} value [timestamp]` lines, `#` comments, escaped label values,
  * `NaN` and `±Inf`. Pure. A line it cannot read is skipped and counted, never guessed at.
+ *
+ * Not the npm `parse-prometheus-text-format` (1.1.1): tried on a hostile reading, it takes
+ * `garbage line here` for a sample named `garbage` of value "line", and hands every value back as
+ * text; checking its output would take as much code as this reader, which a server's bad line
+ * cannot fool.
  */
 
 export interface Sample {
