@@ -5,18 +5,28 @@
  * the text and when it came back; parsing waits until the run is over. A reading that fails costs a
  * count and its message, never the run. Not started (null) when the first reading finds no SGLang
  * or vLLM metrics: a server without them is benchmarked as before.
+ *
+ * Bounded: a reading longer than {@link MAX_READING_BYTES} fails unread past that point, and once
+ * the texts kept pass {@link RAW_TEXT_BUDGET} (hours of readings) they are reduced to the few
+ * figures the summary reads, and later readings as they come.
  */
 import { describeError } from '../../core/errors.js';
 import { getSupervisedText } from '../transport/auxiliary.js';
 import { nowSeconds } from '../transport/clock.js';
 import { HttpPool } from '../transport/http-pool.js';
 import { parseExposition } from './exposition.js';
-import { readSnapshot } from './snapshot.js';
+import { readSnapshot, type ServerSnapshot } from './snapshot.js';
 import { summarizeServerMetrics, type ServerMetricsSummary, type TimedSnapshot } from './summary.js';
 
-/** What the scrape collected: raw readings in order, and the readings that failed. */
+/** One reading: its text, or (past the budget) what the summary reads of it, null when unreadable. */
+export interface ScrapeReading {
+  at: number;
+  reading: string | ServerSnapshot | null;
+}
+
+/** What the scrape collected: readings in order, and the readings that failed. */
 export interface ScrapeLog {
-  readings: Array<{ at: number; text: string }>;
+  readings: ScrapeReading[];
   failed: number;
   /** The first failure's message (no credentials: the URL is never part of it). */
   firstFailure: string | null;
@@ -36,9 +46,13 @@ export interface ScrapeOptions {
 
 /** A reading that sends no byte for this long fails (and the next tick tries again). */
 const READ_TIMEOUT_S = 5;
+/** SGLang's and vLLM's pages are tens of KB; a reading past this is not a metrics page. */
+export const MAX_READING_BYTES = 16 * 1024 * 1024;
+/** Characters of reading texts kept before they are reduced to snapshots (a day of 30 KB readings a second is 2.6 GB). */
+export const RAW_TEXT_BUDGET = 64 * 1024 * 1024;
 
 async function readMetrics(pool: HttpPool, url: string, headers: Record<string, string>): Promise<string> {
-  const { status, text } = await getSupervisedText(pool, url, headers);
+  const { status, text } = await getSupervisedText(pool, url, headers, MAX_READING_BYTES);
   if (status !== 200) throw new Error(`HTTP ${status}`);
   return text;
 }
@@ -58,11 +72,13 @@ export async function startServerScrape(options: ScrapeOptions): Promise<ServerS
     await pool.close();
     return null;
   }
-  const log: ScrapeLog = { readings: [{ at: nowSeconds(), text: first }], failed: 0, firstFailure: null };
+  const log: ScrapeLog = { readings: [], failed: 0, firstFailure: null };
+  const keep = readingKeeper(log);
+  keep(nowSeconds(), first);
   const read = async (): Promise<void> => {
     try {
       const text = await readMetrics(pool, url, options.headers);
-      log.readings.push({ at: nowSeconds(), text });
+      keep(nowSeconds(), text);
     } catch (error) {
       log.failed++;
       log.firstFailure ??= describeError(error);
@@ -87,12 +103,32 @@ export async function startServerScrape(options: ScrapeOptions): Promise<ServerS
   return { stop: () => (stopped ??= stop()) };
 }
 
-/** The summary of a scrape log (every reading parsed now), in the server's time; null when fewer than two readings are usable. */
+const snapshotOf = (text: string): ServerSnapshot | null => readSnapshot(parseExposition(text).samples);
+
+/** Adds readings to `log`: as text within the budget; past it, every reading (those kept too) as its snapshot. */
+export function readingKeeper(log: ScrapeLog, budget = RAW_TEXT_BUDGET): (at: number, text: string) => void {
+  let kept = 0;
+  let reduced = false;
+  return (at, text) => {
+    if (!reduced && kept + text.length <= budget) {
+      kept += text.length;
+      log.readings.push({ at, reading: text });
+      return;
+    }
+    if (!reduced) {
+      for (const entry of log.readings) if (typeof entry.reading === 'string') entry.reading = snapshotOf(entry.reading);
+      reduced = true;
+    }
+    log.readings.push({ at, reading: snapshotOf(text) });
+  };
+}
+
+/** The summary of a scrape log (texts parsed now), in the server's time; null when fewer than two readings are usable. */
 export function summarizeScrape(log: ScrapeLog, timeScale: number): ServerMetricsSummary | null {
   const readings: TimedSnapshot[] = [];
   let unusable = 0;
   for (const reading of log.readings) {
-    const snapshot = readSnapshot(parseExposition(reading.text).samples);
+    const snapshot = typeof reading.reading === 'string' ? snapshotOf(reading.reading) : reading.reading;
     if (snapshot === null) unusable++;
     else readings.push({ at: reading.at, snapshot });
   }

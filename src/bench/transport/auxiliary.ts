@@ -15,12 +15,17 @@ interface TextResponse {
 }
 
 /**
- * The whole response as text; network errors (and a URL or header the client cannot send) throw.
- * `supervised`: the pool's stream-idle timeout applies (a server that stops answering fails it).
+ * The whole response as text; network errors (and a URL or header the client cannot send) throw,
+ * and so does a body past `maxBytes`. `supervised`: the pool's stream-idle timeout applies (a
+ * server that stops answering fails it).
  */
-async function requestText(pool: HttpPool, request: HttpRequest, supervised = false): Promise<TextResponse> {
+/** No answer of an auxiliary call (server info, model list, profiler, flush) is near this; a server sending more is cut off. */
+const AUXILIARY_MAX_BYTES = 64 * 1024 * 1024;
+
+async function requestText(pool: HttpPool, request: HttpRequest, supervised = false, maxBytes = AUXILIARY_MAX_BYTES): Promise<TextResponse> {
   const response: TextResponse = { status: 0, reason: '', text: '' };
   const body = new BodyBuffer();
+  let bytes = 0;
   const { error } = await roundTrip(
     pool,
     toWire(pool, request),
@@ -30,7 +35,12 @@ async function requestText(pool: HttpPool, request: HttpRequest, supervised = fa
         response.status = status;
         response.reason = reason;
       },
-      onBody: (bytes, start, end) => body.push(bytes, start, end),
+      onBody: (chunk, start, end) => {
+        bytes += end - start;
+        // Thrown from the handler, this fails the transfer: the rest is never read.
+        if (bytes > maxBytes) throw new Error(`the response passed ${maxBytes} bytes`);
+        body.push(chunk, start, end);
+      },
       onComplete() {
         response.text = body.text();
       },
@@ -41,9 +51,12 @@ async function requestText(pool: HttpPool, request: HttpRequest, supervised = fa
   return response;
 }
 
-/** Status and text of a GET under the pool's stream-idle timeout (the `/metrics` scrape's own pool). Network errors throw. */
-export async function getSupervisedText(pool: HttpPool, url: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
-  const { status, text } = await requestText(pool, { method: 'GET', url, headers }, true);
+/**
+ * Status and text of a GET under the pool's stream-idle timeout (the `/metrics` scrape's own pool),
+ * failed once the body passes `maxBytes`. Network errors throw.
+ */
+export async function getSupervisedText(pool: HttpPool, url: string, headers: Record<string, string>, maxBytes: number): Promise<{ status: number; text: string }> {
+  const { status, text } = await requestText(pool, { method: 'GET', url, headers }, true, maxBytes);
   return { status, text };
 }
 
