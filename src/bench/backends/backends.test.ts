@@ -233,4 +233,6 @@ test('what a response says about itself: the last meta_info (native) or usage (O
   });
   assert.deepEqual(readServerReport(undefined, { prompt_tokens: 7, prompt_tokens_details: null }), { promptTokens: 7 });
   assert.equal(readServerReport(null, null), undefined);
+  // Negative, infinite or non-numeric figures are not taken.
+  assert.deepEqual(readServerReport({ queue_time: -3, cached_tokens: 1e999, completion_tokens: '5', prompt_tokens: 2 }, undefined), { promptTokens: 2 });
 });

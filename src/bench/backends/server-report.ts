@@ -7,9 +7,10 @@
 import type { ServerReport } from '../types.js';
 import { field } from './timeline.js';
 
+/** A count or duration the response states: finite and not negative, else not taken (a server's nonsense never enters a mean). */
 function numberField(obj: unknown, key: string): number | undefined {
   const value = field(obj, key);
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
 /** The report of a response's last `meta_info` and `usage` objects (either may be undefined); undefined when neither says anything. */
