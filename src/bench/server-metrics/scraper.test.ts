@@ -51,3 +51,49 @@ test('a reading past the size a metrics page can have fails (counted, its reason
     await new Promise((resolve) => server.close(resolve));
   }
 });
+
+test("a server trickling its page does not hold the run's end: the last reading fails after the wait", async () => {
+  let calls = 0;
+  const timers: NodeJS.Timeout[] = [];
+  const server = createServer((_req, res) => {
+    calls++;
+    if (calls === 1) return void res.end(page(1, 100));
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    timers.push(setInterval(() => res.write('#'), 50));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const scrape = await startServerScrape({ baseUrl: `http://127.0.0.1:${port}`, headers: {}, intervalS: 0.05, readingWaitS: 0.3 });
+    assert.ok(scrape !== null);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const started = performance.now();
+    const log = await scrape.stop();
+    assert.ok(performance.now() - started < 3000, 'stop returned soon after the wait');
+    assert.ok(log.failed >= 1);
+    assert.equal(log.readings.length, 1);
+  } finally {
+    for (const timer of timers) clearInterval(timer);
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+test('a server trickling its first page gets no scrape, soon', async () => {
+  const timers: NodeJS.Timeout[] = [];
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    timers.push(setInterval(() => res.write('#'), 50));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const started = performance.now();
+    assert.equal(await startServerScrape({ baseUrl: `http://127.0.0.1:${port}`, headers: {}, intervalS: 1, readingWaitS: 0.3 }), null);
+    assert.ok(performance.now() - started < 3000);
+  } finally {
+    for (const timer of timers) clearInterval(timer);
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});

@@ -42,6 +42,8 @@ export interface ScrapeOptions {
   baseUrl: string;
   headers: Record<string, string>;
   intervalS: number;
+  /** How long the start and the end of the run wait for their reading (default {@link READ_TIMEOUT_S}). */
+  readingWaitS?: number;
 }
 
 /** A reading that sends no byte for this long fails (and the next tick tries again). */
@@ -62,11 +64,15 @@ export async function startServerScrape(options: ScrapeOptions): Promise<ServerS
   const pool = new HttpPool({ streamIdleTimeout: Math.max(READ_TIMEOUT_S, options.intervalS) });
   const url = `${options.baseUrl}/metrics`;
   let first: string;
+  // A server trickling its page must not hold the run's start either: past the wait, no scrape.
+  const cutoff = setTimeout(() => pool.abortAll('no complete /metrics reading'), (options.readingWaitS ?? READ_TIMEOUT_S) * 1000);
   try {
     first = await readMetrics(pool, url, options.headers);
   } catch {
     await pool.close();
     return null;
+  } finally {
+    clearTimeout(cutoff);
   }
   if (readSnapshot(parseExposition(first).samples) === null) {
     await pool.close();
@@ -95,8 +101,15 @@ export async function startServerScrape(options: ScrapeOptions): Promise<ServerS
   let stopped: Promise<ScrapeLog> | null = null;
   const stop = async (): Promise<ScrapeLog> => {
     clearInterval(timer);
-    if (inFlight !== null) await inFlight;
-    await read();
+    // A server trickling its page must not hold the run's end: past the wait, the reading fails.
+    const waitS = options.readingWaitS ?? READ_TIMEOUT_S;
+    const cutoff = setTimeout(() => pool.abortAll(`no complete /metrics reading within ${waitS} s of the run's end`), waitS * 1000);
+    try {
+      if (inFlight !== null) await inFlight;
+      await read();
+    } finally {
+      clearTimeout(cutoff);
+    }
     await pool.close();
     return log;
   };
