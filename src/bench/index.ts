@@ -16,6 +16,7 @@ export { chatBackend } from './backends/chat.js';
 export { completionsBackend } from './backends/completions.js';
 export { backendAdapter, runHeaders, type BackendAdapter, type RunHeaders } from './backends/index.js';
 export { nativeBackend } from './backends/native.js';
+export { serverReportFrom } from './backends/server-report.js';
 export { LENGTH_ONLY_DATASETS, buildDataset, buildLengthOnlyDataset } from './datasets/index.js';
 export { rowsFromLengths } from './datasets/rows.js';
 export { calculateMetrics } from './metrics/calculate.js';

@@ -71,6 +71,15 @@ describe('buildResultRecord', () => {
       '"generated_texts": ["h\\u00e9llo", ""], "errors": ["", "Service Unavailable: busy"]',
     ), line);
   });
+  test("--output-details keeps what each response said about itself under meta_info's names; without it, nothing", () => {
+    const args = parseBenchArgs(['--dataset-name', 'random', '--output-details']);
+    const said: RequestOutput[] = [{ ...outputs[0]!, server: { promptTokens: 4, cachedTokens: 2, queueTime: 0.01, e2eLatency: 0.5 } }, outputs[1]!];
+    const metrics = calculateMetrics({ outputs: said, durationS: 2, backend: args.backend, acceptLength: null, retokenizedOutputLens: [3, 0] });
+    const extras = calculateExtras({ outputs: said, durationS: 2, requestRate: args.request_rate, maxConcurrency: args.max_concurrency });
+    const line = pythonJsonDumps(buildResultRecord({ args, metrics, serverInfo: null, outputs: said, extras }));
+    assert.ok(line.includes('"request_server": [{"prompt_tokens": 4, "cached_tokens": 2, "e2e_latency": 0.5, "queue_time": 0.01}, null]'), line);
+    assert.ok(!pythonJsonDumps(record([])).includes('request_server'));
+  });
   test('the servebench key holds the extras, labels and the sim spec', () => {
     const r = record(['--label', 'gpu=h100', '--sim', '--tp 2', '--request-rate', '4']);
     assert.equal(

@@ -13,6 +13,7 @@ import type { ClientVerdict } from '../selfcheck/verdict.js';
 import type { RequestOutput } from '../types.js';
 import { hasServerSide, type ServerSide } from '../server-metrics/server-side.js';
 import type { GaugeSummary, ServerMetricsSummary } from '../server-metrics/summary.js';
+import { SERVER_REPORT_FIELDS } from '../backends/server-report.js';
 
 /** The arguments a record carries. */
 export type RecordArgs = Pick<
@@ -74,6 +75,26 @@ function detailKeys(outputs: readonly RequestOutput[]): JsonRecord {
   };
 }
 
+/**
+ * With `--output-details`: what each response said about itself, under `meta_info`'s names (null
+ * where it said nothing); absent when no response said anything.
+ */
+function requestServerKeys(outputs: readonly RequestOutput[]): JsonRecord {
+  if (!outputs.some((output) => output.server !== undefined)) return {};
+  const entry = (output: RequestOutput): JsonRecord | null => {
+    const server = output.server;
+    if (server === undefined) return null;
+    const figures: JsonRecord = {};
+    for (const [key, name] of SERVER_REPORT_FIELDS) {
+      const value = server[key];
+      // Counts print as Python ints, seconds as floats, as SGLang's meta_info has them.
+      if (value !== undefined) figures[name] = key === 'e2eLatency' || key === 'queueTime' ? float(value) : value;
+    }
+    return figures;
+  };
+  return { request_server: outputs.map(entry) };
+}
+
 function servebenchKey(input: ResultRecordInput): JsonRecord {
   const { metrics, extras, args } = input;
   const reasoning = extras.reasoningTtft;
@@ -103,6 +124,7 @@ function servebenchKey(input: ResultRecordInput): JsonRecord {
     ...(input.selfCheck === undefined ? {} : selfCheckKeys(input.selfCheck)),
     ...(input.simSelfCheck === undefined ? {} : { sim_self_check: input.simSelfCheck }),
     ...(input.server == null || !hasServerSide(input.server) ? {} : { server_side: serverSideKeys(input.server) }),
+    ...(args.output_details ? requestServerKeys(input.outputs) : {}),
   };
 }
 

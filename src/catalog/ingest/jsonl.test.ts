@@ -68,3 +68,12 @@ test("a servebench record's server readings are kept whole; readings of an absur
   assert.match(dropped.warnings.join('\n'), /server_side\.metrics dropped: \d+ characters/);
   assert.equal(readJsonlRecord({ backend: 'sglang' }).serverMetrics, null);
 });
+
+test("a servebench record's per-request server figures are read back beside its details; nonsense is not taken", () => {
+  const run = readJsonlRecord({
+    backend: 'sglang', ttfts: [0.1, 0.2], input_lens: [4, 6], output_lens: [3, 2], itls: [[], []], errors: ['', ''],
+    servebench: { request_server: [{ prompt_tokens: 4, cached_tokens: 2, queue_time: 0.01 }, { queue_time: -1 }] },
+  });
+  assert.deepEqual(run.requests[0]!.server, { promptTokens: 4, cachedTokens: 2, queueTime: 0.01 });
+  assert.equal(run.requests[1]!.server, undefined);
+});

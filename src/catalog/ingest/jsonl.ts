@@ -8,6 +8,7 @@ import { PyFloat } from '../../core/pyformat.js';
 import { pythonJsonLoads } from '../../core/pyjson.js';
 import type { PyValue } from '../../core/pyrepr.js';
 import type { MetricValue, RequestRecord, ServerMetricsRecord } from '../types.js';
+import { serverReportFrom } from '../../bench/index.js';
 
 /** Keys of the record that are bench arguments rather than results (spec §7.2). */
 const ARG_KEYS = ['tag', 'backend', 'dataset_name', 'request_rate', 'max_concurrency', 'sharegpt_output_len', 'random_input_len', 'random_output_len', 'random_range_ratio'];
@@ -97,6 +98,8 @@ function numbers(value: unknown): (number | null)[] | null {
 export function requestsFromDetails(record: Record<string, unknown>, warnings: string[]): RequestRecord[] {
   const ttfts = numbers(record.ttfts);
   if (!ttfts) return [];
+  // servebench's: what each response said about itself, under meta_info's names.
+  const serverReports = isObject(record.servebench) && Array.isArray(record.servebench.request_server) ? record.servebench.request_server : [];
   const inputLens = numbers(record.input_lens) ?? [];
   const outputLens = numbers(record.output_lens) ?? [];
   const latencies = numbers(record.latencies) ?? [];
@@ -109,7 +112,9 @@ export function requestsFromDetails(record: Record<string, unknown>, warnings: s
   }
   return ttfts.map((ttft, i) => {
     const error = typeof errors[i] === 'string' ? (errors[i] as string) : '';
+    const server = serverReportFrom(serverReports[i]);
     return {
+      ...(Object.keys(server).length > 0 ? { server: { ...server } as Record<string, number> } : {}),
       startTime: startTimes[i] ?? null,
       ttft,
       latency: latencies[i] ?? null,
