@@ -59,22 +59,28 @@ async function readMetrics(pool: HttpPool, url: string, headers: Record<string, 
   return text;
 }
 
+const snapshotOf = (text: string): ServerSnapshot | null => readSnapshot(parseExposition(text).samples);
+
+/**
+ * Runs `work` on `pool`, failing its transfers once `seconds` pass: a server trickling its page
+ * must not hold the run's start or end (the stream-idle timeout sees bytes still coming).
+ */
+async function withinWait<T>(pool: HttpPool, seconds: number, message: string, work: () => Promise<T>): Promise<T> {
+  const cutoff = setTimeout(() => pool.abortAll(message), seconds * 1000);
+  try {
+    return await work();
+  } finally {
+    clearTimeout(cutoff);
+  }
+}
+
 /** Starts scraping `baseUrl`/metrics: resolves after the first reading, or with null when the server exposes no metrics bench reads. */
 export async function startServerScrape(options: ScrapeOptions): Promise<ServerScrape | null> {
   const pool = new HttpPool({ streamIdleTimeout: Math.max(READ_TIMEOUT_S, options.intervalS) });
   const url = `${options.baseUrl}/metrics`;
-  let first: string;
-  // A server trickling its page must not hold the run's start either: past the wait, no scrape.
-  const cutoff = setTimeout(() => pool.abortAll('no complete /metrics reading'), (options.readingWaitS ?? READ_TIMEOUT_S) * 1000);
-  try {
-    first = await readMetrics(pool, url, options.headers);
-  } catch {
-    await pool.close();
-    return null;
-  } finally {
-    clearTimeout(cutoff);
-  }
-  if (readSnapshot(parseExposition(first).samples) === null) {
+  const waitS = options.readingWaitS ?? READ_TIMEOUT_S;
+  const first = await withinWait(pool, waitS, 'no complete /metrics reading', () => readMetrics(pool, url, options.headers)).catch(() => null);
+  if (first === null || snapshotOf(first) === null) {
     await pool.close();
     return null;
   }
@@ -101,22 +107,15 @@ export async function startServerScrape(options: ScrapeOptions): Promise<ServerS
   let stopped: Promise<ScrapeLog> | null = null;
   const stop = async (): Promise<ScrapeLog> => {
     clearInterval(timer);
-    // A server trickling its page must not hold the run's end: past the wait, the reading fails.
-    const waitS = options.readingWaitS ?? READ_TIMEOUT_S;
-    const cutoff = setTimeout(() => pool.abortAll(`no complete /metrics reading within ${waitS} s of the run's end`), waitS * 1000);
-    try {
+    await withinWait(pool, waitS, `no complete /metrics reading within ${waitS} s of the run's end`, async () => {
       if (inFlight !== null) await inFlight;
       await read();
-    } finally {
-      clearTimeout(cutoff);
-    }
+    });
     await pool.close();
     return log;
   };
   return { stop: () => (stopped ??= stop()) };
 }
-
-const snapshotOf = (text: string): ServerSnapshot | null => readSnapshot(parseExposition(text).samples);
 
 /** Adds readings to `log`: as text within the budget; past it, every reading (those kept too) as its snapshot. */
 export function readingKeeper(log: ScrapeLog, budget = RAW_TEXT_BUDGET): (at: number, text: string) => void {
