@@ -221,8 +221,7 @@ class ModelEngine implements SimEngine {
 
   private emit(output: StepOutput, ready: number): TokenEmission {
     const { live, tokens, finished, verified } = output;
-    const first = !live.firstEmitted;
-    if (first) {
+    if (!live.firstEmitted) {
       live.firstEmitted = true;
       this.totals.cached += live.cachedTokens;
       if (live.queueTime !== null) {
