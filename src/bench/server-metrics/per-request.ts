@@ -3,6 +3,7 @@
  * whether the client's token count agrees with the server's. Pure; times in the server's time
  * (the outputs after runner/time-scale.ts, the server's own figures as it reported them).
  */
+import { mean } from '../../core/stats.js';
 import type { RequestOutput } from '../types.js';
 
 /**
@@ -27,8 +28,6 @@ function clientQueueSeconds(output: RequestOutput): number {
   const phases = output.sendPhases;
   return output.queueTime + (phases === undefined ? 0 : phases.wait + phases.connect + phases.write);
 }
-
-const mean = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
 
 /** The split over the successful outputs, or null when none succeeded. */
 export function ttftSplit(outputs: readonly RequestOutput[]): TtftSplit | null {

@@ -5,6 +5,7 @@
  * divided by the sim's time scale when bench drove a time-scaled sim (runner/time-scale.ts), which
  * is the time the sim's own metrics count in. A figure the readings cannot give is null. Pure.
  */
+import { max, mean } from '../../core/stats.js';
 import type { HistogramReading, MetricsDialect, ServerSnapshot } from './snapshot.js';
 
 /** One reading: when it came back (client wall seconds) and what it said. */
@@ -56,7 +57,7 @@ function delta(end: number | null, start: number | null): number | null {
 function gauge(values: ReadonlyArray<number | null>): GaugeSummary | null {
   const present = values.filter((v): v is number => v !== null && Number.isFinite(v));
   if (present.length === 0) return null;
-  return { mean: present.reduce((a, b) => a + b, 0) / present.length, max: Math.max(...present) };
+  return { mean: mean(present), max: max(present) };
 }
 
 /** The histogram of what was observed between two readings of it, or null when it was reset or one is missing. */
@@ -96,7 +97,7 @@ function acceptLength(first: ServerSnapshot, last: ServerSnapshot, inside: reado
   if (drafts !== null && accepted !== null) return drafts > 0 ? 1 + accepted / drafts : null;
   // SGLang's gauge is its recent average; 0 means it has not measured one (no speculative decoding, or no verify pass yet).
   const readings = [...inside, last].map((s) => s.specAcceptLength).filter((v): v is number => v !== null && v > 0);
-  return readings.length > 0 ? readings.reduce((a, b) => a + b, 0) / readings.length : null;
+  return readings.length > 0 ? mean(readings) : null;
 }
 
 function series(readings: readonly TimedSnapshot[], timeScale: number): ServerMetricsSeries {
