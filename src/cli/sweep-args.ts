@@ -3,7 +3,7 @@
  * and turned into one of three plans: a load sweep, an SLO search, or a configuration search.
  */
 import { UsageError } from '../core/errors.js';
-import { AT_LEAST_ONE, describeRange, type FlagRange, type NumberKind } from '../core/flag-range.js';
+import { AT_LEAST_ONE, describeRange, withRangeHelp, type FlagRange, type NumberKind } from '../core/flag-range.js';
 import { hardwareNames } from '../sim/index.js';
 import { parseLoadSeries, type LoadKind, parseSlo, type HardwareChoice, type OutputSpec, type SearchSpec, type SweepPlan, type TargetSpec } from '../sweep/index.js';
 import { extractOptions, numberOption, optionsOf, optionValue, splitAtDoubleDash, type OptionGroup } from './exact-options.js';
@@ -58,7 +58,7 @@ export const SWEEP_OPTION_GROUPS: readonly OptionGroup[] = [
       { name: 'prefill', takesValue: true, repeatable: true, metavar: '"FLAGS"', help: 'PD-separated prediction: one prefill instance' },
       { name: 'decode', takesValue: true, repeatable: true, metavar: '"FLAGS"', help: 'PD-separated prediction: one decode instance' },
       { name: 'sim', takesValue: true, metavar: '"FLAGS"', help: 'an in-process simulated server with these launch flags, benchmarked in real time' },
-      { name: 'cards', takesValue: true, metavar: 'N', help: `cards of the server under test, for per-card figures (real servers); takes ${describeRange('int', AT_LEAST_ONE)}` },
+      { name: 'cards', takesValue: true, metavar: 'N', help: withRangeHelp('cards of the server under test, for per-card figures (real servers)', 'int', AT_LEAST_ONE) },
     ],
   },
   {
@@ -97,8 +97,8 @@ export const SWEEP_OPTION_GROUPS: readonly OptionGroup[] = [
         metavar: 'FILE.json',
         help: "a device that is not listed, as a JSON object with the fields of a hardware.json entry (see 'servebench sim --help'); wins over --hardware",
       },
-      { name: 'devices', takesValue: true, metavar: 'N', help: `devices to deploy on (an Ascend 910C die is one); takes ${describeRange('int', AT_LEAST_ONE)}` },
-      { name: 'top', takesValue: true, metavar: 'K', default: DEFAULT_TOP, help: `print the launch commands of the best K; takes ${describeRange('int', AT_LEAST_ONE)}` },
+      { name: 'devices', takesValue: true, metavar: 'N', help: withRangeHelp('devices to deploy on (an Ascend 910C die is one)', 'int', AT_LEAST_ONE) },
+      { name: 'top', takesValue: true, metavar: 'K', default: DEFAULT_TOP, help: withRangeHelp('print the launch commands of the best K', 'int', AT_LEAST_ONE) },
       { name: 'no-pd', takesValue: false, help: 'PD-mixed configurations only' },
     ],
   },
@@ -109,7 +109,7 @@ export const SWEEP_OPTION_GROUPS: readonly OptionGroup[] = [
         name: 'prompts-per-load',
         takesValue: true,
         metavar: 'K',
-        help: `--num-prompts = K x concurrency at each point (default: --num-prompts as given; ${CONFIG_PROMPTS_PER_LOAD} for --search-configs); takes ${describeRange('float', PROMPTS_PER_LOAD_RANGE)}`,
+        help: withRangeHelp(`--num-prompts = K x concurrency at each point (default: --num-prompts as given; ${CONFIG_PROMPTS_PER_LOAD} for --search-configs)`, 'float', PROMPTS_PER_LOAD_RANGE),
       },
       { name: 'plot', takesValue: true, metavar: 'FILE.svg|FILE.png', help: 'output tok/s per card against mean TPOT and mean TTFT' },
       { name: 'json', takesValue: true, metavar: 'FILE', help: 'machine-readable summary' },

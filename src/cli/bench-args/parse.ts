@@ -7,7 +7,7 @@
 import { splitLabelPair } from '../../core/label-pair.js';
 import { ArgumentParser, ArgumentTypeError, type ArgumentGroup } from 'argparse';
 import { ServebenchError, UsageError } from '../../core/errors.js';
-import { AT_LEAST_ONE, MAX_TIMER_SECONDS, boundedArgType, describeRange } from '../../core/flag-range.js';
+import { AT_LEAST_ONE, MAX_TIMER_SECONDS, boundedArgType, describeRange, type FlagRange, type NumberKind } from '../../core/flag-range.js';
 import type { BenchArgs, BenchExtensions } from '../../bench/index.js';
 import { helpWithDefault } from '../command-parser.js';
 import { BENCH_OPTIONS, type OptionSpec } from './options.js';
@@ -33,10 +33,14 @@ const labelPair = named('label', (text: string): [string, string] => {
   return pair;
 });
 
-/** A numeric option's help ends with the values it takes, as its check states them. */
+/** A numeric option's help ends with the values it takes, as its check states them, in bench_serving's sentence style. */
+function withRangeSentence(help: string, kind: NumberKind, range: FlagRange): string {
+  return `${help} Takes ${describeRange(kind, range)}.`;
+}
+
 function withRange(option: OptionSpec): string {
   if (option.kind !== 'int' && option.kind !== 'float') return option.help;
-  return `${option.help} Takes ${describeRange(option.kind, option.range)}.`;
+  return withRangeSentence(option.help, option.kind, option.range);
 }
 
 function addReferenceOption(target: ArgumentGroup, option: OptionSpec): void {
@@ -78,7 +82,7 @@ function addExtensionOptions(parser: ArgumentParser): void {
       'str',
     ),
   });
-  group.add_argument('--workers', { dest: 'ext_workers', metavar: 'N', type: boundedArgType('int', AT_LEAST_ONE), help: `Load-generation threads: 1 sends from this thread; N > 1 spreads requests over N worker threads, never more than the cores or the requests. Takes ${describeRange('int', AT_LEAST_ONE)}. (default: half the cores, at most 8)` });
+  group.add_argument('--workers', { dest: 'ext_workers', metavar: 'N', type: boundedArgType('int', AT_LEAST_ONE), help: `${withRangeSentence('Load-generation threads: 1 sends from this thread; N > 1 spreads requests over N worker threads, never more than the cores or the requests.', 'int', AT_LEAST_ONE)} (default: half the cores, at most 8)` });
   group.add_argument('--realtime', { dest: 'ext_realtime', action: 'store_true', help: 'Run the load-generating threads under SCHED_FIFO during the measured phase (needs root or CAP_SYS_NICE): their timestamps then never wait for a core behind other work, e.g. a server on the same machine.' });
   group.add_argument('--lazy-connect', { dest: 'ext_lazy_connect', action: 'store_true', help: 'Open connections as requests need them and count connecting in TTFT, as bench_serving does. Default: a warm pool of --max-concurrency connections (as many as requests are due at once without it) opens before the measured phase, and each request is timed from the moment its bytes go out.' });
   group.add_argument('--label', { dest: 'ext_labels', metavar: 'KEY=VALUE', nargs: '+', action: 'extend', type: labelPair, help: 'Label stored with the run in the catalog (repeatable).' });
@@ -89,7 +93,7 @@ function addExtensionOptions(parser: ArgumentParser): void {
     metavar: 'SECONDS',
     type: boundedArgType('float', STREAM_IDLE_TIMEOUT_RANGE),
     default: STREAM_IDLE_TIMEOUT_S,
-    help: helpWithDefault(`Fail a request as stalled after this many seconds without a byte. Takes ${describeRange('float', STREAM_IDLE_TIMEOUT_RANGE)}.`, STREAM_IDLE_TIMEOUT_S, 'int'),
+    help: helpWithDefault(withRangeSentence('Fail a request as stalled after this many seconds without a byte.', 'float', STREAM_IDLE_TIMEOUT_RANGE), STREAM_IDLE_TIMEOUT_S, 'int'),
   });
   group.add_argument('--metrics-interval', {
     dest: 'ext_metrics_interval',
@@ -97,7 +101,11 @@ function addExtensionOptions(parser: ArgumentParser): void {
     type: boundedArgType('float', METRICS_INTERVAL_RANGE),
     default: METRICS_INTERVAL_S,
     help: helpWithDefault(
-      `When the server exposes /metrics (SGLang's sglang: or vLLM's vllm: names), read it at the start of the measured phase, every this many seconds during it and at its end, on a connection of its own, and report the server's side of the run after the extras (prefix-cache hit rate, queue time, running and queued requests, KV-cache usage, generation throughput, accept length). Takes ${describeRange('float', METRICS_INTERVAL_RANGE)}.`,
+      withRangeSentence(
+        "When the server exposes /metrics (SGLang's sglang: or vLLM's vllm: names), read it at the start of the measured phase, every this many seconds during it and at its end, on a connection of its own, and report the server's side of the run after the extras (prefix-cache hit rate, queue time, running and queued requests, KV-cache usage, generation throughput, accept length).",
+        'float',
+        METRICS_INTERVAL_RANGE,
+      ),
       METRICS_INTERVAL_S,
       'int',
     ),
