@@ -128,8 +128,13 @@ function goodputNote(points: readonly SweepPoint[], knee: SweepPoint, kind: Load
   return [
     `Highest goodput: ${best.goodput!.requestGoodput.toFixed(2)} req/s at ${describeLoad(kind, best.load)}, ` +
       `${(best.goodput!.goodFraction * 100).toFixed(1)}% of its requests each within every limit; ` +
-      (missed.length > 0
-        ? `not the answer because the run as a whole misses ${missed.join(', ')} (each target is judged on the statistic it names)`
-        : 'not the answer because the run had failed requests, which miss the SLO'),
+      reasonNotTheAnswer(best, missed),
   ];
+}
+
+/** Why the point with the most goodput is not the answer, from its own verdict. */
+function reasonNotTheAnswer(best: SweepPoint, missed: readonly string[]): string {
+  if (missed.length > 0) return `not the answer because the run as a whole misses ${missed.join(', ')} (each target is judged on the statistic it names)`;
+  if (best.verdict?.met === true) return 'it meets the SLO too, at a lower load; the answer is the highest load that meets it';
+  return 'not the answer because the run had failed requests, which miss the SLO';
 }
