@@ -76,13 +76,6 @@ const FAMILY_FACTORS: Record<string, { prior: Record<HardwareFamily, number>; sp
     max: 1000,
     meaning: 'host time per kernel of an eager pass (prefill, or decode without a graph): Python, launch, routing setup (µs)',
   },
-  hopUs: {
-    prior: { nvidia: 20000, amd: 20000, ascend: 20000 },
-    spread: 5,
-    min: 100,
-    max: 1000000,
-    meaning: "latency every request pays outside the scheduler's steps: HTTP, tokenisation, the hops to the scheduler and back (µs)",
-  },
   collectiveLatency: {
     prior: { nvidia: 1, amd: 1, ascend: 1 },
     spread: 2.5,
@@ -121,6 +114,9 @@ const FEATURE_FACTORS: Record<string, FactorSpec> = {
   'roofline.sharpness': { prior: 4, spread: 1.6, min: 1.2, max: 30, meaning: 'how sharply an op turns from math-bound to memory-bound: (t_math^p + t_memory^p)^(1/p)' },
   'dsa.passScale': { prior: 1, spread: 2, min: 0.3, max: 10, meaning: "multiplier on the device time of a DeepSeek-sparse-attention model's passes (its day-0 kernels, beyond the indexer's own)" },
   'cp.prefillScale': { prior: 2, spread: 2, min: 0.5, max: 10, meaning: 'multiplier on extend passes run by a prefill context-parallel group' },
+  // One factor, not one per family: it is SGLang's Python front end, the same software on every accelerator.
+  // Per family, MI300X's was pinned by three Qwen3-Coder runs whenever DeepSeek on MI300X was held out.
+  'frontEnd.hopUs': { prior: 20000, spread: 5, min: 100, max: 1000000, meaning: "latency every request pays outside the scheduler's steps: HTTP, tokenisation, the hops to the scheduler and back (µs)" },
   'frontEnd.ingestUs': { prior: 1000, spread: 3, min: 10, max: 50000, meaning: "serial front-end cost per arriving request (HTTP, tokenizer manager; µs): a burst reaches the scheduler when it drains" },
 };
 
@@ -273,7 +269,7 @@ export function efficiencyFor(inputs: EfficiencyInputs): EfficiencyProfile {
     if (v === undefined) throw new Error(`unknown efficiency factor '${name}'`);
     return v;
   };
-  const family = (name: keyof FamilyEfficiency | 'hopUs'): number => value(`${inputs.family}.${name}`);
+  const family = (name: keyof FamilyEfficiency): number => value(`${inputs.family}.${name}`);
   return {
     family: {
       memory: family('memory'),
@@ -311,6 +307,6 @@ export function efficiencyFor(inputs: EfficiencyInputs): EfficiencyProfile {
       quantPerGemm: value('kernels.quantPerGemm'),
     },
     transferLatencyUs: value('pd.transferLatencyUs'),
-    frontEnd: { ingestUs: value('frontEnd.ingestUs'), hopUs: family('hopUs'), chunkUs: value('frontEnd.chunkUs') },
+    frontEnd: { ingestUs: value('frontEnd.ingestUs'), hopUs: value('frontEnd.hopUs'), chunkUs: value('frontEnd.chunkUs') },
   };
 }
