@@ -98,14 +98,17 @@ describe('the SLO answer beside the highest goodput', () => {
     };
   }
 
-  test('when a load that misses the SLO has more goodput, the summary says so and why', async () => {
+  /** The summary of a `tpot=20ms` sweep over concurrency 8 and 16, given each load's run. */
+  async function summaryOf(at8: PointMeasurement, at16: PointMeasurement): Promise<ReturnType<typeof formatSweepSummary>> {
     const slo = parseSlo('tpot=20ms');
+    const points = await runSeries(parseLoadSeries('8,16', 'concurrency'), (load) => Promise.resolve(load === 8 ? at8 : at16), slo);
+    return formatSweepSummary({ points, kind: 'concurrency', cards: 1, slo });
+  }
+
+  test('when a load that misses the SLO has more goodput, the summary says so and why', async () => {
     // Concurrency 8: every request at 15 ms (met; 8 good in 4 s). Concurrency 16: six at 10 ms, two at 60 ms
     // (mean 22.5 ms, missed; 6 good in 2 s, so more good requests per second).
-    const measure = (load: number): Promise<PointMeasurement> =>
-      Promise.resolve(load === 8 ? pointWith(Array(8).fill(0.015), 4) : pointWith([0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.06, 0.06], 2));
-    const points = await runSeries(parseLoadSeries('8,16', 'concurrency'), measure, slo);
-    const summary = formatSweepSummary({ points, kind: 'concurrency', cards: 1, slo });
+    const summary = await summaryOf(pointWith(Array(8).fill(0.015), 4), pointWith([0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.06, 0.06], 2));
     assert.match(summary[1] as string, /^SLO mean-tpot=20ms: highest load meeting it is concurrency 8: goodput 2\.00 req\/s/);
     assert.equal(
       summary.at(-1),
@@ -115,13 +118,9 @@ describe('the SLO answer beside the highest goodput', () => {
   });
 
   test('when a lower load that meets the SLO has more goodput, the summary gives that reason, not failures it did not have', async () => {
-    const slo = parseSlo('tpot=20ms');
     // Concurrency 8: every request at 15 ms, 8 good in 2 s. Concurrency 16: six at 10 ms, two at 25 ms
     // (mean 13.75 ms, met; 6 good in 4 s).
-    const measure = (load: number): Promise<PointMeasurement> =>
-      Promise.resolve(load === 8 ? pointWith(Array(8).fill(0.015), 2) : pointWith([0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.025, 0.025], 4));
-    const points = await runSeries(parseLoadSeries('8,16', 'concurrency'), measure, slo);
-    const summary = formatSweepSummary({ points, kind: 'concurrency', cards: 1, slo });
+    const summary = await summaryOf(pointWith(Array(8).fill(0.015), 2), pointWith([0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.025, 0.025], 4));
     assert.match(summary[1] as string, /^SLO mean-tpot=20ms: highest load meeting it is concurrency 16: goodput 1\.50 req\/s/);
     assert.equal(
       summary.at(-1),
