@@ -80,13 +80,14 @@ export async function startServerScrape(options: ScrapeOptions): Promise<ServerS
   const url = `${options.baseUrl}/metrics`;
   const waitS = options.readingWaitS ?? READ_TIMEOUT_S;
   const first = await withinWait(pool, waitS, 'no complete /metrics reading', () => readMetrics(pool, url, options.headers)).catch(() => null);
-  if (first === null || snapshotOf(first) === null) {
+  const firstSnapshot = first === null ? null : snapshotOf(first);
+  if (firstSnapshot === null) {
     await pool.close();
     return null;
   }
-  const log: ScrapeLog = { readings: [], failed: 0, firstFailure: null };
+  // The first reading was parsed to see whether the server has metrics at all: kept as that snapshot, not parsed again.
+  const log: ScrapeLog = { readings: [{ at: nowSeconds(), reading: firstSnapshot }], failed: 0, firstFailure: null };
   const keep = readingKeeper(log);
-  keep(nowSeconds(), first);
   const read = async (): Promise<void> => {
     try {
       const text = await readMetrics(pool, url, options.headers);
