@@ -35,6 +35,7 @@ export interface LaunchConfig {
   pageSize: number | null;
   disableRadixCache: boolean;
   enableMixedChunk: boolean;
+  disableOverlapSchedule: boolean;
   disableCudaGraph: boolean;
   cudaGraphMaxBs: number | null;
   speculativeAlgorithm: string | null;

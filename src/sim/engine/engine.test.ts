@@ -48,6 +48,19 @@ describe('engine basics', () => {
     assert.equal(partial.length + drain(engine).length, 50);
   });
 
+  test('without the overlap scheduler a token is visible when its step ends, not after the next host pass', () => {
+    /** Seconds from each decode step's end to its token's emission. */
+    const lags = (...args: string[]): number[] => {
+      const ends: number[] = [];
+      const engine = createEngine(launch(...args), { onRankStep: (step) => ends.push(step.time) });
+      engine.submit(request('a', 100, 5));
+      return drain(engine).map((e, i) => e.time - ends[i]!);
+    };
+    const overlapped = lags();
+    const serial = lags('--disable-overlap-schedule');
+    for (let i = 0; i < 5; i++) assert.ok(serial[i]! >= 0 && serial[i]! < overlapped[i]!, `token ${i + 1}`);
+  });
+
   test('same seed, same emissions', () => {
     const run = () => {
       const engine = createEngine(launch('--speculative-algorithm', 'EAGLE', '--sim-model', 'qwen3-32b', '--tp', '2'), { seed: 7 });

@@ -9,6 +9,7 @@ import type { ServerRole } from '../deployment/deployment.js';
 import { resolveInstance, type ResolvedInstance } from '../model/resolve-instance.js';
 import type { Calibration } from '../model/efficiency.js';
 import { kvTransferSeconds } from '../model/kv-transfer.js';
+import { hidesHostWork } from '../model/step-time.js';
 import { seededUniform } from '../text/seeded-random.js';
 import { TimeHeap } from '../truth/time-heap.js';
 import type { Engine, EngineStats, LaunchConfig, SimRequest, TokenEmission } from '../types.js';
@@ -202,7 +203,8 @@ class ModelEngine implements SimEngine {
           const { end, timing, outputs, rankSteps } = scheduler.finishStep();
           for (const rankStep of rankSteps) this.onRankStep?.({ time: end, instance, ...rankStep });
           // The overlapped host pass of the next step processes these results: visible after it.
-          const ready = end + timing.cpu;
+          // Without overlap the step's own host work, already in its duration, did.
+          const ready = hidesHostWork(scheduler.deployment) ? end + timing.cpu : end;
           for (const output of outputs) {
             if (output.handoff) this.transfers.push(end + kvTransferSeconds(scheduler.deployment, this.deployment, output.live.inputTokens), output.live);
             else emissions.push(this.emit(output, ready));

@@ -120,6 +120,7 @@ export const SGLANG_FLAGS: readonly FlagSpec<LaunchConfig>[] = [
   launch.value('page-size', 'pageSize', 'N', count, 'tokens per KV page'),
   launch.toggle('disable-radix-cache', 'disableRadixCache', 'no prefix cache: every prompt is prefilled whole'),
   launch.toggle('enable-mixed-chunk', 'enableMixedChunk', 'run prefill chunks in the same batch as decodes'),
+  launch.toggle('disable-overlap-schedule', 'disableOverlapSchedule', "the host's work of each step no longer hidden behind the device's: the two add up"),
   launch.toggle('disable-cuda-graph', 'disableCudaGraph', 'decode without CUDA graphs: every kernel pays its launch'),
   launch.value('cuda-graph-max-bs', 'cudaGraphMaxBs', 'N', count, 'largest decode batch run as a CUDA graph'),
   launch.value('speculative-algorithm', 'speculativeAlgorithm', 'NAME', text, 'speculative decoding: EAGLE, EAGLE3, NEXTN, ...'),

@@ -110,6 +110,7 @@ export function defaultLaunchConfig(): LaunchConfig {
     pageSize: null,
     disableRadixCache: false,
     enableMixedChunk: false,
+    disableOverlapSchedule: false,
     disableCudaGraph: false,
     cudaGraphMaxBs: null,
     speculativeAlgorithm: null,

@@ -103,6 +103,8 @@ export interface ResolvedInstance {
   cudaGraph: boolean;
   cudaGraphMaxBs: number;
   mixedChunk: boolean;
+  /** SGLang's overlap scheduler: the host prepares the next step while the device runs this one. */
+  overlapSchedule: boolean;
   radixCache: boolean;
   newTokenRatio: NewTokenRatio;
   weightBytesPerDevice: number;
@@ -321,6 +323,7 @@ export function resolveInstance(launch: LaunchConfig, calibration: Calibration =
     cudaGraph: !launch.disableCudaGraph,
     cudaGraphMaxBs,
     mixedChunk: launch.enableMixedChunk,
+    overlapSchedule: !launch.disableOverlapSchedule,
     radixCache: !launch.disableRadixCache,
     newTokenRatio: { initial, minimum, decayPerStep: (initial - minimum) / 600 },
     weightBytesPerDevice,

@@ -55,6 +55,15 @@ describe('stepTime', () => {
     assert.ok(twice > 1.8 * prefill);
   });
 
+  test('--disable-overlap-schedule adds the host work to every step instead of hiding it', () => {
+    const work = [decode(8, 2000)];
+    const overlapped = stepTime(dense, work);
+    const serial = stepTime(deploy('--model-path', 'qwen3-32b', '--hardware', 'h100', '--tp', '2', '--disable-overlap-schedule'), work);
+    assert.equal(overlapped.duration, Math.max(overlapped.gpu, overlapped.cpu));
+    assert.equal(serial.duration, serial.gpu + serial.cpu);
+    assert.ok(serial.cpu > 0 && serial.gpu === overlapped.gpu);
+  });
+
   test('small dense decode is host-bound: t_0 + t_req·B', () => {
     const tiny = deploy('--model-path', 'qwen2.5-0.5b', '--hardware', 'h100');
     const t200 = stepTime(tiny, [decode(200, 40)]);

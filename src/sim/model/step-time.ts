@@ -408,7 +408,15 @@ export function stepPasses(d: ResolvedInstance, ranks: readonly (readonly Reques
   };
 }
 
-/** Time of one engine step; the overlap scheduler hides the host work behind the device work. */
+/**
+ * Whether the device hides the host's per-step work (scheduling, processing the last result): under the
+ * overlap scheduler, and under speculative decoding, whose share the device does not hide is `spec.cpuUs`.
+ */
+export function hidesHostWork(d: ResolvedInstance): boolean {
+  return d.overlapSchedule || d.speculative !== null;
+}
+
+/** Time of one engine step: the device's, or the host's where it is longer; without overlap, the two add up. */
 export function stepTime(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[]): StepTiming {
   const passes = stepPasses(d, ranks);
   let gpu = passTime(d, passes.target) + passes.draftFixed;
@@ -416,5 +424,6 @@ export function stepTime(d: ResolvedInstance, ranks: readonly (readonly RequestW
   let busiest = 0;
   for (const work of ranks) busiest = Math.max(busiest, work.length);
   const cpu = cpuTime(d, busiest);
-  return { duration: Math.max(gpu, cpu) + passes.exposedCpu, gpu, cpu };
+  const busy = hidesHostWork(d) ? Math.max(gpu, cpu) : gpu + cpu;
+  return { duration: busy + passes.exposedCpu, gpu, cpu };
 }
