@@ -9,6 +9,7 @@
  *   --write        refit on every case first, cross-validate, and store the fit in
  *                  src/sim/model/fitted-factors.json (what predict and the sim use)
  *   --refit        refit on every case first, without storing it
+ *   --iterations N refit iterations (default 12; with --write, 0 stores the current fit's cross-validation)
  *   --fold GROUP   hold out only this model × hardware group (repeatable), to look at one fold
  *   --cases FILE   case files to use instead of the training set (same format), e.g. a held-aside set:
  *                  predicted with the stored calibration, no cross-validation
@@ -44,6 +45,11 @@ const { values } = parseArgs({
     fold: { type: 'string', multiple: true },
   },
 });
+
+/** A fitted value as the file stores it (4 significant digits). */
+const storedValue = (x: number): number => Number(x.toPrecision(4));
+const storedValues = (values: Readonly<Record<string, number>>): Record<string, number> =>
+  Object.fromEntries(Object.entries(values).map(([name, v]) => [name, storedValue(v)]));
 
 const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(0)}%`;
 const num = (x: number): string => (x >= 100 ? x.toFixed(0) : x.toFixed(2));
@@ -128,8 +134,13 @@ async function main(): Promise<void> {
     const start = { ...DEFAULT_FACTORS, ...(acceptance.fallback === null ? {} : { 'spec.acceptRate': acceptance.fallback }) };
     // Without a refit this only differentiates at the stored calibration (for the cross-validation's folds).
     const fit = await fitFactors({ cases: prepared, indices: all, simulator, factors, start, acceptRates: acceptance.rates, maxIterations: refit ? Number(values.iterations) : 0, refreshJacobian: true, log });
-    const calibration: FittedFile = { factors: fit.factors, acceptRates: acceptance.rates, crossValidation: null };
-    const title = refit
+    const calibration: FittedFile = { factors: storedValues(fit.factors), acceptRates: storedValues(acceptance.rates), crossValidation: null };
+    // The folds start from the calibration as stored, with a Jacobian computed there: what the default
+    // run does on a fresh clone, so the error `--write` stores is the one that run prints.
+    const origin = refit
+      ? await fitFactors({ cases: prepared, indices: all, simulator, factors, start: calibration.factors, acceptRates: calibration.acceptRates, maxIterations: 0, refreshJacobian: true })
+      : fit;
+    const title = refit && fit.iterations > 0
       ? `Per case, refitted on all ${prepared.length} cases (in-sample: not the number to report)`
       : 'Per case, stored calibration (src/sim/model/fitted-factors.json; in-sample: not the number to report)';
     const inSampleRows = fit.predictions.map((figures: PredictedFigures, index) => ({ index, figures }));
@@ -142,7 +153,7 @@ async function main(): Promise<void> {
       factors,
       start: calibration.factors,
       maxIterations: Number(values['cv-iterations']),
-      jacobian: fit.jacobian,
+      jacobian: origin.jacobian,
       ...(values.fold === undefined ? {} : { only: values.fold }),
       log,
     });
@@ -155,8 +166,8 @@ async function main(): Promise<void> {
     if (values.write) {
       const stored: FittedFile & { $comment: string } = {
         $comment: JSON.parse(readFileSync(FITTED_FILE, 'utf8')).$comment,
-        factors: Object.fromEntries(factors.map((name) => [name, Number(calibration.factors[name]!.toPrecision(4))]).concat([['spec.acceptRate', Number((calibration.factors['spec.acceptRate'] ?? FACTOR_SPECS['spec.acceptRate']!.prior).toPrecision(4))]])),
-        acceptRates: Object.fromEntries(Object.entries(calibration.acceptRates).map(([k, v]) => [k, Number(v.toPrecision(4))])),
+        factors: Object.fromEntries(factors.map((name) => [name, calibration.factors[name]!]).concat([['spec.acceptRate', storedValue(calibration.factors['spec.acceptRate'] ?? FACTOR_SPECS['spec.acceptRate']!.prior)]])),
+        acceptRates: calibration.acceptRates,
         crossValidation: {
           meanTpot: Number(errors.tpotMs.toFixed(4)),
           outputThroughput: Number(errors.outputTps.toFixed(4)),
