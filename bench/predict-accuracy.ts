@@ -10,6 +10,7 @@
  *                  src/sim/model/fitted-factors.json (what predict and the sim use)
  *   --refit        refit on every case first, without storing it
  *   --iterations N refit iterations (default 12; with --write, 0 stores the current fit's cross-validation)
+ *   --cv-iterations N  iterations of each fold's refit (default 12)
  *   --fold GROUP   hold out only this model × hardware group (repeatable), to look at one fold
  *   --cases FILE   case files to use instead of the training set (same format), e.g. a held-aside set:
  *                  predicted with the stored calibration, no cross-validation
@@ -41,7 +42,9 @@ const { values } = parseArgs({
     cases: { type: 'string', multiple: true },
     workers: { type: 'string' },
     iterations: { type: 'string', default: '12' },
-    'cv-iterations': { type: 'string', default: '4' },
+    // A fold refits like the full fit, to convergence (it stops once an iteration gains under 0.1%):
+    // cut at 4, three folds stopped early and the TTFT median moved by half a point.
+    'cv-iterations': { type: 'string', default: '12' },
     fold: { type: 'string', multiple: true },
   },
 });
