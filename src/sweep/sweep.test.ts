@@ -105,29 +105,37 @@ describe('the SLO answer beside the highest goodput', () => {
     return formatSweepSummary({ points, kind: 'concurrency', cards: 1, slo });
   }
 
-  test('when a load that misses the SLO has more goodput, the summary says so and why', async () => {
-    // Concurrency 8: every request at 15 ms (met; 8 good in 4 s). Concurrency 16: six at 10 ms, two at 60 ms
-    // (mean 22.5 ms, missed; 6 good in 2 s, so more good requests per second).
-    const summary = await summaryOf(pointWith(Array(8).fill(0.015), 4), pointWith([0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.06, 0.06], 2));
-    assert.match(summary[1] as string, /^SLO mean-tpot=20ms: highest load meeting it is concurrency 8: goodput 2\.00 req\/s/);
-    assert.equal(
-      summary.at(-1),
-      'Highest goodput: 3.00 req/s at concurrency 16, 75.0% of its requests each within every limit; ' +
+  const noteCases = [
+    {
+      name: 'when a load that misses the SLO has more goodput, the summary says so and why',
+      // Concurrency 8: every request at 15 ms (met; 8 good in 4 s). Concurrency 16: six at 10 ms, two at 60 ms
+      // (mean 22.5 ms, missed; 6 good in 2 s, so more good requests per second).
+      at8: pointWith(Array(8).fill(0.015), 4),
+      at16: pointWith([0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.06, 0.06], 2),
+      answer: /^SLO mean-tpot=20ms: highest load meeting it is concurrency 8: goodput 2\.00 req\/s/,
+      note:
+        'Highest goodput: 3.00 req/s at concurrency 16, 75.0% of its requests each within every limit; ' +
         'not the answer because the run as a whole misses mean-tpot=20ms (observed 22.50 ms) (each target is judged on the statistic it names)',
-    );
-  });
-
-  test('when a lower load that meets the SLO has more goodput, the summary gives that reason, not failures it did not have', async () => {
-    // Concurrency 8: every request at 15 ms, 8 good in 2 s. Concurrency 16: six at 10 ms, two at 25 ms
-    // (mean 13.75 ms, met; 6 good in 4 s).
-    const summary = await summaryOf(pointWith(Array(8).fill(0.015), 2), pointWith([0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.025, 0.025], 4));
-    assert.match(summary[1] as string, /^SLO mean-tpot=20ms: highest load meeting it is concurrency 16: goodput 1\.50 req\/s/);
-    assert.equal(
-      summary.at(-1),
-      'Highest goodput: 4.00 req/s at concurrency 8, 100.0% of its requests each within every limit; ' +
+    },
+    {
+      name: 'when a lower load that meets the SLO has more goodput, the summary gives that reason, not failures it did not have',
+      // Concurrency 8: every request at 15 ms, 8 good in 2 s. Concurrency 16: six at 10 ms, two at 25 ms
+      // (mean 13.75 ms, met; 6 good in 4 s).
+      at8: pointWith(Array(8).fill(0.015), 2),
+      at16: pointWith([0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.025, 0.025], 4),
+      answer: /^SLO mean-tpot=20ms: highest load meeting it is concurrency 16: goodput 1\.50 req\/s/,
+      note:
+        'Highest goodput: 4.00 req/s at concurrency 8, 100.0% of its requests each within every limit; ' +
         'it meets the SLO too, at a lower load; the answer is the highest load that meets it',
-    );
-  });
+    },
+  ];
+  for (const { name, at8, at16, answer, note } of noteCases) {
+    test(name, async () => {
+      const summary = await summaryOf(at8, at16);
+      assert.match(summary[1] as string, answer);
+      assert.equal(summary.at(-1), note);
+    });
+  }
 
   test('no note when the answer is also the load with the most goodput', async () => {
     const slo = parseSlo('tpot=25ms,p99-ttft=100ms');
