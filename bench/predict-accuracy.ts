@@ -49,10 +49,9 @@ const { values } = parseArgs({
   },
 });
 
-/** A fitted value as the file stores it (4 significant digits). */
-const storedValue = (x: number): number => Number(x.toPrecision(4));
+/** Fitted values as the file stores them (4 significant digits). */
 const storedValues = (values: Readonly<Record<string, number>>): Record<string, number> =>
-  Object.fromEntries(Object.entries(values).map(([name, v]) => [name, storedValue(v)]));
+  Object.fromEntries(Object.entries(values).map(([name, v]) => [name, Number(v.toPrecision(4))]));
 
 const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(0)}%`;
 const num = (x: number): string => (x >= 100 ? x.toFixed(0) : x.toFixed(2));
@@ -169,7 +168,7 @@ async function main(): Promise<void> {
     if (values.write) {
       const stored: FittedFile & { $comment: string } = {
         $comment: JSON.parse(readFileSync(FITTED_FILE, 'utf8')).$comment,
-        factors: Object.fromEntries(factors.map((name) => [name, calibration.factors[name]!]).concat([['spec.acceptRate', storedValue(calibration.factors['spec.acceptRate'] ?? FACTOR_SPECS['spec.acceptRate']!.prior)]])),
+        factors: Object.fromEntries(factors.map((name) => [name, calibration.factors[name]!]).concat([['spec.acceptRate', calibration.factors['spec.acceptRate'] ?? FACTOR_SPECS['spec.acceptRate']!.prior]])),
         acceptRates: calibration.acceptRates,
         crossValidation: {
           meanTpot: Number(errors.tpotMs.toFixed(4)),
