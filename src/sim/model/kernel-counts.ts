@@ -35,11 +35,19 @@ export interface BlockKernels {
 const QUANTISED_INPUTS = { gqa: 2, mla: 3, dsa: 1, linear: 2, dense: 2, moe: 2, shared: 1 };
 /** Once per pass: embedding, final norm, LM head, sampling. */
 const PASS_KERNELS = 5;
+/**
+ * The lightning indexer's key half: the key projection, LayerNorm, RoPE, Hadamard rotation, FP8
+ * quantisation and the store into the index-key cache. SGLang runs it even where a short prompt needs
+ * no selection, so that later steps find the keys.
+ */
+const INDEXER_KEY_KERNELS = 6;
 
 /** Kernels of one full pass (all layers) and of one decoder layer on average. */
 export interface KernelCounts {
   perLayer: number;
   perPass: number;
+  /** Per decoder layer on average: the indexer kernels a pass skips when it computes only the keys (query half, logits, top-k). */
+  indexerQueryHalfPerLayer: number;
 }
 
 /** Kernel counts of a model whose GEMMs take `quantizedActivations` (FP8/INT8 math) or not. */
@@ -54,5 +62,6 @@ export function kernelCounts(m: ModelSpec, quantizedActivations: boolean, k: Blo
     linearAttentionLayers(m) * (k.linearAttention + q * QUANTISED_INPUTS.linear) +
     denseLayers(m) * (k.denseMlp + q * QUANTISED_INPUTS.dense) +
     moeLayers(m) * moe;
-  return { perLayer: total / m.layers, perPass: PASS_KERNELS };
+  const queryHalf = Math.max(0, indexer - INDEXER_KEY_KERNELS);
+  return { perLayer: total / m.layers, perPass: PASS_KERNELS, indexerQueryHalfPerLayer: (attentionLayers(m) * queryHalf) / m.layers };
 }

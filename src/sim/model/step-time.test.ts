@@ -100,4 +100,58 @@ describe('stepTime', () => {
     assert.ok(skewed > balanced);
     assert.equal(stepTime(dp, Array.from({ length: 8 }, () => [])).gpu, 0);
   });
+
+  describe("DeepSeek sparse attention's short-prompt prefill (SGLang's dense path on CUDA)", () => {
+    const v32 = (hardware: string, ...flags: string[]) => deploy('--model-path', 'deepseek-ai/DeepSeek-V3.2', '--hardware', hardware, ...(flags.length > 0 ? flags : ['--tp', '8']));
+    const extend = (newTokens: number, context = 0): RequestWork[][] => [[{ newTokens, context, prefill: true }]];
+    const topK = v32('h200').model.dsa!.topK;
+    const kernelsOf = (d: ReturnType<typeof deploy>, ranks: RequestWork[][]) => passBreakdown(d, ranks)!.kernels;
+
+    test('a prompt within the top-k skips the indexer query half and, on Hopper and Blackwell, the sparse kernels', () => {
+      for (const hardware of ['h200', 'b200']) {
+        const d = v32(hardware);
+        const short = passBreakdown(d, extend(topK))!;
+        const long = passBreakdown(d, extend(topK + 1))!;
+        assert.ok(short.kernels < long.kernels - d.model.layers, hardware);
+        assert.equal(short.scale, 1, hardware);
+        assert.equal(long.scale, d.efficiency.sparseAttentionScale, hardware);
+        // Without the logits, a short prompt's attention does only the dense math.
+        const perToken = (b: typeof short, tokens: number) => b.parts.attentionCore.flops / tokens;
+        assert.ok(perToken(short, topK) < perToken(long, topK + 1), hardware);
+      }
+    });
+
+    test('on other CUDA devices the query half is skipped but the attention stays sparse', () => {
+      const d = v32('a100', '--tp', '16', '--nnodes', '2');
+      const short = passBreakdown(d, extend(1000))!;
+      assert.ok(short.kernels < kernelsOf(d, extend(topK + 1)) - d.model.layers);
+      assert.equal(short.scale, d.efficiency.sparseAttentionScale);
+    });
+
+    test("dense MHA takes at most 128K tokens of a rank's sequences at once; beyond, the attention stays sparse", () => {
+      const d = v32('h200');
+      const prompts = (count: number): RequestWork[][] => [Array.from({ length: count }, () => ({ newTokens: 2048, context: 0, prefill: true }))];
+      assert.equal(passBreakdown(d, prompts(64))!.scale, 1);
+      const over = passBreakdown(d, prompts(65))!;
+      assert.equal(over.scale, d.efficiency.sparseAttentionScale);
+      assert.ok(over.kernels < kernelsOf(d, extend(topK + 1)) - d.model.layers);
+    });
+
+    test('a cached prefix counts: the sequence, not the new tokens, must fit in the top-k', () => {
+      const d = v32('h200');
+      assert.equal(kernelsOf(d, extend(100, topK)), kernelsOf(d, extend(topK + 100)));
+      assert.ok(kernelsOf(d, extend(100, topK - 100)) < kernelsOf(d, extend(100, topK)));
+    });
+
+    test('decode, a draft pass and Ascend run the full indexer', () => {
+      const d = v32('h200');
+      const short = kernelsOf(d, extend(500));
+      assert.equal(kernelsOf(d, [decode(1, 500)]), kernelsOf(d, extend(topK + 1)));
+      assert.ok(kernelsOf(d, [decode(1, 500)]) > short);
+      const draft = passBreakdown(d, extend(500), 1)!;
+      assert.equal(draft.kernels, passBreakdown(d, extend(topK + 1), 1)!.kernels);
+      const ascend = deploy('--model-path', 'deepseek-ai/DeepSeek-V3.2', '--hardware', 'ascend-910c', '--tp', '32', '--nnodes', '2');
+      assert.equal(kernelsOf(ascend, extend(500)), kernelsOf(ascend, extend(topK + 1)));
+    });
+  });
 });

@@ -163,7 +163,7 @@ function constantsOf(d: ResolvedInstance): PassConstants {
 }
 
 /** Attention-core math and bytes of one rank's requests, per softmax-attention layer. */
-function attentionCore(d: ResolvedInstance, c: PassConstants, work: readonly RequestWork[]): WorkPart {
+function attentionCore(d: ResolvedInstance, c: PassConstants, work: readonly RequestWork[], indexer: IndexerPath): WorkPart {
   const m = d.model;
   const headsPerDevice = m.heads / d.attentionTp;
   const window = m.slidingWindow;
@@ -184,7 +184,7 @@ function attentionCore(d: ResolvedInstance, c: PassConstants, work: readonly Req
         flops += 2 * headsPerDevice * (2 * rkv + dr) * n * attended;
       }
       bytes += attended * (rkv + dr) * d.kvElementBytes;
-      if (m.dsa) {
+      if (m.dsa && indexer === 'full') {
         // Lightning indexer: every query scores every cached key (8-bit), keys read once.
         indexerFlops += (2 * m.dsa.indexHeads * m.dsa.indexHeadDim * (w.prefill ? pairs : n * full)) / (w.prefill ? d.attentionTp : 1);
         bytes += full * (m.dsa.indexHeadDim + 4);
@@ -212,7 +212,14 @@ interface RankPass {
  * The attention side of one DP-attention rank: projections, core, dense MLP, LM head, TP all-reduces.
  * Fills `parts` when given (the breakdown); the hot path passes null and allocates nothing.
  */
-function rankPass(d: ResolvedInstance, c: PassConstants, work: readonly RequestWork[], layers: number, parts: Record<PartName, WorkPart> | null): RankPass | null {
+function rankPass(
+  d: ResolvedInstance,
+  c: PassConstants,
+  work: readonly RequestWork[],
+  layers: number,
+  indexer: IndexerPath,
+  parts: Record<PartName, WorkPart> | null,
+): RankPass | null {
   const m = d.model;
   let tokens = 0;
   let logits = 0;
@@ -239,7 +246,7 @@ function rankPass(d: ResolvedInstance, c: PassConstants, work: readonly RequestW
   if (nDense > 0 && c.denseParams > 0) {
     seconds += group(parts, 'denseMlp', 2 * tokens * c.denseParams, c.denseParams * wb, c.gemmPeak, c.bandwidth, c.sharpness, nDense);
   }
-  const core = attentionCore(d, c, work);
+  const core = attentionCore(d, c, work, indexer);
   seconds += core.seconds * nAttention;
   if (parts !== null) {
     const part = parts.attentionCore;
@@ -299,13 +306,48 @@ export function runsAsCudaGraph(d: ResolvedInstance, ranks: readonly (readonly R
 }
 
 /**
+ * How a pass runs DeepSeek sparse attention's indexer: in full, or keys only, the query half (its
+ * projection, the logits and the top-k) skipped, with the attention still sparse or, on Hopper and
+ * Blackwell, dense. For models without the indexer the answer is unused.
+ */
+type IndexerPath = 'full' | 'keys' | 'dense';
+
+/** Devices on which SGLang runs a short prompt's sparse-attention prefill as dense MHA (SM90, SM100–109). */
+const DENSE_SHORT_PREFILL_ARCHS: ReadonlySet<string> = new Set(['hopper', 'blackwell', 'blackwell-ultra']);
+/** The most tokens (sequences summed, cached prefixes included) a rank's dense MHA prefill takes at once (SGLang's max chunk capacity). */
+const DENSE_PREFILL_MAX_TOKENS = 128 * 1024;
+
+/**
+ * SGLang's short-prompt path for DeepSeek sparse attention on CUDA: a target model's extend pass
+ * (`plainExtend`: not under prefill context parallel) whose every sequence, cached prefix included,
+ * fits in the indexer's top-k has nothing to select, so the indexer computes only the keys later
+ * steps read; on Hopper and Blackwell the attention also runs as dense MHA where each rank's sequences
+ * fit in one chunk of 128K tokens. Draft passes (the MTP
+ * layer's extend), decode and verify run the full indexer, and Ascend has no such path.
+ */
+function indexerPath(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[], layers: number, plainExtend: boolean): IndexerPath {
+  const dsa = d.model.dsa;
+  if (dsa === undefined || !plainExtend || layers !== d.model.layers || d.hardware.family !== 'nvidia') return 'full';
+  let fitsDense = DENSE_SHORT_PREFILL_ARCHS.has(d.hardware.arch);
+  for (const work of ranks) {
+    let tokens = 0;
+    for (const w of work) {
+      if (w.context + w.newTokens > dsa.topK) return 'full';
+      tokens += w.context + w.newTokens;
+    }
+    if (tokens > DENSE_PREFILL_MAX_TOKENS) fitsDense = false;
+  }
+  return fitsDense ? 'dense' : 'keys';
+}
+
+/**
  * One forward pass over `ranks` (the batch of each DP-attention rank), and with `withParts` what it
  * is made of on the busiest device. `layers` limits the pass to the first layers (a draft model is
  * one layer). Ranks synchronise on MoE, so the pass lasts as long as the slowest rank plus the
  * expert work. Under prefill context parallel an extend pass runs as the CP group's slices plus
  * the KV all-gather.
  */
-function pass(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[], layers: number, withParts: boolean): PassBreakdown | null {
+function pass(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[], layers: number, withParts: boolean, contextParallel = false): PassBreakdown | null {
   const m = d.model;
   let prefill = false;
   let globalTokens = 0;
@@ -318,17 +360,18 @@ function pass(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[], l
   if (globalTokens === 0) return null;
   if (d.prefillContextParallel > 1 && prefill) {
     const cp = contextParallelPass(d, ranks);
-    const inner = pass(cp.deployment, cp.ranks, layers, withParts);
+    const inner = pass(cp.deployment, cp.ranks, layers, withParts, true);
     if (inner === null) return null;
     const gather = attentionLayers(m) * (layers / m.layers) * cp.kvGatherPerLayer;
     const scale = inner.scale * d.efficiency.contextParallelPrefillScale;
     return { ...inner, collectives: inner.collectives + gather, scale, seconds: (inner.seconds / inner.scale + gather) * scale };
   }
   const c = constantsOf(d);
+  const indexer = indexerPath(d, ranks, layers, prefill && !contextParallel);
   let slowest: RankPass | null = null;
   let slowestWork: readonly RequestWork[] = [];
   for (const work of ranks) {
-    const rank = rankPass(d, c, work, layers, null);
+    const rank = rankPass(d, c, work, layers, indexer, null);
     if (rank !== null && (slowest === null || rank.seconds > slowest.seconds)) {
       slowest = rank;
       slowestWork = work;
@@ -336,14 +379,15 @@ function pass(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[], l
   }
   if (slowest === null) return null;
   const parts = withParts ? emptyParts() : null;
-  if (parts !== null) rankPass(d, c, slowestWork, layers, parts);
+  if (parts !== null) rankPass(d, c, slowestWork, layers, indexer, parts);
   const experts = expertPass(d, c, globalTokens, layers, parts);
-  const kernels = layers * c.kernels.perLayer + c.kernels.perPass;
+  const kernels = layers * (c.kernels.perLayer - (indexer === 'full' ? 0 : c.kernels.indexerQueryHalfPerLayer)) + c.kernels.perPass;
   const e = d.efficiency.family;
   const kernelLatency = kernels * d.hardware.kernelFloorUs * e.kernelScale * US;
   const launchFloor = isEager(d, ranks, prefill) ? kernels * e.launchUs * US : 0;
   const work = slowest.seconds + experts.seconds + kernelLatency;
-  const scale = (prefill && d.expertAllToAll ? d.efficiency.expertParallelPrefillScale : 1) * (m.dsa ? d.efficiency.sparseAttentionScale : 1);
+  const sparseKernels = m.dsa !== undefined && indexer !== 'dense';
+  const scale = (prefill && d.expertAllToAll ? d.efficiency.expertParallelPrefillScale : 1) * (sparseKernels ? d.efficiency.sparseAttentionScale : 1);
   return {
     parts: parts ?? NO_PARTS,
     collectives: slowest.collectives + experts.collectives,
