@@ -321,9 +321,9 @@ const DENSE_PREFILL_MAX_TOKENS = 128 * 1024;
  * SGLang's short-prompt path for DeepSeek sparse attention on CUDA: a target model's extend pass
  * (`plainExtend`: not under prefill context parallel) whose every sequence, cached prefix included,
  * fits in the indexer's top-k has nothing to select, so the indexer computes only the keys later
- * steps read; on Hopper and Blackwell the attention also runs as dense MHA where each rank's sequences
- * fit in one chunk of 128K tokens. Draft passes (the MTP
- * layer's extend), decode and verify run the full indexer, and Ascend has no such path.
+ * steps read; on Hopper and Blackwell the attention also runs as dense MHA where each rank's
+ * sequences fit in one chunk of 128K tokens. Draft passes (the MTP layer's extend), decode and verify
+ * run the full indexer, and Ascend has no such path.
  */
 function indexerPath(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[], layers: number, plainExtend: boolean): IndexerPath {
   const dsa = d.model.dsa;
@@ -345,9 +345,9 @@ function indexerPath(d: ResolvedInstance, ranks: readonly (readonly RequestWork[
  * is made of on the busiest device. `layers` limits the pass to the first layers (a draft model is
  * one layer). Ranks synchronise on MoE, so the pass lasts as long as the slowest rank plus the
  * expert work. Under prefill context parallel an extend pass runs as the CP group's slices plus
- * the KV all-gather.
+ * the KV all-gather (`insideContextParallel`: this is one of those slices).
  */
-function pass(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[], layers: number, withParts: boolean, contextParallel = false): PassBreakdown | null {
+function pass(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[], layers: number, withParts: boolean, insideContextParallel = false): PassBreakdown | null {
   const m = d.model;
   let prefill = false;
   let globalTokens = 0;
@@ -367,7 +367,7 @@ function pass(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[], l
     return { ...inner, collectives: inner.collectives + gather, scale, seconds: (inner.seconds / inner.scale + gather) * scale };
   }
   const c = constantsOf(d);
-  const indexer = indexerPath(d, ranks, layers, prefill && !contextParallel);
+  const indexer = indexerPath(d, ranks, layers, prefill && !insideContextParallel);
   let slowest: RankPass | null = null;
   let slowestWork: readonly RequestWork[] = [];
   for (const work of ranks) {
