@@ -33,4 +33,14 @@ describe('explainStep', () => {
     assert.match(verify, /draft passes \(4 one-layer passes \+ fixed costs\)/);
     assert.match(verify, /speculative bookkeeping/);
   });
+
+  test("a sparse-attention model's steps say how the indexer ran; other models' say nothing of it", () => {
+    const d = deploy('--model-path', 'deepseek-ai/DeepSeek-V3.2', '--hardware', 'h200', '--tp', '8');
+    const extend = (newTokens: number) => explainStep(d, 'Typical prefill step', [[{ newTokens, context: 0, prefill: true }]], 1, 0.1).join('\n');
+    assert.match(extend(1000), /indexer keys only \(every sequence within its top-k\), dense MHA/);
+    assert.match(extend(4000), /indexer in full \(queries, logits, top-k\), sparse attention/);
+    assert.match(explainStep(d, 'Typical decode step', [decode(8, 1000)], 1, 0.9).join('\n'), /indexer in full/);
+    const r1 = deploy('--model-path', 'deepseek-ai/DeepSeek-R1', '--hardware', 'b200', '--tp', '8');
+    assert.doesNotMatch(explainStep(r1, 'Typical decode step', [decode(8, 1000)], 1, 0.9).join('\n'), /indexer/);
+  });
 });

@@ -5,7 +5,18 @@
  * debugged against published runs. Pure: a deployment and a step in, lines out.
  */
 import type { ResolvedInstance } from './resolve-instance.js';
-import { cpuTime, passBreakdown, PART_NAMES, stepPasses, stepTime, type PartName, type PassBreakdown, type RequestWork, type WorkPart } from './step-time.js';
+import {
+  cpuTime,
+  passBreakdown,
+  PART_NAMES,
+  stepPasses,
+  stepTime,
+  type IndexerPath,
+  type PartName,
+  type PassBreakdown,
+  type RequestWork,
+  type WorkPart,
+} from './step-time.js';
 
 const PART_LABELS: Record<PartName, string> = {
   attentionProjections: 'attention projections',
@@ -15,6 +26,13 @@ const PART_LABELS: Record<PartName, string> = {
   experts: 'routed experts',
   sharedExpert: 'shared expert',
   lmHead: 'LM head',
+};
+
+/** What a DeepSeek-sparse-attention pass ran, by the indexer's path. */
+const INDEXER_LABELS: Record<IndexerPath, string> = {
+  full: 'indexer in full (queries, logits, top-k), sparse attention',
+  keys: 'indexer keys only (every sequence within its top-k), sparse attention',
+  dense: 'indexer keys only (every sequence within its top-k), dense MHA',
 };
 
 const ms = (seconds: number): string => `${(seconds * 1000).toFixed(seconds < 0.001 ? 3 : 2)} ms`;
@@ -33,6 +51,7 @@ function passLines(d: ResolvedInstance, pass: PassBreakdown, indent: string): st
   if (pass.collectives > 0) lines.push(`${indent}${'collectives'.padEnd(54)}${ms(pass.collectives).padStart(12)}`);
   const kernelUs = pass.kernels > 0 ? (pass.kernelLatency / pass.kernels) * 1e6 : 0;
   lines.push(`${indent}${`kernel latency (${Math.round(pass.kernels)} kernels × ${kernelUs.toFixed(1)} µs)`.padEnd(54)}${ms(pass.kernelLatency).padStart(12)}`);
+  if (pass.indexer !== null) lines.push(`${indent}${INDEXER_LABELS[pass.indexer]}`);
   if (pass.launchFloor > 0) {
     lines.push(`${indent}${`host floor of an eager pass (${d.efficiency.family.launchUs.toFixed(0)} µs a kernel)`.padEnd(54)}${ms(pass.launchFloor).padStart(12)}`);
   }

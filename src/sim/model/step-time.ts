@@ -65,6 +65,8 @@ export interface PassBreakdown {
   launchFloor: number;
   /** Multiplier of the pass (expert- or context-parallel extend passes, sparse-attention models), 1 otherwise. */
   scale: number;
+  /** How a DeepSeek-sparse-attention model's pass ran its indexer (null for other models). */
+  indexer: IndexerPath | null;
   /** Device time of the pass. */
   seconds: number;
 }
@@ -310,7 +312,7 @@ export function runsAsCudaGraph(d: ResolvedInstance, ranks: readonly (readonly R
  * projection, the logits and the top-k) skipped, with the attention still sparse or, on Hopper and
  * Blackwell, dense. For models without the indexer the answer is unused.
  */
-type IndexerPath = 'full' | 'keys' | 'dense';
+export type IndexerPath = 'full' | 'keys' | 'dense';
 
 /** Devices on which SGLang runs a short prompt's sparse-attention prefill as dense MHA (SM90, SM100–109). */
 const DENSE_SHORT_PREFILL_ARCHS: ReadonlySet<string> = new Set(['hopper', 'blackwell', 'blackwell-ultra']);
@@ -396,6 +398,7 @@ function pass(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[], l
     expertOverhead: experts.overhead,
     launchFloor,
     scale,
+    indexer: m.dsa === undefined ? null : indexer,
     seconds: Math.max(work, launchFloor) * scale,
   };
 }
