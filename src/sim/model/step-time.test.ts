@@ -143,13 +143,17 @@ describe('stepTime', () => {
       assert.ok(kernelsOf(d, extend(100, topK - 100)) < kernelsOf(d, extend(100, topK)));
     });
 
-    test('decode, a draft pass, prefill context parallel and Ascend run the full indexer', () => {
+    test("the MTP layer's prefill takes the short path too; its passes in decode do not", () => {
+      const d = v32('h200');
+      assert.ok(passBreakdown(d, extend(500), 1)!.kernels < passBreakdown(d, extend(topK + 1), 1)!.kernels);
+      assert.equal(passBreakdown(d, [decode(1, 500)], 1)!.kernels, passBreakdown(d, extend(topK + 1), 1)!.kernels);
+    });
+
+    test('decode, prefill context parallel and Ascend run the full indexer', () => {
       const d = v32('h200');
       const short = kernelsOf(d, extend(500));
       assert.equal(kernelsOf(d, [decode(1, 500)]), kernelsOf(d, extend(topK + 1)));
       assert.ok(kernelsOf(d, [decode(1, 500)]) > short);
-      const draft = passBreakdown(d, extend(500), 1)!;
-      assert.equal(draft.kernels, passBreakdown(d, extend(topK + 1), 1)!.kernels);
       const contextParallel = v32('h200', '--tp', '8', '--enable-nsa-prefill-context-parallel');
       // Sliced over the CP group, the short prompt's slices would fit in the top-k; SGLang still runs the full indexer.
       assert.equal(kernelsOf(contextParallel, extend(500)), kernelsOf(contextParallel, extend(20_000)));

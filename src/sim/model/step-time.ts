@@ -320,16 +320,16 @@ const DENSE_SHORT_PREFILL_ARCHS: ReadonlySet<string> = new Set(['hopper', 'black
 const DENSE_PREFILL_MAX_TOKENS = 128 * 1024;
 
 /**
- * SGLang's short-prompt path for DeepSeek sparse attention on CUDA: a target model's extend pass
- * (`plainExtend`: not under prefill context parallel) whose every sequence, cached prefix included,
- * fits in the indexer's top-k has nothing to select, so the indexer computes only the keys later
- * steps read; on Hopper and Blackwell the attention also runs as dense MHA where each rank's
- * sequences fit in one chunk of 128K tokens. Draft passes (the MTP layer's extend), decode and verify
- * run the full indexer, and Ascend has no such path.
+ * SGLang's short-prompt path for DeepSeek sparse attention on CUDA: an extend pass (`plainExtend`:
+ * not under prefill context parallel) whose every sequence, cached prefix included, fits in the
+ * indexer's top-k has nothing to select, so the indexer computes only the keys later steps read; on
+ * Hopper and Blackwell the attention also runs as dense MHA where each rank's sequences fit in one
+ * chunk of 128K tokens. The MTP layer's prefill after the target's runs in the same extend mode;
+ * decode, verify and the draft's extend after a verify run the full indexer, and Ascend has no such path.
  */
-function indexerPath(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[], layers: number, plainExtend: boolean): IndexerPath {
+function indexerPath(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[], plainExtend: boolean): IndexerPath {
   const dsa = d.model.dsa;
-  if (dsa === undefined || !plainExtend || layers !== d.model.layers || d.hardware.family !== 'nvidia') return 'full';
+  if (dsa === undefined || !plainExtend || d.hardware.family !== 'nvidia') return 'full';
   let fitsDense = DENSE_SHORT_PREFILL_ARCHS.has(d.hardware.arch);
   for (const work of ranks) {
     let tokens = 0;
@@ -369,7 +369,7 @@ function pass(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[], l
     return { ...inner, collectives: inner.collectives + gather, scale, seconds: (inner.seconds / inner.scale + gather) * scale };
   }
   const c = constantsOf(d);
-  const indexer = indexerPath(d, ranks, layers, prefill && !insideContextParallel);
+  const indexer = indexerPath(d, ranks, prefill && !insideContextParallel);
   let slowest: RankPass | null = null;
   let slowestWork: readonly RequestWork[] = [];
   for (const work of ranks) {
