@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import type { Calibration } from '../model/efficiency.js';
 import type { PredictedFigures, PreparedCase } from './case-runner.js';
 import { crossValidate, medianAbsoluteErrors } from './cross-validation.js';
-import { caseUsesFactor, caseWeights, fitFactors, type CaseSimulator } from './fit.js';
+import { caseUsesFactor, caseWeights, fitFactors, hasConverged, type CaseSimulator } from './fit.js';
 
 /**
  * A stand-in for the engine: each case's figures are a known function of three factors and of the
@@ -74,6 +74,12 @@ describe('fitFactors', () => {
     assert.equal(caseUsesFactor(cases[0]!, 'nvidia.memory'), true);
     assert.equal(caseUsesFactor(cases[0]!, 'spec.cpuUs'), false);
     assert.equal(caseUsesFactor(cases[0]!, 'frontEnd.ingestUs'), true);
+  });
+
+  test('a step that gains little but still moves a factor does not end the fit', () => {
+    assert.equal(hasConverged(0.0005, [0.001, -0.01]), true);
+    assert.equal(hasConverged(0.0005, [0.001, -0.3]), false);
+    assert.equal(hasConverged(0.05, [0.001, 0.001]), false);
   });
 
   test('large groups weigh less per case', () => {
