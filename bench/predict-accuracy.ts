@@ -42,7 +42,7 @@ const { values } = parseArgs({
     cases: { type: 'string', multiple: true },
     workers: { type: 'string' },
     iterations: { type: 'string', default: '12' },
-    // A fold refits like the full fit, to convergence (it stops once an iteration gains under 0.1%):
+    // A fold refits like the full fit, to convergence (fit.ts, hasConverged: a step gaining under 0.1% that moves no factor by more than 2%):
     // cut at 4, three folds stopped early and the TTFT median moved by half a point.
     'cv-iterations': { type: 'string', default: '12' },
     fold: { type: 'string', multiple: true },
