@@ -48,23 +48,48 @@ if (build.status !== 0) {
   process.exit(1);
 }
 
-/** Runs one batch of files; resolves to its pass/fail counts read from the TAP summary. */
+/**
+ * The failed tests of a TAP stream, each as its name and the first lines of its error: repeated
+ * after the summary because CI keeps only the closing lines of a long run.
+ */
+function failedTests(tap) {
+  const lines = tap.split('\n');
+  const failures = [];
+  lines.forEach((line, at) => {
+    const failed = /^(\s*)not ok \d+ - (.*)$/.exec(line);
+    if (!failed) return;
+    const end = lines.indexOf(`${failed[1]}  ...`, at);
+    const details = lines.slice(at + 1, end === -1 ? at + 40 : end);
+    if (details.some((d) => d.includes("failureType: 'subtestsFailed'"))) return;
+    const errorAt = details.findIndex((d) => /^\s*error: /.test(d));
+    const errorEnd = details.findIndex((d, i) => i > errorAt && /^\s*[a-zA-Z]+: /.test(d));
+    const error = errorAt === -1 ? [] : details.slice(errorAt, errorEnd === -1 ? errorAt + 8 : Math.min(errorEnd, errorAt + 8));
+    const stackAt = details.findIndex((d) => /^\s*stack: /.test(d));
+    const where = stackAt === -1 ? [] : details.slice(stackAt + 1, stackAt + 2);
+    const shown = [...error, ...where].map((d) => `  ${d.trim()}`);
+    failures.push([`not ok: ${failed[2]}`, ...shown].join('\n'));
+  });
+  return failures;
+}
+
+/** Runs one batch of files; resolves to its pass/fail counts read from the TAP summary, and its failures. */
 function runBatch(batch, concurrency) {
   return new Promise((resolve) => {
-    if (batch.length === 0) return resolve({ passed: 0, failed: 0, code: 0 });
+    if (batch.length === 0) return resolve({ passed: 0, failed: 0, code: 0, failures: [] });
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', '--test', '--test-reporter=tap', `--test-concurrency=${concurrency}`, ...batch],
       { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SERVEBENCH_TEST: '1' } },
     );
-    let tail = '';
+    let tap = '';
     child.stdout.on('data', (chunk) => {
       process.stdout.write(chunk);
-      tail = (tail + chunk.toString('utf8')).slice(-4096);
+      tap += chunk.toString('utf8');
     });
     child.on('close', (code) => {
+      const tail = tap.slice(-4096);
       const count = (label) => Number(new RegExp(`^# ${label} (\\d+)$`, 'm').exec(tail)?.[1] ?? 0);
-      resolve({ passed: count('pass'), failed: count('fail') + count('cancelled'), code: code ?? 1 });
+      resolve({ passed: count('pass'), failed: count('fail') + count('cancelled'), code: code ?? 1, failures: failedTests(tap) });
     });
   });
 }
@@ -73,5 +98,6 @@ const first = await runBatch(serial, 1);
 const second = await runBatch(parallel, 2);
 const passed = first.passed + second.passed;
 const failed = first.failed + second.failed;
+for (const failure of [...first.failures, ...second.failures]) console.log(failure);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(first.code !== 0 || second.code !== 0 || failed > 0 ? 1 : 0);

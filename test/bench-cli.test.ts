@@ -5,7 +5,7 @@
  * failed warmup, a stalled stream).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -13,16 +13,26 @@ import { runCli } from './helpers/cli.js';
 import { startStreamServer, type StreamServer } from './helpers/stream-server.js';
 
 const MODEL = 'Qwen/Qwen2.5-0.5B-Instruct';
-const MAX_ATTEMPTS = 2;
+const MAX_ATTEMPTS = 3;
 /**
- * Share of all cores busy during a measurement above which other processes' work is taken to
- * blur it: the server and the client together use about a third of a 2-core machine, so this is
- * another process holding more than half a core.
+ * Share of all cores busy during a measurement above which other work is taken to blur it: the
+ * server and the client together keep 22–27% of a 2-core machine busy, so this is another process
+ * (or the hypervisor's steal) holding more than about a third of a core. Even that much moves the
+ * mean TTFT by tenths of a millisecond, which the ±1 ms comparison cannot absorb.
  */
-const SATURATED_BUSY_FRACTION = 0.6;
+const SATURATED_BUSY_FRACTION = 0.45;
 
-/** Summed CPU times of every core (ms). */
+/**
+ * Summed CPU times of every core, in ticks. On Linux from /proc/stat, so that time the hypervisor
+ * gave to other guests (steal) counts as busy: a shared CI host loses it without any process here
+ * using it. Elsewhere from os.cpus(), which has no steal figure.
+ */
 function cpuTimes(): { busy: number; total: number } {
+  if (existsSync('/proc/stat')) {
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const busy = user! + nice! + system! + irq! + softirq! + (steal ?? 0);
+    return { busy, total: busy + idle! + iowait! };
+  }
   let busy = 0;
   let total = 0;
   for (const { times } of cpus()) {
@@ -109,7 +119,10 @@ describe('measured timing equals the server truth (±1 ms) for every backend', (
         // A client cannot see a token before the server wrote it: early is always a bug.
         assert.ok(ttft > truth.meanTtftMs - 1, `TTFT ${ttft} ms is earlier than the server's ${truth.meanTtftMs} ms`);
         if (Math.abs(ttft - truth.meanTtftMs) < 1 && Math.abs(itl - truth.meanItlMs) < 1) return;
-        attempts.push(`TTFT ${ttft.toFixed(3)} vs server ${truth.meanTtftMs.toFixed(3)}, ITL ${itl.toFixed(3)} vs server ${truth.meanItlMs.toFixed(3)}`);
+        attempts.push(
+          `TTFT ${ttft.toFixed(3)} vs server ${truth.meanTtftMs.toFixed(3)}, ITL ${itl.toFixed(3)} vs server ${truth.meanItlMs.toFixed(3)}, ` +
+            `${(busy * 100).toFixed(0)}% of the cores busy (${(record.servebench as { client_self_check: string }).client_self_check})`,
+        );
         // Other processes on a saturated machine delay wake-ups by milliseconds at random; only a
         // machine with spare cores can tell a systematic error (late stamp, early send time) apart.
         if (busy >= SATURATED_BUSY_FRACTION || loadavg()[0]! > availableParallelism()) {
