@@ -26,7 +26,8 @@ import { loadCaseFiles, trainingCases } from '../src/sim/calibration/training-se
 import { crossValidate, groupsOf, medianAbsoluteErrors, relativeError, type HeldOut } from '../src/sim/calibration/cross-validation.js';
 import { fitFactors, METRICS, type Metric } from '../src/sim/calibration/fit.js';
 import { pooledSimulator } from '../src/sim/calibration/simulator.js';
-import { DEFAULT_ACCEPT_RATES, DEFAULT_FACTORS, FACTOR_SPECS, fittableFactors, type FittedFile } from '../src/sim/model/efficiency.js';
+import type { AcceptanceTable } from '../src/sim/model/acceptance-table.js';
+import { DEFAULT_ACCEPTANCE, DEFAULT_FACTORS, FACTOR_SPECS, fittableFactors, type FittedFile } from '../src/sim/model/efficiency.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FITTED_FILE = join(root, 'src', 'sim', 'model', 'fitted-factors.json');
@@ -52,6 +53,14 @@ const { values } = parseArgs({
 /** Fitted values as the file stores them (4 significant digits). */
 const storedValues = (values: Readonly<Record<string, number>>): Record<string, number> =>
   Object.fromEntries(Object.entries(values).map(([name, v]) => [name, Number(v.toPrecision(4))]));
+
+/** An acceptance table as the file stores it. */
+const storedAcceptance = (table: AcceptanceTable): AcceptanceTable => ({
+  mean: Number(table.mean.toPrecision(4)),
+  models: storedValues(table.models),
+  datasets: storedValues(table.datasets),
+  published: Object.fromEntries(Object.entries(table.published).map(([dataset, rates]) => [dataset, storedValues(rates)])),
+});
 
 const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(0)}%`;
 const num = (x: number): string => (x >= 100 ? x.toFixed(0) : x.toFixed(2));
@@ -132,15 +141,14 @@ async function main(): Promise<void> {
       return;
     }
     const refit = values.write || values.refit;
-    const acceptance = refit ? fitAcceptance(prepared) : { rates: { ...DEFAULT_ACCEPT_RATES }, fallback: null };
-    const start = { ...DEFAULT_FACTORS, ...(acceptance.fallback === null ? {} : { 'spec.acceptRate': acceptance.fallback }) };
+    const acceptance = refit ? storedAcceptance(fitAcceptance(prepared)) : DEFAULT_ACCEPTANCE;
     // Without a refit this only differentiates at the stored calibration (for the cross-validation's folds).
-    const fit = await fitFactors({ cases: prepared, indices: all, simulator, factors, start, acceptRates: acceptance.rates, maxIterations: refit ? Number(values.iterations) : 0, refreshJacobian: true, log });
-    const calibration: FittedFile = { factors: storedValues(fit.factors), acceptRates: storedValues(acceptance.rates), crossValidation: null };
+    const fit = await fitFactors({ cases: prepared, indices: all, simulator, factors, start: DEFAULT_FACTORS, acceptance, maxIterations: refit ? Number(values.iterations) : 0, refreshJacobian: true, log });
+    const calibration: FittedFile = { factors: storedValues(fit.factors), acceptance, crossValidation: null };
     // The folds start from the calibration as stored, with a Jacobian computed there: what the default
     // run does on a fresh clone, so the error `--write` stores is the one that run prints.
     const origin = refit
-      ? await fitFactors({ cases: prepared, indices: all, simulator, factors, start: calibration.factors, acceptRates: calibration.acceptRates, maxIterations: 0, refreshJacobian: true })
+      ? await fitFactors({ cases: prepared, indices: all, simulator, factors, start: calibration.factors, acceptance: calibration.acceptance, maxIterations: 0, refreshJacobian: true })
       : fit;
     const title = refit && fit.iterations > 0
       ? `Per case, refitted on all ${prepared.length} cases (in-sample: not the number to report)`
@@ -163,13 +171,13 @@ async function main(): Promise<void> {
     const errors = printSummary('cross-validated', prepared, heldOut);
     const worstGroup = printGroups(prepared, heldOut);
     const met = METRICS.every((m) => errors[m] <= TARGETS[m]) && worstGroup <= GROUP_TPOT_TARGET;
-    console.log(`fitted factors: ${factors.length} (per hardware family and engine feature) + ${Object.keys(calibration.acceptRates).length} per-model acceptance rates`);
+    console.log(`fitted factors: ${factors.length} (per hardware family and engine feature) + an acceptance table of ${Object.keys(calibration.acceptance.models).length} models × ${Object.keys(calibration.acceptance.datasets).length} datasets (from the published accept lengths)`);
     console.log(`targets ${met && failed.length === 0 ? 'met' : 'NOT met'}; ${groupsOf(prepared).length} groups, ${prepared.length} cases (${failed.length} could not run), ${((performance.now() - started) / 1000).toFixed(0)} s`);
     if (values.write) {
       const stored: FittedFile & { $comment: string } = {
         $comment: JSON.parse(readFileSync(FITTED_FILE, 'utf8')).$comment,
-        factors: Object.fromEntries(factors.map((name) => [name, calibration.factors[name]!]).concat([['spec.acceptRate', calibration.factors['spec.acceptRate'] ?? FACTOR_SPECS['spec.acceptRate']!.prior]])),
-        acceptRates: calibration.acceptRates,
+        factors: Object.fromEntries(factors.map((name) => [name, calibration.factors[name]!])),
+        acceptance: calibration.acceptance,
         crossValidation: {
           meanTpot: Number(errors.tpotMs.toFixed(4)),
           outputThroughput: Number(errors.outputTps.toFixed(4)),

@@ -113,10 +113,13 @@ export interface BenchSession {
   close(): Promise<void>;
 }
 
-async function startSim(flags: string | null): Promise<SimThreadHandle | null> {
+/** Starts the sim of `flags`, told which dataset the run sends (its speculative acceptance depends on it) unless they say. */
+async function startSim(flags: string | null, dataset: string): Promise<SimThreadHandle | null> {
   if (flags === null) return null;
   const { startEmbeddedSim } = await import('../sim/index.js');
-  return startEmbeddedSim(splitCommandLine(flags));
+  const argv = splitCommandLine(flags);
+  const named = argv.some((arg) => arg === '--sim-dataset' || arg.startsWith('--sim-dataset='));
+  return startEmbeddedSim(named ? argv : [...argv, '--sim-dataset', dataset]);
 }
 
 /** The tokenizer that builds the dataset and recounts the outputs; with the console, bench_serving's chat-template check comes first. */
@@ -130,7 +133,7 @@ async function runTokenizer(config: BenchRunConfig, target: BenchTarget, io: Ben
 
 /** Opens the target `config` and `options.sim` name; throws UsageError, ModelDiscoveryError, or the sim's and tokenizer's errors. */
 export async function openBench(config: BenchRunConfig, io: BenchIo, options: OpenOptions): Promise<BenchSession> {
-  const sim = await startSim(options.sim);
+  const sim = await startSim(options.sim, config.dataset.name);
   const pool = new HttpPool({ streamIdleTimeout: config.streamIdleTimeout });
   try {
     const headers = runHeaders(io.env, config.request.headers);

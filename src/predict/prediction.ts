@@ -22,10 +22,15 @@ export interface Prediction {
 /** Workloads whose prompts share prefixes: the virtual client sends lengths only, so the radix cache never hits. */
 const SHARED_PREFIX_DATASETS = new Set(['generated-shared-prefix', 'mooncake']);
 
-/** The engine of a deployment: one instance, or the prefill and decode instances composed with KV transfer. */
-export function engineFor(deployment: LaunchDeployment, calibration: Calibration = {}): SimEngine {
-  if (deployMode(deployment) === 'pd-mixed') return createEngine((deployment.instances[0] as LaunchInstance).config, { calibration });
-  const launches = (role: LaunchInstance['role']): LaunchConfig[] => deployment.instances.filter((i) => i.role === role).map((i) => i.config);
+/**
+ * The engine of a deployment serving `dataset`'s requests: one instance, or the prefill and decode
+ * instances composed with KV transfer. Each instance takes the speculative acceptance seen on that
+ * dataset, unless its flags name one (`--sim-dataset`).
+ */
+export function engineFor(deployment: LaunchDeployment, dataset: string, calibration: Calibration = {}): SimEngine {
+  const serving = (config: LaunchConfig): LaunchConfig => ({ ...config, simDataset: config.simDataset ?? dataset });
+  if (deployMode(deployment) === 'pd-mixed') return createEngine(serving((deployment.instances[0] as LaunchInstance).config), { calibration });
+  const launches = (role: LaunchInstance['role']): LaunchConfig[] => deployment.instances.filter((i) => i.role === role).map((i) => serving(i.config));
   return createDisaggregatedEngine(launches('prefill'), launches('decode'), { calibration });
 }
 
@@ -58,11 +63,11 @@ export interface PredictOptions {
  */
 export function runWorkload(
   deployment: LaunchDeployment,
-  config: Pick<BenchRunConfig, 'load'>,
+  config: Pick<BenchRunConfig, 'load' | 'dataset'>,
   workload: Workload,
   calibration: Calibration = {},
 ): { result: PredictResult; engine: SimEngine } {
-  const engine = engineFor(deployment, calibration);
+  const engine = engineFor(deployment, config.dataset.name, calibration);
   const result = predictRun(engine, workload.dataset.rows, {
     requestRate: config.load.requestRate,
     maxConcurrency: config.load.maxConcurrency,

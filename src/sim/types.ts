@@ -62,6 +62,11 @@ export interface LaunchConfig {
   simModel: string | null;
   /** Sim-only: seed of every random draw the sim makes (output lengths, accept lengths, text). */
   simSeed: number;
+  /**
+   * Sim-only: the bench dataset its requests come from (`bench --sim` and `predict` set it), which
+   * picks the speculative acceptance the calibration saw on it; null: the model's over every dataset.
+   */
+  simDataset: string | null;
   /** Sim-only: run the sim's event-loop thread under the real-time scheduler (`--sim-realtime`). */
   simRealtime: boolean;
   /** Flags accepted for paste-compatibility but without effect, in the order given (e.g. `--trust-remote-code`). */

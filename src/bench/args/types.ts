@@ -1,3 +1,7 @@
+import type { DatasetName } from '../../core/dataset-names.js';
+
+export { DATASET_CHOICES, type DatasetName } from '../../core/dataset-names.js';
+
 /**
  * The parsed `servebench bench` command line. Field names and order are bench_serving's
  * argparse Namespace (spec §1.2), so the printed `Namespace(...)` repr and the JSONL keys match
@@ -22,21 +26,6 @@ export const BACKEND_CHOICES = [
 ] as const;
 
 export type BackendName = (typeof BACKEND_CHOICES)[number];
-
-/** The workloads `--dataset-name` accepts. */
-export const DATASET_CHOICES = [
-  'sharegpt',
-  'custom',
-  'openai',
-  'random',
-  'random-ids',
-  'generated-shared-prefix',
-  'mmmu',
-  'image',
-  'mooncake',
-] as const;
-
-export type DatasetName = (typeof DATASET_CHOICES)[number];
 
 export interface BenchArgs {
   backend: BackendName;

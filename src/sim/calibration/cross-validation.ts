@@ -39,14 +39,14 @@ export async function crossValidate(cases: readonly PreparedCase[], simulator: C
     const train = cases.map((p, i) => ({ p, i })).filter(({ p }) => p.group !== group);
     const test = cases.map((p, i) => ({ p, i })).filter(({ p }) => p.group === group);
     const acceptance = fitAcceptance(train.map(({ p }) => p));
-    const start = { ...DEFAULT_FACTORS, ...options.start, ...(acceptance.fallback === null ? {} : { 'spec.acceptRate': acceptance.fallback }) };
+    const start = { ...DEFAULT_FACTORS, ...options.start };
     const fit = await fitFactors({
       cases: train.map(({ p }) => p),
       indices: train.map(({ i }) => i),
       simulator,
       factors: options.factors,
       start,
-      acceptRates: acceptance.rates,
+      acceptance,
       maxIterations: options.maxIterations,
       // A fold starts at the full fit with its Jacobian, and differentiates again where that Jacobian finds
       // no better point: stopping there would predict the group with factors that saw it.
@@ -55,7 +55,7 @@ export async function crossValidate(cases: readonly PreparedCase[], simulator: C
     });
     const figures = await simulator.simulate(
       test.map(({ i }) => i),
-      { factors: fit.factors, acceptRates: acceptance.rates },
+      { factors: fit.factors, acceptance },
     );
     test.forEach(({ i }, k) => heldOut.push({ index: i, figures: figures[k]! }));
     options.log?.(`cross-validation: ${group} held out (${test.length} cases, refit in ${fit.iterations} iterations; moved most: ${movedMost(start, fit.factors)})`);

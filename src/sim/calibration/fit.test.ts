@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { acceptanceTable } from '../model/acceptance-table.js';
 import type { Calibration } from '../model/efficiency.js';
 import type { PredictedFigures, PreparedCase } from './case-runner.js';
 import { crossValidate, medianAbsoluteErrors } from './cross-validation.js';
@@ -59,7 +60,7 @@ describe('fitFactors', () => {
     const sim = simulator();
     const before = medianAbsoluteErrors(cases, (await sim.simulate(cases.map((_, i) => i), { factors: start })).map((f, index) => ({ index, figures: f })));
     assert.ok(before.tpotMs > 0.2 && before.ttftMs > 0.2, JSON.stringify(before));
-    const fit = await fitFactors({ cases, indices: cases.map((_, i) => i), simulator: sim, factors, start, acceptRates: {}, maxIterations: 30, refreshJacobian: true });
+    const fit = await fitFactors({ cases, indices: cases.map((_, i) => i), simulator: sim, factors, start, acceptance: acceptanceTable([]), maxIterations: 30, refreshJacobian: true });
     const errors = medianAbsoluteErrors(cases, fit.predictions.map((f, index) => ({ index, figures: f })));
     assert.ok(errors.tpotMs < 0.05 && errors.outputTps < 0.05 && errors.ttftMs < 0.05, JSON.stringify(errors));
     for (const name of factors) assert.ok(Math.abs(fit.factors[name]! / TRUE[name as keyof typeof TRUE] - 1) < 0.15, `${name} ${fit.factors[name]}`);
@@ -68,7 +69,7 @@ describe('fitFactors', () => {
 
   test('a factor of another hardware family never re-runs these cases', async () => {
     const sim = simulator();
-    await fitFactors({ cases, indices: cases.map((_, i) => i), simulator: sim, factors: ['amd.memory'], start, acceptRates: {}, maxIterations: 0, refreshJacobian: false });
+    await fitFactors({ cases, indices: cases.map((_, i) => i), simulator: sim, factors: ['amd.memory'], start, acceptance: acceptanceTable([]), maxIterations: 0, refreshJacobian: false });
     assert.equal(sim.runs, cases.length);
     assert.equal(caseUsesFactor(cases[0]!, 'amd.memory'), false);
     assert.equal(caseUsesFactor(cases[0]!, 'nvidia.memory'), true);
@@ -92,7 +93,7 @@ describe('fitFactors', () => {
 describe('crossValidate', () => {
   test('predicts every case once, each with a fit that never saw its group', async () => {
     const sim = simulator();
-    const full = await fitFactors({ cases, indices: cases.map((_, i) => i), simulator: sim, factors, start, acceptRates: {}, maxIterations: 30, refreshJacobian: true });
+    const full = await fitFactors({ cases, indices: cases.map((_, i) => i), simulator: sim, factors, start, acceptance: acceptanceTable([]), maxIterations: 30, refreshJacobian: true });
     const heldOut = await crossValidate(cases, sim, { factors, start: full.factors, maxIterations: 10, jacobian: full.jacobian });
     assert.deepEqual(heldOut.map((h) => h.index), [0, 1, 2, 3, 4, 5]);
     // The stand-in is the truth for every group, so held-out predictions stay close too.

@@ -6,6 +6,8 @@
  * Cases of large groups weigh less each, so a model × hardware pair with nine runs does not
  * outvote one with a single run.
  */
+import { solveSymmetric } from '../../core/linear-solve.js';
+import type { AcceptanceTable } from '../model/acceptance-table.js';
 import { FACTOR_SPECS, type Calibration } from '../model/efficiency.js';
 import type { PredictedFigures, PreparedCase } from './case-runner.js';
 
@@ -157,7 +159,7 @@ export interface FitProblem {
   factors: readonly string[];
   /** Starting values (and the values of every factor not searched). */
   start: Readonly<Record<string, number>>;
-  acceptRates: Readonly<Record<string, number>>;
+  acceptance: AcceptanceTable;
   maxIterations: number;
   /** Whether to differentiate again when the updated Jacobian stops finding a better point (else stop there). */
   refreshJacobian: boolean;
@@ -178,32 +180,6 @@ export interface FitResult {
   jacobian: Map<number, CaseJacobian>;
 }
 
-/** Solves the symmetric positive-definite system `a·x = b` (Cholesky; `a` is n×n row-major). */
-function solve(a: number[][], b: number[]): number[] {
-  const n = b.length;
-  const l = a.map(() => new Array<number>(n).fill(0));
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j <= i; j++) {
-      let sum = a[i]![j]!;
-      for (let k = 0; k < j; k++) sum -= l[i]![k]! * l[j]![k]!;
-      l[i]![j] = i === j ? Math.sqrt(Math.max(sum, 1e-18)) : sum / l[j]![j]!;
-    }
-  }
-  const y = new Array<number>(n).fill(0);
-  for (let i = 0; i < n; i++) {
-    let sum = b[i]!;
-    for (let k = 0; k < i; k++) sum -= l[i]![k]! * y[k]!;
-    y[i] = sum / l[i]![i]!;
-  }
-  const x = new Array<number>(n).fill(0);
-  for (let i = n - 1; i >= 0; i--) {
-    let sum = y[i]!;
-    for (let k = i + 1; k < n; k++) sum -= l[k]![i]! * x[k]!;
-    x[i] = sum / l[i]![i]!;
-  }
-  return x;
-}
-
 /**
  * Levenberg–Marquardt over the log of the searched factors. A pass over the cases costs seconds,
  * so the Jacobian is computed by finite differences once (only for blocks not handed in, re-running
@@ -211,7 +187,7 @@ function solve(a: number[][], b: number[]): number[] {
  * recomputed only when the updated one stops finding a better point.
  */
 export async function fitFactors(problem: FitProblem): Promise<FitResult> {
-  const { cases, indices, simulator, factors, acceptRates } = problem;
+  const { cases, indices, simulator, factors, acceptance } = problem;
   const weights = caseWeights(cases);
   const specs = factors.map((name) => {
     const spec = FACTOR_SPECS[name];
@@ -232,7 +208,7 @@ export async function fitFactors(problem: FitProblem): Promise<FitResult> {
   const run = (x: readonly number[], which: readonly number[]): Promise<PredictedFigures[]> =>
     simulator.simulate(
       which.map((i) => indices[i]!),
-      { factors: valuesAt(x), acceptRates },
+      { factors: valuesAt(x), acceptance },
     );
   const caseRows = (predictions: readonly PredictedFigures[]): number[] => predictions.flatMap((f, i) => caseResiduals(cases[i]!, f, weights[i]!));
   const costOf = (rows: readonly number[], x: readonly number[]): number =>
@@ -289,7 +265,7 @@ export async function fitFactors(problem: FitProblem): Promise<FitResult> {
     let improved = false;
     for (let attempt = 0; attempt < 4 && !improved; attempt++) {
       const damped = jtj.map((row, a) => row.map((v, b) => (a === b ? v + damping * (v + 1e-6) : v)));
-      const delta = solve(damped, jtr.map((v) => -v));
+      const delta = solveSymmetric(damped, jtr.map((v) => -v));
       const candidate = clamp(x.map((v, j) => v + delta[j]!));
       const step = candidate.map((v, j) => v - x[j]!);
       const stepNorm = step.reduce((sum, v) => sum + v * v, 0);

@@ -6,6 +6,7 @@
  * accepted and reported as ignored.
  */
 import { AT_LEAST_ONE, LISTEN_PORT, MAX_TIMER_SECONDS, SEED, describeRange, parseFlagNumber, type FlagRange, type NumberKind } from '../../core/flag-range.js';
+import { DATASET_CHOICES } from '../../core/dataset-names.js';
 import { UsageError } from '../../core/errors.js';
 import { findHardware, hardwareNames } from '../model/catalog.js';
 import { hardwareSpecFieldsHelp } from '../model/hardware-spec.js';
@@ -151,6 +152,13 @@ export const SIM_MODEL_FLAGS: readonly FlagSpec<LaunchConfig>[] = [
   ),
   launch.value('sim-model', 'simModel', 'NAME', text, 'model catalog key, when --model-path does not name a known model'),
   launch.value('sim-seed', 'simSeed', 'N', number('int', SEED), 'seed of every draw the sim makes'),
+  launch.value(
+    'sim-dataset',
+    'simDataset',
+    'NAME',
+    oneOf(DATASET_CHOICES),
+    "the bench dataset (--dataset-name) its requests come from, for speculative decoding's acceptance; 'bench --sim' and 'predict' set it",
+  ),
 ];
 
 /** The sim's own flag for its serving thread. */

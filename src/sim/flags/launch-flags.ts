@@ -130,6 +130,7 @@ export function defaultLaunchConfig(): LaunchConfig {
     hardwareProfile: null,
     simModel: null,
     simSeed: 0,
+    simDataset: null,
     simRealtime: false,
     ignoredFlags: [],
     rawArgs: [],

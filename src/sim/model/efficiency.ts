@@ -4,6 +4,8 @@
  * the structure it counts) and a prior spread; `bench/predict-accuracy.ts --write` fits them on the
  * published runs (src/sim/calibration) and stores the result in fitted-factors.json, which the sim loads.
  */
+import { deepFreeze } from '../../core/deep-freeze.js';
+import { acceptRateFor, type AcceptanceTable } from './acceptance-table.js';
 import fitted from './fitted-factors.json' with { type: 'json' };
 import type { HardwareFamily } from './catalog.js';
 import type { BlockKernels } from './kernel-counts.js';
@@ -126,8 +128,6 @@ const FIXED_FACTORS: Record<string, FactorSpec> = {
   'kernels.linearAttention': { prior: 7, spread: 0, min: 1, max: 60, meaning: 'kernels of a Gated DeltaNet block (no published run pins it yet)' },
   'kernels.sharedExpert': { prior: 3, spread: 0, min: 1, max: 30, meaning: 'kernels of a shared-expert SwiGLU MLP' },
   'kernels.quantPerGemm': { prior: 1, spread: 0, min: 0, max: 5, meaning: 'activation-quantisation kernels before each 8-bit GEMM input' },
-  // Set by the fit from the published accept lengths (src/sim/calibration/acceptance.ts), not by search.
-  'spec.acceptRate': { prior: 0.7, spread: 0, min: 0.05, max: 0.99, meaning: 'per-draft-token acceptance of a model with no published accept length' },
   'spec.acceptSpread': { prior: 0.08, spread: 0, min: 0, max: 1, meaning: 'spread of per-request acceptance around the model rate' },
   'frontEnd.chunkUs': { prior: 5, spread: 0, min: 0, max: 1000, meaning: 'serial front-end cost per streamed chunk (µs)' },
   'link.efficiency': { prior: 0.7, spread: 0, min: 0.1, max: 1, meaning: 'achieved fraction of scale-up and scale-out link bandwidth' },
@@ -155,11 +155,11 @@ export function priorFactors(): Record<string, number> {
   return Object.fromEntries(Object.entries(FACTOR_SPECS).map(([name, spec]) => [name, spec.prior]));
 }
 
-/** What the last fit stored: factor values, per-model acceptance and the cross-validated error. */
+/** What the last fit stored: factor values, acceptance by model and dataset, and the cross-validated error. */
 export interface FittedFile {
   factors: Record<string, number>;
-  /** Per-draft-token acceptance per catalog model, from the published accept lengths. */
-  acceptRates: Record<string, number>;
+  /** Per-draft-token acceptance by catalog model and bench dataset, from the published accept lengths. */
+  acceptance: AcceptanceTable;
   crossValidation: CrossValidationSummary | null;
 }
 
@@ -177,8 +177,8 @@ const FITTED = fitted as unknown as FittedFile;
 /** The sim's factors: the priors overlaid with the stored fit. */
 export const DEFAULT_FACTORS: Factors = Object.freeze({ ...priorFactors(), ...FITTED.factors });
 
-/** Per-model acceptance of the stored fit. */
-export const DEFAULT_ACCEPT_RATES: Readonly<Record<string, number>> = Object.freeze({ ...FITTED.acceptRates });
+/** Acceptance of the stored fit. */
+export const DEFAULT_ACCEPTANCE: AcceptanceTable = deepFreeze(FITTED.acceptance);
 
 /** The stored cross-validated error, or null before the first fit. */
 export function storedCrossValidation(): CrossValidationSummary | null {
@@ -213,7 +213,7 @@ export interface EfficiencyProfile {
     draftStepUs: number;
     specCpuUs: number;
     acceptSpread: number;
-    /** Per-draft-token acceptance of this deployment's model (its fitted rate, else the default). */
+    /** Per-draft-token acceptance of this deployment's model on its dataset (acceptance-table.ts). */
     acceptRate: number;
     /** Low-acceptance tail of requests, where the stack shows one (null: none). */
     lowAcceptTail: AcceptTail | null;
@@ -248,22 +248,22 @@ export interface FrontEndCosts {
  */
 const LOW_ACCEPT_TAIL_BY_FAMILY: Readonly<Partial<Record<HardwareFamily, AcceptTail>>> = { ascend: { fraction: 0.06, acceptLength: 1.05 } };
 
-/** Factor values and per-model acceptance to run the model with (defaults: the stored fit). */
+/** Factor values and acceptance to run the model with (defaults: the stored fit). */
 export interface Calibration {
   factors?: Factors;
-  acceptRates?: Readonly<Record<string, number>>;
+  acceptance?: AcceptanceTable;
 }
 
-/** Where a deployment's profile comes from: its hardware, its model, and the calibration. */
+/** Where a deployment's profile comes from: its hardware, its model, the dataset it serves (null: unknown), and the calibration. */
 export interface EfficiencyInputs extends Calibration {
   family: HardwareFamily;
   modelKey: string;
+  dataset: string | null;
 }
 
 /** The efficiency profile of one deployment (its family's factors, the shared feature factors). */
 export function efficiencyFor(inputs: EfficiencyInputs): EfficiencyProfile {
   const f = inputs.factors ?? DEFAULT_FACTORS;
-  const rates = inputs.acceptRates ?? DEFAULT_ACCEPT_RATES;
   const value = (name: string): number => {
     const v = f[name] ?? FACTOR_SPECS[name]?.prior;
     if (v === undefined) throw new Error(`unknown efficiency factor '${name}'`);
@@ -288,7 +288,7 @@ export function efficiencyFor(inputs: EfficiencyInputs): EfficiencyProfile {
       draftStepUs: value('spec.draftStepUs'),
       specCpuUs: value('spec.cpuUs'),
       acceptSpread: value('spec.acceptSpread'),
-      acceptRate: rates[inputs.modelKey] ?? value('spec.acceptRate'),
+      acceptRate: acceptRateFor(inputs.acceptance ?? DEFAULT_ACCEPTANCE, inputs.modelKey, inputs.dataset),
       lowAcceptTail: LOW_ACCEPT_TAIL_BY_FAMILY[inputs.family] ?? null,
     },
     expertParallelPrefillScale: value('ep.prefillScale'),

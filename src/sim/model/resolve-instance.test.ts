@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError, UserError } from '../../core/errors.js';
 import { parseLaunchArgs } from '../flags/launch-flags.js';
+import { acceptanceTable } from './acceptance-table.js';
 import { resolveInstance } from './resolve-instance.js';
 import { kvBytesPerTokenPerDevice } from './params.js';
 
@@ -63,6 +64,19 @@ describe('resolveInstance', () => {
     assert.ok(d.speculative!.draftBytesPerDevice > 1e9);
     assert.equal(d.pageSize, 64, 'MLA on NVIDIA uses 64-token pages');
     assert.throws(() => deploy('--model-path', 'qwen3-32b', '--speculative-algorithm', 'MEDUSA'), UsageError);
+  });
+
+  test("speculative acceptance is the one published on the dataset --sim-dataset names, else the model's over its datasets", () => {
+    const acceptance = acceptanceTable([
+      { model: 'deepseek-v3.2-exp', dataset: 'random', rate: 0.8 },
+      { model: 'deepseek-v3.2-exp', dataset: 'sharegpt', rate: 0.68 },
+    ]);
+    const flags = ['--model-path', 'deepseek-ai/DeepSeek-V3.2-Exp', '--hardware', 'b200', '--tp', '8', '--speculative-algorithm', 'EAGLE'];
+    const rateOn = (...extra: string[]) => resolveInstance(parseLaunchArgs([...flags, ...extra]).launch, { acceptance }).speculative!.acceptRate;
+    assert.equal(rateOn('--sim-dataset', 'random'), 0.8);
+    assert.equal(rateOn('--sim-dataset', 'sharegpt'), 0.68);
+    assert.ok(Math.abs(rateOn() - 0.74) < 1e-9);
+    assert.throws(() => rateOn('--sim-dataset', 'wikitext'), /argument --sim-dataset: invalid choice: 'wikitext' \(choose from 'sharegpt', /);
   });
 
   test('DP without DP attention makes independent replicas; TP across nodes is flagged', () => {

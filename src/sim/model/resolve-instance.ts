@@ -214,7 +214,7 @@ export function resolveInstance(launch: LaunchConfig, calibration: Calibration =
   const { model, announcedQuant } = resolveModel(launch.modelPath, launch.simModel);
   const quant = quantOnHardware(resolveQuant(launch.quantization, announcedQuant, model.nativeQuant), hardware);
   const kvBytes = kvElementBytes(launch.kvCacheDtype);
-  const efficiency = efficiencyFor({ family: hardware.family, modelKey: model.key, ...calibration });
+  const efficiency = efficiencyFor({ family: hardware.family, modelKey: model.key, dataset: launch.simDataset, ...calibration });
 
   const tp = positiveOr(launch.tpSize, 1, '--tp-size');
   const dp = positiveOr(launch.dpSize, 1, '--dp-size');
