@@ -29,9 +29,9 @@ export interface EngineOptions {
   prefillDelayerPasses?: number;
   /**
    * The workload's accept length (accepted tokens per verify pass, as bench_serving reports it), when
-   * known. Acceptance depends on model × draft × dataset (spec §3.6), while the model catalog holds one
-   * rate per model; given this, the body of the acceptance distribution is set so that, with the stack's
-   * low tail, the whole workload averages it. Defaults to the catalog's rate for the body.
+   * known: the body of the acceptance distribution is then set so that, with the stack's low tail, the
+   * whole workload averages it. Defaults to the calibration's rate for the model on the launch's
+   * `--sim-dataset` (model/acceptance-table.ts).
    */
   acceptLength?: number;
   /** Efficiency factors and acceptance to run with (the accuracy script's refits); defaults to the stored fit. */
