@@ -12,8 +12,8 @@ import { resolveInstance } from '../src/sim/model/resolve-instance.js';
 import { startSimServer, type SimServerHandle } from '../src/sim/server/sim-server.js';
 import { get } from './sim-server-helpers.js';
 
-async function withSim(args: string[], use: (sim: SimServerHandle) => Promise<void>): Promise<void> {
-  const sim = await startSimServer(args, { port: 0, host: '127.0.0.1', quiet: true });
+async function withSim(args: string[], use: (sim: SimServerHandle) => Promise<void>, dataset?: string): Promise<void> {
+  const sim = await startSimServer(args, { port: 0, host: '127.0.0.1', quiet: true, dataset });
   try {
     await use(sim);
   } finally {
@@ -75,6 +75,17 @@ describe('sim: SGLang face of the auxiliary endpoints', () => {
     await withSim(['--model-path', 'Qwen/Qwen3-8B'], async (sim) => {
       assert.equal((await get(sim.url, '/get_server_info')).json.quantization, null);
     });
+  });
+
+  test("the run's dataset sets --sim-dataset unless the flags name one, in any spelling the parser takes", async () => {
+    const dataset = async (args: string[], run?: string) => {
+      let reported: unknown;
+      await withSim(['--model-path', 'Qwen/Qwen3-8B', ...args], async (sim) => (reported = (await get(sim.url, '/get_server_info')).json.sim_dataset), run);
+      return reported;
+    };
+    assert.equal(await dataset([], 'random'), 'random');
+    assert.equal(await dataset(['--sim-data', 'sharegpt'], 'random'), 'sharegpt');
+    assert.equal(await dataset([]), null);
   });
 
   test("/v1/models lists SGLang's model card; /v1/models/{name} retrieves it, or answers SGLang's 404", async () => {

@@ -117,9 +117,7 @@ export interface BenchSession {
 async function startSim(flags: string | null, dataset: string): Promise<SimThreadHandle | null> {
   if (flags === null) return null;
   const { startEmbeddedSim } = await import('../sim/index.js');
-  const argv = splitCommandLine(flags);
-  const named = argv.some((arg) => arg === '--sim-dataset' || arg.startsWith('--sim-dataset='));
-  return startEmbeddedSim(named ? argv : [...argv, '--sim-dataset', dataset]);
+  return startEmbeddedSim(splitCommandLine(flags), dataset);
 }
 
 /** The tokenizer that builds the dataset and recounts the outputs; with the console, bench_serving's chat-template check comes first. */

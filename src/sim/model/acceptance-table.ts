@@ -9,6 +9,7 @@
  * evenly rather than charging either one with all of it.
  */
 import { solveSymmetric } from '../../core/linear-solve.js';
+import { mean } from '../../core/stats.js';
 
 export interface AcceptanceTable {
   /** Per-draft-token rate of a model and a dataset that published nothing. */
@@ -45,7 +46,7 @@ export function acceptanceTable(pairs: readonly PublishedAcceptance[]): Acceptan
     entry.rates.push(rate);
     grouped.set(key, entry);
   }
-  const cells = [...grouped.values()].map(({ model, dataset, rates }) => ({ model, dataset, rate: rates.reduce((a, b) => a + b, 0) / rates.length }));
+  const cells = [...grouped.values()].map(({ model, dataset, rates }) => ({ model, dataset, rate: mean(rates) }));
   if (cells.length === 0) return { mean: UNPUBLISHED_RATE, models: {}, datasets: {}, published: {} };
   const models = [...new Set(cells.map((c) => c.model))];
   const datasets = [...new Set(cells.map((c) => c.dataset))];
@@ -80,7 +81,7 @@ export function acceptanceTable(pairs: readonly PublishedAcceptance[]): Acceptan
 export function acceptRateFor(table: AcceptanceTable, model: string, dataset: string | null): number {
   const consulted = dataset === null ? Object.values(table.published) : [table.published[dataset] ?? {}];
   const rates = consulted.map((byModel) => byModel[model]).filter((rate): rate is number => rate !== undefined);
-  if (rates.length > 0) return rates.reduce((a, b) => a + b, 0) / rates.length;
+  if (rates.length > 0) return mean(rates);
   const estimate = table.mean + (table.models[model] ?? 0) + (dataset === null ? 0 : (table.datasets[dataset] ?? 0));
   return Math.min(MAX_RATE, Math.max(MIN_RATE, estimate));
 }

@@ -37,6 +37,8 @@ export interface SimServerOptions {
   host?: string;
   /** Print nothing at start-up. */
   quiet?: boolean;
+  /** The bench dataset the run sends: speculative acceptance is the one seen on it, unless the flags name one (`--sim-dataset`). */
+  dataset?: string;
   /**
    * Record writes outside truth mode too: `summary` keeps their lateness for `writeLateness()` (a
    * run's self-check, constant memory); `requests` also keeps every request's per-chunk record at
@@ -131,6 +133,7 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
   const { launch, truth } = parseLaunchArgs(argv);
   if (options.port !== undefined) launch.port = options.port;
   if (options.host !== undefined) launch.host = options.host;
+  launch.simDataset ??= options.dataset ?? null;
   const deployment = resolveSimDeployment(launch, truth);
   const contextLength = deployment?.contextLength ?? launch.contextLength ?? TRUTH_MODE_CONTEXT;
   const notes: string[] = [];

@@ -134,16 +134,17 @@ export function startDedicatedSim(argv: readonly string[], options: SimServerOpt
 
 /**
  * Starts the sim of a `--sim "<flags>"` option inside a benchmarking process: loopback, a free port,
- * silent, the lateness of its writes kept for the run's verdict. Errors name the option.
+ * silent, the lateness of its writes kept for the run's verdict, told the run's `dataset` where there
+ * is one (speculative acceptance depends on it). Errors name the option.
  *
  * Its serving thread asks for SCHED_FIFO (where permitted) for the length of the run: the client and
  * the sim share the machine, and a sim thread woken for a due chunk that waits for a core behind the
  * client writes late, which the client then measures as the server's delay (README run on 2 cores:
  * median ITL 0.00 ms at normal priority, 0.8–1.4 ms with it; predict says 2.58 ms).
  */
-export async function startEmbeddedSim(argv: readonly string[]): Promise<SimThreadHandle> {
+export async function startEmbeddedSim(argv: readonly string[], dataset?: string): Promise<SimThreadHandle> {
   try {
-    return await startSimThread(argv, { host: '127.0.0.1', port: 0, quiet: true, recordWrites: 'summary', realtime: true });
+    return await startSimThread(argv, { host: '127.0.0.1', port: 0, quiet: true, recordWrites: 'summary', realtime: true, dataset });
   } catch (error) {
     if (error instanceof UserError) throw new UserError(`--sim: ${error.message}`, error.exitCode);
     throw error;
