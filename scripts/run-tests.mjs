@@ -63,7 +63,8 @@ function failedTests(tap) {
     if (details.some((d) => d.includes("failureType: 'subtestsFailed'"))) return;
     const errorAt = details.findIndex((d) => /^\s*error: /.test(d));
     const errorEnd = details.findIndex((d, i) => i > errorAt && /^\s*[a-zA-Z]+: /.test(d));
-    const error = errorAt === -1 ? [] : details.slice(errorAt, errorEnd === -1 ? errorAt + 8 : Math.min(errorEnd, errorAt + 8));
+    // Enough lines for an assertion's diff, whose first lines are only its header.
+    const error = errorAt === -1 ? [] : details.slice(errorAt, errorEnd === -1 ? errorAt + 24 : Math.min(errorEnd, errorAt + 24));
     const stackAt = details.findIndex((d) => /^\s*stack: /.test(d));
     const where = stackAt === -1 ? [] : details.slice(stackAt + 1, stackAt + 2);
     const shown = [...error, ...where].map((d) => `  ${d.trim()}`);
