@@ -10,11 +10,11 @@ import { caseUsesFactor, caseWeights, fitFactors, hasConverged, type CaseSimulat
  * A stand-in for the engine: each case's figures are a known function of three factors and of the
  * case's own load, so a fit can be checked against the values that made the "published" figures.
  */
-const TRUE = { 'nvidia.kernelScale': 1.6, 'nvidia.memory': 0.7, 'nvidia.launchUs': 70 };
+const TRUE = { 'nvidia.kernelScale': 1.6, 'nvidia.memory': 0.7, 'host.launchUs': 70 };
 
 function figures(load: number, prefillTokens: number, f: Readonly<Record<string, number>>): PredictedFigures {
   const tpotMs = 8 * f['nvidia.kernelScale']! + (load * 0.2) / f['nvidia.memory']!;
-  const ttftMs = 20 + (f['nvidia.launchUs']! * 1.5) + prefillTokens / 100;
+  const ttftMs = 20 + (f['host.launchUs']! * 1.5) + prefillTokens / 100;
   return { tpotMs, ttftMs, outputTps: (load * 1000) / tpotMs, acceptLength: null, durationS: 1, medianTtftMs: ttftMs, itlMs: tpotMs };
 }
 
@@ -53,7 +53,7 @@ function simulator(): CaseSimulator & { runs: number } {
 }
 
 const factors = Object.keys(TRUE);
-const start = { 'nvidia.kernelScale': 1, 'nvidia.memory': 0.8, 'nvidia.launchUs': 30 };
+const start = { 'nvidia.kernelScale': 1, 'nvidia.memory': 0.8, 'host.launchUs': 30 };
 
 describe('fitFactors', () => {
   test('recovers the factors that made the published figures (the priors pull a little)', async () => {

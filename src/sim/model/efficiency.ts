@@ -71,13 +71,6 @@ const FAMILY_FACTORS: Record<string, { prior: Record<HardwareFamily, number>; sp
     max: 100,
     meaning: 'cost of each local expert a MoE layer touches, beyond its bytes (grouped-GEMM tiles and scheduling; µs)',
   },
-  launchUs: {
-    prior: { nvidia: 30, amd: 30, ascend: 30 },
-    spread: 4,
-    min: 1,
-    max: 1000,
-    meaning: 'host time per kernel of an eager pass (prefill, or decode without a graph): Python, launch, routing setup (µs)',
-  },
   collectiveLatency: {
     prior: { nvidia: 1, amd: 1, ascend: 1 },
     spread: 2.5,
@@ -116,6 +109,10 @@ const FEATURE_FACTORS: Record<string, FactorSpec> = {
   'roofline.sharpness': { prior: 4, spread: 1.6, min: 1.2, max: 30, meaning: 'how sharply an op turns from math-bound to memory-bound: (t_math^p + t_memory^p)^(1/p)' },
   'dsa.passScale': { prior: 1, spread: 2, min: 0.3, max: 10, meaning: "multiplier on the device time of a DeepSeek-sparse-attention model's passes (its day-0 kernels, beyond the indexer's own)" },
   'cp.prefillScale': { prior: 2, spread: 2, min: 0.5, max: 10, meaning: 'multiplier on extend passes run by a prefill context-parallel group' },
+  // One factor, not one per family: an eager pass's host time per kernel is PyTorch's Python dispatch
+  // and SGLang's layer code, the same software on every accelerator (the launch itself is a few µs of
+  // it). Per family, MI300X's was pinned by three Qwen3-Coder runs: holding them out halved it.
+  'host.launchUs': { prior: 30, spread: 4, min: 1, max: 1000, meaning: 'host time per kernel of an eager pass (prefill, or decode without a graph): Python, launch, routing setup (µs)' },
   // One factor, not one per family: it is SGLang's Python front end, the same software on every accelerator.
   // Per family, MI300X's was pinned by three Qwen3-Coder runs whenever DeepSeek on MI300X was held out.
   'frontEnd.hopUs': { prior: 20000, spread: 5, min: 100, max: 1000000, meaning: "latency every request pays outside the scheduler's steps: HTTP, tokenisation, the hops to the scheduler and back (µs)" },
@@ -193,7 +190,6 @@ export interface FamilyEfficiency {
   attention: number;
   kernelScale: number;
   expertUs: number;
-  launchUs: number;
   collectiveLatency: number;
   stepCpuUs: number;
   requestCpuUs: number;
@@ -207,6 +203,8 @@ export interface AcceptTail {
 
 export interface EfficiencyProfile {
   family: FamilyEfficiency;
+  /** Host time per kernel of an eager pass (µs). */
+  launchUs: number;
   /** Fraction of link bandwidth achieved by collectives and transfers. */
   link: number;
   speculative: {
@@ -278,11 +276,11 @@ export function efficiencyFor(inputs: EfficiencyInputs): EfficiencyProfile {
       attention: family('attention'),
       kernelScale: family('kernelScale'),
       expertUs: family('expertUs'),
-      launchUs: family('launchUs'),
       collectiveLatency: family('collectiveLatency'),
       stepCpuUs: family('stepCpuUs'),
       requestCpuUs: family('requestCpuUs'),
     },
+    launchUs: value('host.launchUs'),
     link: value('link.efficiency'),
     speculative: {
       draftStepUs: value('spec.draftStepUs'),

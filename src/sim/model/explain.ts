@@ -53,7 +53,7 @@ function passLines(d: ResolvedInstance, pass: PassBreakdown, indent: string): st
   lines.push(`${indent}${`kernel latency (${Math.round(pass.kernels)} kernels × ${kernelUs.toFixed(1)} µs)`.padEnd(54)}${ms(pass.kernelLatency).padStart(12)}`);
   if (pass.indexer !== null) lines.push(`${indent}${INDEXER_LABELS[pass.indexer]}`);
   if (pass.launchFloor > 0) {
-    lines.push(`${indent}${`host floor of an eager pass (${d.efficiency.family.launchUs.toFixed(0)} µs a kernel)`.padEnd(54)}${ms(pass.launchFloor).padStart(12)}`);
+    lines.push(`${indent}${`host floor of an eager pass (${d.efficiency.launchUs.toFixed(0)} µs a kernel)`.padEnd(54)}${ms(pass.launchFloor).padStart(12)}`);
   }
   if (pass.scale !== 1) lines.push(`${indent}${'phase multiplier'.padEnd(54)}${`× ${pass.scale.toFixed(2)}`.padStart(12)}`);
   lines.push(`${indent}${'pass'.padEnd(54)}${ms(pass.seconds).padStart(12)}`);

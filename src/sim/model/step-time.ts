@@ -386,7 +386,7 @@ function pass(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[], l
   const kernels = layers * (c.kernels.perLayer - (indexer === 'full' ? 0 : c.kernels.indexerQueryHalfPerLayer)) + c.kernels.perPass;
   const e = d.efficiency.family;
   const kernelLatency = kernels * d.hardware.kernelFloorUs * e.kernelScale * US;
-  const launchFloor = isEager(d, ranks, prefill) ? kernels * e.launchUs * US : 0;
+  const launchFloor = isEager(d, ranks, prefill) ? kernels * d.efficiency.launchUs * US : 0;
   const work = slowest.seconds + experts.seconds + kernelLatency;
   const sparseKernels = m.dsa !== undefined && indexer !== 'dense';
   const scale = (prefill && d.expertAllToAll ? d.efficiency.expertParallelPrefillScale : 1) * (sparseKernels ? d.efficiency.sparseAttentionScale : 1);
