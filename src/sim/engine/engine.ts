@@ -199,19 +199,27 @@ class ModelEngine implements SimEngine {
         if (live.phase !== 'aborted') this.route(live, 'decode', t);
       }
       this.schedulers.forEach((scheduler, instance) => {
+        let finished: ReturnType<Scheduler['finishStep']> | null = null;
         if (scheduler.stepEnd !== undefined && scheduler.stepEnd <= t) {
-          const { end, timing, outputs, rankSteps } = scheduler.finishStep();
-          for (const rankStep of rankSteps) this.onRankStep?.({ time: end, instance, ...rankStep });
-          // The overlapped host pass of the next step processes these results: visible after it.
+          finished = scheduler.finishStep();
+          for (const rankStep of finished.rankSteps) this.onRankStep?.({ time: finished.end, instance, ...rankStep });
+        }
+        const stepping = !scheduler.busy;
+        const started = stepping && scheduler.startStep(t);
+        if (finished !== null) {
+          const { end, timing, outputs } = finished;
+          // SGLang's overlap loop forms and launches the next batch before it processes these results,
+          // so they are visible after that host pass: the scheduling work, and an eager pass's launch
+          // (a prefill right after this step holds back its tokens until every kernel is queued).
           // Without overlap the step's own host work, already in its duration, did.
-          const ready = hidesHostWork(scheduler.deployment) ? end + timing.cpu : end;
+          const nextLaunch = started ? scheduler.inflightLaunch : 0;
+          const ready = hidesHostWork(scheduler.deployment) ? end + timing.cpu + nextLaunch : end;
           for (const output of outputs) {
             if (output.handoff) this.transfers.push(end + kvTransferSeconds(scheduler.deployment, this.deployment, output.live.inputTokens), output.live);
             else emissions.push(this.emit(output, ready));
           }
         }
-        if (!scheduler.busy) {
-          scheduler.startStep(t);
+        if (stepping) {
           for (const live of scheduler.takeAdmitted()) {
             emissions.push(this.emit({ live, tokens: live.generated, finished: false, verified: false, handoff: false }, t));
           }

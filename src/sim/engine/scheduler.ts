@@ -106,6 +106,11 @@ export class Scheduler {
     return this.inflight?.end;
   }
 
+  /** Host time to launch the step in flight (its eager passes; 0 for graph replay or when idle). */
+  get inflightLaunch(): number {
+    return this.inflight?.timing.launch ?? 0;
+  }
+
   get busy(): boolean {
     return this.inflight !== null;
   }

@@ -35,6 +35,11 @@ export interface StepTiming {
   duration: number;
   gpu: number;
   cpu: number;
+  /**
+   * The host's time to launch the step's eager passes (0 when every pass replays a graph). Under the
+   * overlap scheduler the last step's results are processed only after this launch.
+   */
+  launch: number;
 }
 
 /** One kind of work in a pass, on the busiest device: math, bytes read, and its roofline time. */
@@ -411,11 +416,6 @@ export function passBreakdown(d: ResolvedInstance, ranks: readonly (readonly Req
   return pass(d, ranks, layers, true);
 }
 
-/** Device time of one forward pass (0 when there is no work). */
-export function passTime(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[], layers = d.model.layers): number {
-  return pass(d, ranks, layers, false)?.seconds ?? 0;
-}
-
 /** Host time of one scheduler pass over `requests` running requests (`t_0 + t_req·B`). */
 export function cpuTime(d: ResolvedInstance, requests: number): number {
   const e = d.efficiency.family;
@@ -466,11 +466,17 @@ export function hidesHostWork(d: ResolvedInstance): boolean {
 /** Time of one engine step: the device's, or the host's where it is longer; without overlap, the two add up. */
 export function stepTime(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[]): StepTiming {
   const passes = stepPasses(d, ranks);
-  let gpu = passTime(d, passes.target) + passes.draftFixed;
-  for (const draft of passes.draft) gpu += passTime(d, draft, 1);
+  let gpu = passes.draftFixed;
+  let launch = 0;
+  for (const [work, layers] of [[passes.target, d.model.layers] as const, ...passes.draft.map((draft) => [draft, 1] as const)]) {
+    const p = pass(d, work, layers, false);
+    if (p === null) continue;
+    gpu += p.seconds;
+    launch += p.launchFloor * p.scale;
+  }
   let busiest = 0;
   for (const work of ranks) busiest = Math.max(busiest, work.length);
   const cpu = cpuTime(d, busiest);
   const busy = hidesHostWork(d) ? Math.max(gpu, cpu) : gpu + cpu;
-  return { duration: busy + passes.exposedCpu, gpu, cpu };
+  return { duration: busy + passes.exposedCpu, gpu, cpu, launch };
 }
