@@ -19,6 +19,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { UserError } from '../src/core/errors.js';
 import { fitAcceptance } from '../src/sim/calibration/acceptance.js';
 import { prepareCase, type PredictedFigures, type PreparedCase } from '../src/sim/calibration/case-runner.js';
 import type { PredictionCase } from '../src/sim/calibration/cases.js';
@@ -35,20 +36,22 @@ const TARGETS: Record<Metric, number> = { tpotMs: 0.15, outputTps: 0.15, ttftMs:
 const GROUP_TPOT_TARGET = 0.3;
 const LABELS: Record<Metric, string> = { tpotMs: 'mean TPOT ms', outputTps: 'output tok/s', ttftMs: 'mean TTFT ms' };
 
-const { values } = parseArgs({
-  options: {
-    write: { type: 'boolean', default: false },
-    refit: { type: 'boolean', default: false },
-    'no-cv': { type: 'boolean', default: false },
-    cases: { type: 'string', multiple: true },
-    workers: { type: 'string' },
-    iterations: { type: 'string', default: '12' },
-    // A fold refits like the full fit, to convergence (fit.ts, hasConverged: a step gaining under 0.1% that moves no factor by more than 2%):
-    // cut at 4, three folds stopped early and the TTFT median moved by half a point.
-    'cv-iterations': { type: 'string', default: '12' },
-    fold: { type: 'string', multiple: true },
-  },
-});
+/** The script's flags (parsed in main, so that a bad one is reported like any other bad input). */
+const readOptions = () =>
+  parseArgs({
+    options: {
+      write: { type: 'boolean', default: false },
+      refit: { type: 'boolean', default: false },
+      'no-cv': { type: 'boolean', default: false },
+      cases: { type: 'string', multiple: true },
+      workers: { type: 'string' },
+      iterations: { type: 'string', default: '12' },
+      // A fold refits like the full fit, to convergence (fit.ts, hasConverged: a step gaining under 0.1% that moves no factor by more than 2%):
+      // cut at 4, three folds stopped early and the TTFT median moved by half a point.
+      'cv-iterations': { type: 'string', default: '12' },
+      fold: { type: 'string', multiple: true },
+    },
+  }).values;
 
 /** Fitted values as the file stores them (4 significant digits). */
 const storedValues = (values: Readonly<Record<string, number>>): Record<string, number> =>
@@ -124,6 +127,7 @@ async function prepareRunnable(cases: readonly PredictionCase[]): Promise<{ prep
 }
 
 async function main(): Promise<void> {
+  const values = readOptions();
   const started = performance.now();
   const heldAside = values.cases !== undefined;
   const loaded = heldAside ? loadCaseFiles(values.cases!.map((f) => resolve(f)), root) : trainingCases(root);
@@ -194,4 +198,12 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+// A missing training set or a bad flag is one line and an exit status, not a stack trace.
+try {
+  await main();
+} catch (error) {
+  const badFlag = (error as { code?: unknown }).code?.toString().startsWith('ERR_PARSE_ARGS') === true;
+  if (!(error instanceof UserError) && !badFlag) throw error;
+  process.stderr.write(`predict-accuracy: error: ${(error as Error).message}\n`);
+  process.exitCode = error instanceof UserError ? error.exitCode : 2;
+}

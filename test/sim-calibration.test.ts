@@ -6,6 +6,8 @@
  * bench/predict-accuracy.ts' cross-validation, not this test's.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { prepareCase, simulateCase, type PredictedFigures } from '../src/sim/calibration/case-runner.js';
 import type { PredictionCase, PublishedFigures } from '../src/sim/calibration/cases.js';
@@ -65,5 +67,24 @@ describe('every published training case runs through the predict pipeline with i
         assert.ok(Number.isFinite(predicted[key]) && predicted[key] > 0, `${c.id} ${c.name}: ${key} = ${predicted[key]}`);
       }
     }
+  });
+});
+
+describe('bench/predict-accuracy.ts on bad input', () => {
+  /** Runs the script; its exit status and standard error. */
+  const run = (...args: string[]): Promise<{ code: number; stderr: string }> =>
+    new Promise((resolve) => {
+      execFile(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'bench', 'predict-accuracy.ts'), ...args], { cwd: REPO_ROOT }, (error, _stdout, stderr) =>
+        resolve({ code: typeof error?.code === 'number' ? error.code : 0, stderr }),
+      );
+    });
+
+  test('an unknown flag or a missing case file is one line and a non-zero exit, no stack trace', async () => {
+    const flag = await run('--bogus');
+    assert.equal(flag.code, 2);
+    assert.match(flag.stderr, /^predict-accuracy: error: .*'--bogus'\n$/);
+    const missing = await run('--cases', join(REPO_ROOT, 'no-such-cases.json'));
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /^predict-accuracy: error: cannot read case file .*no-such-cases\.json.*\n$/);
   });
 });
