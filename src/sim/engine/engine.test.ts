@@ -65,10 +65,10 @@ describe('engine basics', () => {
 
   test('under the overlap scheduler a prefill launched next holds back the last step\'s tokens until it is queued', () => {
     /** b's first token, and the ends of the first two steps (b's prefill, then whatever ran next). */
-    const run = (withNewcomer: boolean) => {
+    const run = (withNewcomer: boolean, ...flags: string[]) => {
       const ends: number[] = [];
       // A 32B model's eager prefill is host-bound for tens of milliseconds.
-      const engine = createEngine(launch('--sim-model', 'qwen3-32b', '--tp', '2'), { onRankStep: (step) => ends.push(step.time) });
+      const engine = createEngine(launch('--sim-model', 'qwen3-32b', '--tp', '2', ...flags), { onRankStep: (step) => ends.push(step.time) });
       engine.submit(request('b', 100, 3));
       // c reaches the scheduler while b's prefill runs, so its own prefill is the next step.
       if (withNewcomer) engine.submit(request('c', 100, 3, 0.01));
@@ -80,6 +80,9 @@ describe('engine basics', () => {
     // SGLang processes b's prefill result only after launching c's eager pass (host-bound here).
     assert.ok(followed.lag > 0.8 * followed.next, `b's first token waits for c's launch: ${followed.lag} of ${followed.next}`);
     assert.ok(alone.lag < 0.5 * followed.lag, `a decode step next is launched at once: ${alone.lag}`);
+    // Speculative decoding turns the overlap loop off: results are processed before the next launch.
+    const speculative = run(true, '--speculative-algorithm', 'EAGLE');
+    assert.ok(speculative.lag < 0.5 * speculative.next, `no overlap loop under speculative decoding: ${speculative.lag} of ${speculative.next}`);
   });
 
   test('same seed, same emissions', () => {

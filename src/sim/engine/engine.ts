@@ -9,7 +9,7 @@ import type { ServerRole } from '../deployment/deployment.js';
 import { resolveInstance, type ResolvedInstance } from '../model/resolve-instance.js';
 import type { Calibration } from '../model/efficiency.js';
 import { kvTransferSeconds } from '../model/kv-transfer.js';
-import { hidesHostWork } from '../model/step-time.js';
+import { hidesHostWork, runsOverlapLoop } from '../model/step-time.js';
 import { seededUniform } from '../text/seeded-random.js';
 import { TimeHeap } from '../truth/time-heap.js';
 import type { Engine, EngineStats, LaunchConfig, SimRequest, TokenEmission } from '../types.js';
@@ -210,9 +210,10 @@ class ModelEngine implements SimEngine {
           const { end, timing, outputs } = finished;
           // SGLang's overlap loop forms and launches the next batch before it processes these results,
           // so they are visible after that host pass: the scheduling work, and an eager pass's launch
-          // (a prefill right after this step holds back its tokens until every kernel is queued).
-          // Without overlap the step's own host work, already in its duration, did.
-          const nextLaunch = started ? scheduler.inflightLaunch : 0;
+          // (a prefill right after this step holds back its tokens until every kernel is queued);
+          // speculative decoding's loop processes them before it launches. Without overlap the step's
+          // own host work, already in its duration, did.
+          const nextLaunch = started && runsOverlapLoop(scheduler.deployment) ? scheduler.inflightLaunch : 0;
           const ready = hidesHostWork(scheduler.deployment) ? end + timing.cpu + nextLaunch : end;
           for (const output of outputs) {
             if (output.handoff) this.transfers.push(end + kvTransferSeconds(scheduler.deployment, this.deployment, output.live.inputTokens), output.live);

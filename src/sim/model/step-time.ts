@@ -463,6 +463,14 @@ export function hidesHostWork(d: ResolvedInstance): boolean {
   return d.overlapSchedule || d.speculative !== null;
 }
 
+/**
+ * Whether SGLang runs its overlap loop, which launches the next batch before it processes the last
+ * one's results. It turns the loop off for speculative decoding (spec v1, SGLang 0.5.x).
+ */
+export function runsOverlapLoop(d: ResolvedInstance): boolean {
+  return d.overlapSchedule && d.speculative === null;
+}
+
 /** Time of one engine step: the device's, or the host's where it is longer; without overlap, the two add up. */
 export function stepTime(d: ResolvedInstance, ranks: readonly (readonly RequestWork[])[]): StepTiming {
   const passes = stepPasses(d, ranks);
