@@ -205,7 +205,7 @@ class ModelEngine implements SimEngine {
           for (const rankStep of finished.rankSteps) this.onRankStep?.({ time: finished.end, instance, ...rankStep });
         }
         const stepping = !scheduler.busy;
-        const started = stepping && scheduler.startStep(t);
+        if (stepping) scheduler.startStep(t);
         if (finished !== null) {
           const { end, timing, outputs } = finished;
           // SGLang's overlap loop forms and launches the next batch before it processes these results,
@@ -213,7 +213,7 @@ class ModelEngine implements SimEngine {
           // (a prefill right after this step holds back its tokens until every kernel is queued);
           // speculative decoding's loop processes them before it launches. Without overlap the step's
           // own host work, already in its duration, did.
-          const nextLaunch = started && runsOverlapLoop(scheduler.deployment) ? scheduler.inflightLaunch : 0;
+          const nextLaunch = runsOverlapLoop(scheduler.deployment) ? scheduler.inflightLaunch : 0;
           const ready = hidesHostWork(scheduler.deployment) ? end + timing.cpu + nextLaunch : end;
           for (const output of outputs) {
             if (output.handoff) this.transfers.push(end + kvTransferSeconds(scheduler.deployment, this.deployment, output.live.inputTokens), output.live);

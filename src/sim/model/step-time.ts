@@ -476,12 +476,14 @@ export function stepTime(d: ResolvedInstance, ranks: readonly (readonly RequestW
   const passes = stepPasses(d, ranks);
   let gpu = passes.draftFixed;
   let launch = 0;
-  for (const [work, layers] of [[passes.target, d.model.layers] as const, ...passes.draft.map((draft) => [draft, 1] as const)]) {
+  const run = (work: readonly (readonly RequestWork[])[], layers: number): void => {
     const p = pass(d, work, layers, false);
-    if (p === null) continue;
+    if (p === null) return;
     gpu += p.seconds;
     launch += p.launchFloor * p.scale;
-  }
+  };
+  run(passes.target, d.model.layers);
+  for (const draft of passes.draft) run(draft, 1);
   let busiest = 0;
   for (const work of ranks) busiest = Math.max(busiest, work.length);
   const cpu = cpuTime(d, busiest);
