@@ -33,7 +33,7 @@ import { connect, type Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg, setPriority } from 'node:os';
 import type { BackendName } from '../src/bench/args/types.js';
-import { parseBenchArgs } from '../src/cli/bench-args/parse.js';
+import { parseBenchArgs } from '../src/bench/args/parse.js';
 import { resolveRunConfig } from '../src/bench/run-config.js';
 import { calculateMetrics } from '../src/bench/metrics/calculate.js';
 import { createExecutor } from '../src/bench/runner/executor.js';

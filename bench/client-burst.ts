@@ -18,7 +18,7 @@
  * The first wave (the first C requests, due at once) and the later ones (each due when a slot
  * frees) are reported apart.
  */
-import { parseBenchArgs } from '../src/cli/bench-args/parse.js';
+import { parseBenchArgs } from '../src/bench/args/parse.js';
 import type { BackendName } from '../src/bench/args/types.js';
 import { calculateMetrics } from '../src/bench/metrics/calculate.js';
 import { resolveRunConfig } from '../src/bench/run-config.js';

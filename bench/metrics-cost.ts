@@ -8,7 +8,7 @@
 import { pythonJsonDumps } from '../src/core/pyjson.js';
 import { calculateExtras } from '../src/bench/metrics/extras.js';
 import { calculateMetrics } from '../src/bench/metrics/calculate.js';
-import { parseBenchArgs } from '../src/cli/bench-args/parse.js';
+import { parseBenchArgs } from '../src/bench/args/parse.js';
 import { resolveRunConfig } from '../src/bench/run-config.js';
 import { formatResultBlock } from '../src/bench/output/block.js';
 import { buildResultRecord } from '../src/bench/output/record.js';

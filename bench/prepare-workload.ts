@@ -8,7 +8,7 @@
  * and the raw speed of the numpy stream (`rand` doubles per second).
  * Run: npx tsx bench/prepare-workload.ts
  */
-import { parseBenchArgs } from '../src/cli/bench-args/parse.js';
+import { parseBenchArgs } from '../src/bench/args/parse.js';
 import { resolveRunConfig } from '../src/bench/run-config.js';
 import { buildDataset } from '../src/bench/datasets/index.js';
 import { NumpyRandomState } from '../src/core/rng.js';

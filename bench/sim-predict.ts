@@ -6,8 +6,8 @@
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { prepareCase, simulateCase } from '../src/sim/calibration/case-runner.js';
-import { trainingCases } from '../src/sim/calibration/training-set.js';
+import { prepareCase, simulateCase } from '../src/calibration/case-runner.js';
+import { trainingCases } from '../src/calibration/training-set.js';
 
 const REPEATS = 3;
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

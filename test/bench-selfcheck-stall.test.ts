@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { parseBenchArgs } from '../src/cli/bench-args/parse.js';
+import { parseBenchArgs } from '../src/bench/args/parse.js';
 import { resolveRunConfig } from '../src/bench/run-config.js';
 import { createExecutor } from '../src/bench/runner/executor.js';
 import { judgeClient, requestBoundsOf } from '../src/bench/selfcheck/verdict.js';

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { COMMAND_NAMES } from '../src/cli/main.js';
-import { SGLANG_FLAGS, SIM_MODEL_FLAGS } from '../src/sim/flags/effective-flags.js';
+import { SGLANG_FLAGS, SIM_MODEL_FLAGS } from '../src/deployment/flags/effective-flags.js';
 import { runCli } from './helpers/cli.js';
 
 describe('servebench help', () => {

@@ -18,7 +18,7 @@ import type { LoadWorkerConfig } from '../src/bench/workers/messages.js';
 import { threadCpuClock } from '../src/bench/workers/thread-cpu.js';
 import { startThreadHealthMonitor } from '../src/bench/workers/thread-health.js';
 import { startSimServer } from '../src/sim/server/sim-server.js';
-import { parseBenchArgs } from '../src/cli/bench-args/parse.js';
+import { parseBenchArgs } from '../src/bench/args/parse.js';
 import { resolveRunConfig } from '../src/bench/run-config.js';
 import type { BackendName } from '../src/bench/args/types.js';
 
@@ -119,7 +119,7 @@ describe('load workers against a truth-mode sim', () => {
 
 test('workers left unclosed by a failed run do not keep the process alive', async () => {
   const loader = JSON.stringify(new URL('../src/bench/workers/load-workers.ts', import.meta.url).href);
-  const parser = JSON.stringify(new URL('../src/cli/bench-args/parse.ts', import.meta.url).href);
+  const parser = JSON.stringify(new URL('../src/bench/args/parse.ts', import.meta.url).href);
   const resolver = JSON.stringify(new URL('../src/bench/run-config.ts', import.meta.url).href);
   const script = `const { LoadWorkers } = await import(${loader});
     const { parseBenchArgs } = await import(${parser});

@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { prepareCase, simulateCase, type PredictedFigures } from '../src/sim/calibration/case-runner.js';
-import type { PredictionCase, PublishedFigures } from '../src/sim/calibration/cases.js';
-import { METRICS, REFERENCE_LOG_BOUNDS } from '../src/sim/calibration/fit.js';
-import { referenceLogCases, trainingCases } from '../src/sim/calibration/training-set.js';
+import { prepareCase, simulateCase, type PredictedFigures } from '../src/calibration/case-runner.js';
+import type { PredictionCase, PublishedFigures } from '../src/calibration/cases.js';
+import { METRICS, REFERENCE_LOG_BOUNDS } from '../src/calibration/fit.js';
+import { referenceLogCases, trainingCases } from '../src/calibration/training-set.js';
 import { REPO_ROOT } from './helpers/cli.js';
 
 const COLUMNS: Array<[keyof PredictedFigures & keyof PublishedFigures, string]> = [

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { describeLaunch } from '../src/sim/flags/launch-summary.js';
-import { parseLaunchArgs } from '../src/sim/flags/launch-flags.js';
+import { parseLaunchArgs } from '../src/deployment/flags/launch-flags.js';
 import { resolveInstance } from '../src/sim/model/resolve-instance.js';
 import { startSimServer, type SimServerHandle } from '../src/sim/server/sim-server.js';
 import { get } from './sim-server-helpers.js';

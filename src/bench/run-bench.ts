@@ -11,8 +11,6 @@ import { UserError } from '../core/errors.js';
 import { pythonJsonLoads } from '../core/pyjson.js';
 import type { PyValue } from '../core/pyrepr.js';
 import { createBenchRngs, type BenchRngs } from '../core/rng.js';
-import { splitCommandLine } from '../core/command-line.js';
-import type { SimThreadHandle, LatenessSummary } from '../sim/index.js';
 import { loadTokenizer, type Tokenizer } from '../tokenizer/index.js';
 import { runHeaders, type RunHeaders } from './backends/index.js';
 import { checkChatTemplate } from './chat-template-check.js';
@@ -28,6 +26,7 @@ import { resolveTarget, simAddress, type BenchTarget } from './target.js';
 import { fetchServerInfo } from './transport/auxiliary.js';
 import { HttpPool } from './transport/http-pool.js';
 import { autoTimeScale } from './sim-time-scale.js';
+import type { SimTarget, StartedSim } from './sim-target.js';
 import type { Dataset, RequestOutput } from './types.js';
 import { resolveWorkerCount } from './workers/plan.js';
 import type { ServerSide } from './server-metrics/server-side.js';
@@ -42,8 +41,8 @@ export interface BenchIo {
 }
 
 export interface OpenOptions {
-  /** SGLang launch flags of a sim to start on its own thread and benchmark; null benchmarks the config's server. */
-  sim: string | null;
+  /** The sim to start and benchmark (`--sim`); null benchmarks the config's server. */
+  sim: SimTarget | null;
   /**
    * bench_serving's console (`servebench bench`): the chat-template notice, then `announce` (the
    * resolved Namespace) before the tokenizer loads, and in each run the stall-timeout notice and
@@ -81,8 +80,8 @@ export interface BenchResult extends MeasuredRun {
 
 /** A caller that shows and keeps a run's results as it goes (`servebench bench`); both hooks run while stop signals are caught. */
 export interface BenchReport {
-  /** The metrics are in; `simWrites` reads the started sim's write lateness (null without one). The server info is fetched next. */
-  summarized(run: MeasuredRun, simWrites: (() => Promise<LatenessSummary>) | null): Promise<void>;
+  /** The metrics are in; `simSelfCheck` gives the started sim's verdict on its writes (null without one). The server info is fetched next. */
+  summarized(run: MeasuredRun, simSelfCheck: (() => Promise<string>) | null): Promise<void>;
   finished(result: BenchResult): Promise<void>;
 }
 
@@ -113,13 +112,6 @@ export interface BenchSession {
   close(): Promise<void>;
 }
 
-/** Starts the sim of `flags`, told which dataset the run sends (its speculative acceptance depends on it) unless they say. */
-async function startSim(flags: string | null, dataset: string): Promise<SimThreadHandle | null> {
-  if (flags === null) return null;
-  const { startEmbeddedSim } = await import('../sim/index.js');
-  return startEmbeddedSim(splitCommandLine(flags), dataset);
-}
-
 /** The tokenizer that builds the dataset and recounts the outputs; with the console, bench_serving's chat-template check comes first. */
 async function runTokenizer(config: BenchRunConfig, target: BenchTarget, io: BenchIo, benchConsole: OpenOptions['console']): Promise<Tokenizer> {
   const spec = { tokenizer: config.tokenizer, model: target.model };
@@ -131,7 +123,7 @@ async function runTokenizer(config: BenchRunConfig, target: BenchTarget, io: Ben
 
 /** Opens the target `config` and `options.sim` name; throws UsageError, ModelDiscoveryError, or the sim's and tokenizer's errors. */
 export async function openBench(config: BenchRunConfig, io: BenchIo, options: OpenOptions): Promise<BenchSession> {
-  const sim = await startSim(options.sim, config.dataset.name);
+  const sim = options.sim === null ? null : await options.sim.start(config.dataset.name);
   const pool = new HttpPool({ streamIdleTimeout: config.streamIdleTimeout });
   try {
     const headers = runHeaders(io.env, config.request.headers);
@@ -144,7 +136,7 @@ export async function openBench(config: BenchRunConfig, io: BenchIo, options: Op
   }
 }
 
-async function closeAll(pool: HttpPool, sim: SimThreadHandle | null): Promise<void> {
+async function closeAll(pool: HttpPool, sim: StartedSim | null): Promise<void> {
   await pool.close();
   await sim?.close();
 }
@@ -155,7 +147,7 @@ class OpenSession implements BenchSession {
     private readonly tokenizer: Tokenizer,
     private readonly pool: HttpPool,
     private readonly headers: RunHeaders,
-    private readonly sim: SimThreadHandle | null,
+    private readonly sim: StartedSim | null,
     private readonly io: BenchIo,
     private readonly options: OpenOptions,
   ) {}
@@ -208,7 +200,7 @@ class OpenSession implements BenchSession {
         selfCheck: judgeClient(run.loopHealth, requestBoundsOf(run.outputs)),
         simTimeScale: timeScale,
       };
-      await options.report?.summarized(measured, sim === null ? null : () => sim.writeLateness());
+      await options.report?.summarized(measured, sim === null ? null : () => sim.selfCheck(timeScale));
       const result: BenchResult = { ...measured, serverInfo: await fetchServerInfo(pool, target.urls.baseUrl, headers.withAuth, pythonJsonLoads) };
       await options.report?.finished(result);
       abandonOnStop();
@@ -224,8 +216,8 @@ class OpenSession implements BenchSession {
 
   /** The run's time scale (`--sim-time-scale`, 'auto' planned for this workload), set on the started sim; 1 without one. */
   private async setSimTimeScale(config: BenchRunConfig, dataset: Dataset, rngs: BenchRngs): Promise<number> {
-    if (this.sim === null || this.options.sim === null) return 1;
-    const timeScale = config.simTimeScale === 'auto' ? await autoTimeScale(this.options.sim, config, dataset, rngs, this.io.env) : config.simTimeScale;
+    if (this.sim === null) return 1;
+    const timeScale = config.simTimeScale === 'auto' ? await autoTimeScale(this.sim, config, dataset, rngs, this.io.env) : config.simTimeScale;
     await this.sim.setTimeScale(timeScale);
     return timeScale;
   }

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UsageError, UserError } from '../core/errors.js';
-import { parseBenchArgs } from '../cli/bench-args/parse.js';
+import { parseBenchArgs } from './args/parse.js';
 import { resolveRunConfig } from './run-config.js';
 
 describe('resolveRunConfig', () => {

@@ -7,7 +7,8 @@
  */
 import { deepFreeze } from '../core/deep-freeze.js';
 import { parseExtraBody } from './args/extra-body.js';
-import type { BackendName, BenchArgs, DatasetName } from './args/types.js';
+import type { BackendName, BenchArgs } from './args/types.js';
+import type { DatasetName } from '../core/dataset-names.js';
 import type { ServerAddress } from './args/urls.js';
 import { validateRunConfig } from './args/validate.js';
 

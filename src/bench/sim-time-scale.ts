@@ -2,17 +2,16 @@
  * `--sim-time-scale auto`: the run's demand, from the same workload run through the sim's engine in
  * virtual time, against this machine's measured capacity (runner/time-scale.ts chooses).
  */
-import { splitCommandLine } from '../core/command-line.js';
 import type { BenchRngs } from '../core/rng.js';
 import type { BenchRunConfig } from './run-config.js';
 import { chooseTimeScale } from './runner/time-scale.js';
 import { realTimeCapacity } from './selfcheck/real-time-capacity.js';
+import type { StartedSim } from './sim-target.js';
 import type { Dataset } from './types.js';
 
-/** The time scale for running `dataset` as `config` says against a sim started with `simFlags`; 1 for a truth-mode sim. */
-export async function autoTimeScale(simFlags: string, config: BenchRunConfig, dataset: Dataset, rngs: BenchRngs, env: NodeJS.ProcessEnv): Promise<number> {
-  const { servingDemand } = await import('../sim/index.js');
-  const demand = servingDemand(splitCommandLine(simFlags), dataset.rows, {
+/** The time scale for running `dataset` as `config` says against `sim`; 1 for a truth-mode sim. */
+export async function autoTimeScale(sim: StartedSim, config: BenchRunConfig, dataset: Dataset, rngs: BenchRngs, env: NodeJS.ProcessEnv): Promise<number> {
+  const demand = sim.demand(dataset.rows, {
     requestRate: config.load.requestRate,
     maxConcurrency: config.load.maxConcurrency,
     // A copy: the run draws its own arrival intervals from the stream afterwards.

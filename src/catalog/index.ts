@@ -31,7 +31,6 @@ export { splitLabelPair } from '../core/label-pair.js';
 export { parseDeploymentInstance } from './ingest/launch-config.js';
 export { readRunsFromText } from './ingest/read-runs.js';
 export { SELF_CHECK_METRIC, SIM_SELF_CHECK_METRIC, TEXT_METRICS } from './ingest/jsonl.js';
-export type { BenchRecording } from './record-bench.js';
 export { renderBestPractice, type ExtraColumn, type TableFormat } from './report/best-practice-render.js';
 export { accuracyColumns, accuracyText, isEvalRun, linkedRuns, type LinkedRun } from './report/eval-runs.js';
 export { formatComparison, formatMetric, formatRunDetails, formatRunList } from './report/run-views.js';

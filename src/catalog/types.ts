@@ -2,7 +2,7 @@
  * Contracts of the run catalog: what a writer hands to `recordRun` and what readers get back.
  * Metric names are bench_serving's JSONL keys (`mean_ttft_ms`, `output_throughput`, ...).
  */
-import type { Deployment, DeploymentFlags, DeploymentInstance } from '../sim/index.js';
+import type { Deployment, DeploymentFlags, DeploymentInstance } from '../deployment/index.js';
 import type { MetricDefinitions } from './metric-definitions.js';
 import type { RunMode } from './run-mode.js';
 

@@ -4,7 +4,7 @@
  */
 import type { ArgumentParser } from 'argparse';
 import { openCatalog, type Catalog, type OpenCatalogOptions } from '../catalog/index.js';
-import { commandParser, parseOrHelp } from './command-parser.js';
+import { commandParser, parseOrHelp } from '../core/command-parser.js';
 import type { Command } from './main.js';
 
 /** What every catalog command's parsed arguments carry. */

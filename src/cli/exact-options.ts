@@ -6,7 +6,7 @@
  */
 import { UsageError } from '../core/errors.js';
 import { parseFlagNumber, type FlagRange, type NumberKind } from '../core/flag-range.js';
-import type { DefaultKind, HelpEntry, HelpGroup } from './command-parser.js';
+import type { DefaultKind, HelpEntry, HelpGroup } from '../core/command-parser.js';
 
 export interface OptionDef {
   name: string;

@@ -4,7 +4,7 @@
  */
 import { UsageError } from '../core/errors.js';
 import { AT_LEAST_ONE, describeRange, withRangeHelp, type FlagRange, type NumberKind } from '../core/flag-range.js';
-import { hardwareNames } from '../sim/index.js';
+import { hardwareNames } from '../deployment/index.js';
 import { parseLoadSeries, type LoadKind, parseSlo, type HardwareChoice, type OutputSpec, type SearchSpec, type SweepPlan, type TargetSpec } from '../sweep/index.js';
 import { extractOptions, numberOption, optionsOf, optionValue, splitAtDoubleDash, type OptionGroup } from './exact-options.js';
 import { parseLabels } from './run-filter-args.js';

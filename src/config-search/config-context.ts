@@ -5,7 +5,8 @@
  */
 import { UserError } from '../core/errors.js';
 import type { BenchArgs, BenchRunConfig } from '../bench/index.js';
-import { parseLaunchArgs, type HardwareProfile, type ModelSpec, resolveInstance, cardsFor, type LaunchDeployment, type LaunchInstance, resolveModel } from '../sim/index.js';
+import { parseLaunchArgs, type HardwareProfile, type ModelSpec, cardsFor, type LaunchDeployment, type LaunchInstance, resolveModel } from '../deployment/index.js';
+import { resolveInstance } from '../sim/index.js';
 import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags, type WorkloadCache } from '../predict/index.js';
 import { createLocalEvaluator, type CandidateEvaluator } from './config-search.js';
 import { enumerateConfigs, type ConfigCandidate } from './config-space.js';

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { getModel, type ModelSpec } from '../sim/model/catalog.js';
+import { getModel, type ModelSpec } from '../deployment/model/catalog.js';
 import { enumerateConfigs, parallelLayouts, speculativeFlags } from './config-space.js';
 import { renderLaunchCommands, shellQuote } from './launch-render.js';
 

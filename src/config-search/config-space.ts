@@ -4,7 +4,7 @@
  * draft (MTP or EAGLE3), and PD separation with a prefill:decode split. Pure: which of them fit in
  * memory is left to the performance model, which refuses a deployment that does not.
  */
-import type { DeployMode, ModelSpec, ServerRole } from '../sim/index.js';
+import type { DeployMode, ModelSpec, ServerRole } from '../deployment/index.js';
 
 /** A smaller chunk than the hardware default shortens the decode stall behind each prefill. */
 export const SMALL_CHUNKED_PREFILL = 4096;

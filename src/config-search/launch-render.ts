@@ -2,7 +2,7 @@
  * Renders a configuration candidate as the commands a person runs: one `sglang.launch_server`
  * per instance kind (and a router for PD separation), plus the flag lists the sim parses.
  */
-import { nodesFor } from '../sim/index.js';
+import { nodesFor } from '../deployment/index.js';
 import type { ConfigCandidate, InstancePlan } from './config-space.js';
 
 /** Quotes a word for a POSIX shell when it needs it. */

@@ -7,7 +7,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { availableParallelism } from 'node:os';
-import { countDevices, readHardwareSpec, getHardware, storedCrossValidation } from '../sim/index.js';
+import { countDevices, readHardwareSpec, getHardware } from '../deployment/index.js';
+import { storedCrossValidation } from '../sim/index.js';
 import { formatRankingTable, formatSeparationSummary, formatSkipped, formatTopLaunches, indistinguishableFromBest } from './config-report.js';
 import { createSearchContext, type ConfigSearchSpec } from './config-context.js';
 import { canUseWorkers, createPooledEvaluator } from './config-pool.js';

@@ -2,7 +2,8 @@
  * The runs-list filters as they travel in the URL (`?model=&hardware=&label=k=v&q=`), turned into
  * the catalog's `RunFilter` plus a free-text search done here. Pure.
  */
-import { deriveDatasetLabel, RUN_MODES, splitLabelPair, type RunFilter, type RunMode, type RunRecord } from '../catalog/index.js';
+import { deriveDatasetLabel, RUN_MODES, type RunFilter, type RunMode, type RunRecord } from '../catalog/index.js';
+import { splitLabelPair } from '../core/label-pair.js';
 
 export interface RunQuery {
   model: string;

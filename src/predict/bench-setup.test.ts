@@ -1,7 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { UserError } from '../core/errors.js';
-import { parseBenchArgs } from '../cli/bench-args/parse.js';
+import { parseBenchArgs } from '../bench/args/parse.js';
 import { lengthOnlyWorkload, resolveWorkloadFlags } from './bench-setup.js';
 
 const args = (model: string, ...flags: string[]) => resolveWorkloadFlags(parseBenchArgs(flags), model).config;

@@ -8,7 +8,6 @@
 import { type BenchmarkMetrics, sectionHeader, textLine } from '../bench/index.js';
 import { formatFixed } from '../core/pyformat.js';
 import type { CrossValidationSummary } from '../sim/index.js';
-import type { SloTarget } from '../sweep/index.js';
 
 /** Said wherever a ± would go when the model has not been cross-validated yet. */
 const NO_EXPECTED_ERROR = 'not known yet: the performance model has no cross-validated error';
@@ -37,11 +36,17 @@ export function throughputErrorSuffix(summary: CrossValidationSummary | null): s
   return summary === null ? '' : errorSuffix(summary.outputThroughput);
 }
 
+/** A predicted figure named as an SLO target names it: `tpot` and `{ kind: 'mean' }` for mean TPOT. */
+export interface FigureName {
+  metric: string;
+  statistic: { kind: string };
+}
+
 /**
  * ` (±12%)` after an SLO target's predicted value: only mean TPOT and mean TTFT, the statistics the
  * cross-validation judges; nothing for other statistics or without a cross-validated error.
  */
-export function sloErrorSuffix(target: Pick<SloTarget, 'metric' | 'statistic'>, summary: CrossValidationSummary | null): string {
+export function sloErrorSuffix(target: FigureName, summary: CrossValidationSummary | null): string {
   if (summary === null || target.statistic.kind !== 'mean') return '';
   if (target.metric === 'tpot') return errorSuffix(summary.meanTpot);
   if (target.metric === 'ttft') return errorSuffix(summary.meanTtft);

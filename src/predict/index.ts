@@ -3,3 +3,7 @@ export { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags, type Wor
 export { formatErrorPercent, formatExpectedErrorNote, formatExpectedErrorSection, sloErrorSuffix, throughputErrorSuffix } from './expected-error.js';
 export { predictBench, predictableWorkload, runWorkload } from './prediction.js';
 export type { Workload, WorkloadCache } from './workload-cache.js';
+export { predictedMetrics } from './virtual/predicted-metrics.js';
+export { servingDemand } from './virtual/serving-demand.js';
+export { embeddedSimTarget } from './sim-target.js';
+export { type PredictResult, predictRun } from './virtual/virtual-client.js';

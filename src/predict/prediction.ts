@@ -5,7 +5,10 @@
  */
 import { UserError } from '../core/errors.js';
 import { calculateExtras, type BenchmarkMetrics, type ServebenchExtras, type BenchRunConfig, type RequestOutput } from '../bench/index.js';
-import { createDisaggregatedEngine, createEngine, type SimEngine, predictRun, type PredictResult, predictedMetrics, type Calibration, type LaunchConfig, explainStep, deployMode, type LaunchDeployment, type LaunchInstance } from '../sim/index.js';
+import { createDisaggregatedEngine, createEngine, type SimEngine, type Calibration, explainStep } from '../sim/index.js';
+import { predictRun, type PredictResult } from './virtual/virtual-client.js';
+import { predictedMetrics } from './virtual/predicted-metrics.js';
+import { type LaunchConfig, deployMode, type LaunchDeployment, type LaunchInstance } from '../deployment/index.js';
 import type { Workload, WorkloadCache } from './workload-cache.js';
 
 export interface Prediction {

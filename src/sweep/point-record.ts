@@ -6,7 +6,8 @@
 import { type BenchArgs, type BenchmarkMetrics, type ServebenchExtras, buildResultRecord, type RequestOutput } from '../bench/index.js';
 import { runInputFromBench, parseDeploymentInstance, type RecipeConfig, type RunInput } from '../catalog/index.js';
 import type { PyValue } from '../core/pyrepr.js';
-import type { CrossValidationSummary, LaunchDeployment } from '../sim/index.js';
+import type { CrossValidationSummary } from '../sim/index.js';
+import type { LaunchDeployment } from '../deployment/index.js';
 
 import { TOOL_VERSION as VERSION } from '../core/version.js';
 

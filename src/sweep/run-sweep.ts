@@ -6,7 +6,8 @@
 import { openCatalog, type Catalog } from '../catalog/index.js';
 import { sweepChartOption, writeChart } from '../plots/index.js';
 import { splitCommandLine } from '../core/command-line.js';
-import { parseLaunchArgs, deployMode, deploymentCards, deploymentHardware, parseDeployment, type LaunchDeployment } from '../sim/index.js';
+import { parseLaunchArgs, deployMode, type LaunchDeployment } from '../deployment/index.js';
+import { deploymentCards, deploymentHardware, parseDeployment } from '../sim/index.js';
 import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags, formatExpectedErrorNote } from '../predict/index.js';
 import { writeJsonFile } from '../core/json-file.js';
 import { formatLoad, type LoadKind } from './load-series.js';

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseBenchArgs } from '../cli/bench-args/parse.js';
+import { parseBenchArgs } from '../bench/args/parse.js';
 import { resolveRunConfig } from '../bench/run-config.js';
 import { configAtLoad } from './load-config.js';
 import { parseSlo } from './slo.js';

@@ -9,8 +9,9 @@ import { deepFreeze } from '../core/deep-freeze.js';
 import { UserError } from '../core/errors.js';
 import type { PyValue } from '../core/pyrepr.js';
 import { redactText } from '../core/redact.js';
-import { storedCrossValidation, type CrossValidationSummary, describeDeployment, type LaunchDeployment } from '../sim/index.js';
-import { type WorkloadFlags, predictBench, type WorkloadCache } from '../predict/index.js';
+import { storedCrossValidation, type CrossValidationSummary, describeDeployment } from '../sim/index.js';
+import { type LaunchDeployment } from '../deployment/index.js';
+import { type WorkloadFlags, embeddedSimTarget, predictBench, type WorkloadCache } from '../predict/index.js';
 import { configAtLoad } from './load-config.js';
 import { formatLoad, type LoadKind } from './load-series.js';
 import { pointRunInput } from './point-record.js';
@@ -77,7 +78,7 @@ async function measurePoint(session: BenchSession, config: BenchRunConfig): Prom
 
 /** A real-time target: the sim of `simFlags` started in-process, or the server the bench flags name. */
 export async function liveTarget(flags: WorkloadFlags, simFlags: string | null, deployment: LaunchDeployment | null): Promise<SweepTarget> {
-  const session = await openBench(flags.config, POINT_IO, { sim: simFlags, console: null, workerThreads: false });
+  const session = await openBench(flags.config, POINT_IO, { sim: simFlags === null ? null : embeddedSimTarget(simFlags), console: null, workerThreads: false });
   const server = session.target;
   return {
     mode: simFlags === null ? 'server' : 'sim',

@@ -4,7 +4,8 @@ import { mkdtempSync, mkdirSync, copyFileSync, writeFileSync, rmSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUNDLED_LONGEST_TOKEN_BYTES } from './bundled.js';
-import { loadTokenizer, listBundledTokenizers, locateTokenizer, resolveTokenizerFamily, bundledTokenizerDir, specialTokensOfLocalConfig } from './index.js';
+import { loadTokenizer, locateTokenizer, specialTokensOfLocalConfig } from './load.js';
+import { listBundledTokenizers, resolveTokenizerFamily, bundledTokenizerDir } from './bundled.js';
 import { UserError } from '../core/errors.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'servebench-tok-'));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchRngs } from '../../src/core/rng.js';
 import type { Tokenizer } from '../../src/tokenizer/types.js';
-import { parseBenchArgs } from '../../src/cli/bench-args/parse.js';
+import { parseBenchArgs } from '../../src/bench/args/parse.js';
 import { resolveRunConfig } from '../../src/bench/run-config.js';
 import type { Dataset } from '../../src/bench/types.js';
 import { buildDataset } from '../../src/bench/datasets/index.js';

@@ -4,7 +4,7 @@
  * `# comments` stripped, `$MASTER_ADDR` replaced), and, for logs that only print
  * `benchmark_args=Namespace(...)`, the command rebuilt from the Namespace's non-default values.
  */
-import { BENCH_OPTIONS } from '../../src/cli/bench-args/options.js';
+import { BENCH_OPTIONS } from '../../src/bench/args/options.js';
 import { parseNamespace } from '../../src/catalog/ingest/python-repr.js';
 import { pyRepr, type PyValue } from '../../src/core/pyrepr.js';
 import { listReferenceLogs, readReferenceLog } from './reference-logs.js';

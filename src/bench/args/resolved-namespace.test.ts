@@ -2,8 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolveRunConfig } from '../run-config.js';
 import type { BenchTarget } from '../target.js';
-import { formatNamespace } from '../../cli/bench-args/namespace.js';
-import { parseBenchArgs } from '../../cli/bench-args/parse.js';
+import { formatNamespace } from './namespace.js';
+import { parseBenchArgs } from './parse.js';
 import { resolvedNamespace } from './resolved-namespace.js';
 
 const target: BenchTarget = {

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UserError } from '../../core/errors.js';
 import { resolveRunConfig } from '../run-config.js';
-import { parseBenchArgs } from '../../cli/bench-args/parse.js';
+import { parseBenchArgs } from './parse.js';
 import { TRT_NEEDS_MODEL } from './validate.js';
 
 const resolve = (argv: string[]) => resolveRunConfig(parseBenchArgs(argv));

@@ -4,7 +4,7 @@
 import { UserError } from '../../core/errors.js';
 import { createBenchRngs, type BenchRngs } from '../../core/rng.js';
 import type { Tokenizer } from '../../tokenizer/index.js';
-import type { DatasetName } from '../args/types.js';
+import type { DatasetName } from '../../core/dataset-names.js';
 import type { BenchRunConfig } from '../run-config.js';
 import type { Dataset } from '../types.js';
 import type { DatasetContext } from './context.js';

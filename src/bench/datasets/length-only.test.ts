@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { createBenchRngs } from '../../core/rng.js';
 import { loadTokenizer } from '../../tokenizer/index.js';
 import type { Tokenizer } from '../../tokenizer/types.js';
-import { parseBenchArgs } from '../../cli/bench-args/parse.js';
+import { parseBenchArgs } from '../args/parse.js';
 import { resolveRunConfig } from '../run-config.js';
 import type { Dataset } from '../types.js';
 import { buildLengthOnlyDataset } from './length-only.js';

@@ -8,7 +8,7 @@
  * a finite request rate the arrival times that follow come from another point of the stream).
  */
 import type { BenchRngs } from '../../core/rng.js';
-import type { DatasetName } from '../args/types.js';
+import type { DatasetName } from '../../core/dataset-names.js';
 import type { DatasetOptions } from '../run-config.js';
 import type { Dataset } from '../types.js';
 import { sampleLengths, sourceTexts } from './random.js';

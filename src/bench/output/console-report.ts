@@ -30,7 +30,7 @@ export function consoleReport(options: ConsoleReportOptions): BenchReport {
   // The sim's verdict, printed with the block and kept in the record (a run whose sim fell behind is suspect).
   let simSelfCheck: string | undefined;
   return {
-    async summarized(run, simWrites) {
+    async summarized(run, simVerdict) {
       if (run.metrics.completed === 0) notice(`UserWarning: ${ALL_REQUESTS_FAILED_WARNING}`);
       write(formatResultBlock(run.metrics, run.config));
       write(formatExtendedBlock(run.extras));
@@ -40,9 +40,8 @@ export function consoleReport(options: ConsoleReportOptions): BenchReport {
       }
       // The loops that stamped the events, and each request's own bound, judge the run.
       print(run.selfCheck.line);
-      if (simWrites !== null) {
-        const { judgeSimWrites } = await import('../../sim/index.js');
-        simSelfCheck = judgeSimWrites(await simWrites(), run.simTimeScale).line;
+      if (simVerdict !== null) {
+        simSelfCheck = await simVerdict();
         print(simSelfCheck);
       }
     },

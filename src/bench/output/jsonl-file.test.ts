@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError, UserError } from '../../core/errors.js';
 import { pyFloat } from '../../core/pyformat.js';
-import { parseBenchArgs } from '../../cli/bench-args/parse.js';
+import { parseBenchArgs } from '../args/parse.js';
 import { resolveRunConfig } from '../run-config.js';
 
 const resolve = (argv: string[]) => resolveRunConfig(parseBenchArgs(argv));

@@ -6,19 +6,36 @@
  */
 import { describeError } from '../../core/errors.js';
 import { TOOL_VERSION } from '../../core/version.js';
-import type { BenchRecording } from '../../catalog/index.js';
 import type { BenchArgs } from '../args/types.js';
 import type { BenchRunConfig } from '../run-config.js';
 import type { RequestOutput } from '../types.js';
 import { appendJsonl } from './jsonl-file.js';
 import type { JsonRecord } from './record.js';
 
+/** What a kept run hands the catalog. */
+export interface RunRecording {
+  /** The JSONL record as written. */
+  record: JsonRecord;
+  /** The resolved Namespace, stored as the run's arguments. */
+  args: Record<string, unknown>;
+  outputs: readonly RequestOutput[];
+  startedAt: Date;
+  /** e.g. `servebench 0.1.0`. */
+  toolVersion: string;
+  /** The JSONL file the record was appended to; null when the append failed. */
+  outputFile: string | null;
+  /** `--db`; null = `SERVEBENCH_DB` or the default location. */
+  dbPath: string | null;
+  /** `--sim` launch flags when the run targeted the in-process simulator. */
+  simFlags: string | null;
+}
+
 /** Where results go besides the JSONL file; the command wires them (they load the plotting and the database only when used). */
 export interface ResultKeepers {
   /** `--plot-throughput`: the per-second plots as PNG files next to the JSONL file. */
   plotThroughput(outputFile: string, outputs: readonly RequestOutput[]): Promise<void>;
   /** Records the run in the catalog; its id and the catalog file. */
-  recordRun(recording: BenchRecording): Promise<{ id: string; path: string }>;
+  recordRun(recording: RunRecording): Promise<{ id: string; path: string }>;
 }
 
 export interface KeptRun {

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pythonJsonDumps, pythonJsonLoads } from '../../core/pyjson.js';
-import { parseBenchArgs } from '../../cli/bench-args/parse.js';
+import { parseBenchArgs } from '../args/parse.js';
 import { calculateMetrics } from '../metrics/calculate.js';
 import { calculateExtras } from '../metrics/extras.js';
 import type { RequestOutput } from '../types.js';

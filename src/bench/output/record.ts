@@ -6,7 +6,6 @@
 import { PyFloat, pyFloats } from '../../core/pyformat.js';
 import type { PyValue } from '../../core/pyrepr.js';
 import { redactText, redactValue } from '../../core/redact.js';
-import type { CrossValidationSummary } from '../../sim/index.js';
 import type { BenchArgs } from '../args/types.js';
 import type { BenchmarkMetrics, ServebenchExtras } from '../metrics/types.js';
 import type { ClientVerdict } from '../selfcheck/verdict.js';
@@ -32,6 +31,13 @@ export type RecordArgs = Pick<
   | 'extensions'
 >;
 
+/** A prediction's expected error: the model's median |relative error| per headline metric on runs it was not fitted to (0.12 = 12%). */
+export interface ExpectedError {
+  meanTpot: number;
+  outputThroughput: number;
+  meanTtft: number;
+}
+
 export interface ResultRecordInput {
   args: RecordArgs;
   metrics: BenchmarkMetrics;
@@ -49,7 +55,7 @@ export interface ResultRecordInput {
    * Set for a prediction (`predict`, `sweep --predict`): the performance model's cross-validated
    * error, null before its first fit. Measurements leave it out and their record has no such key.
    */
-  prediction?: { expectedError: CrossValidationSummary | null };
+  prediction?: { expectedError: ExpectedError | null };
   /** A measurement's client self-check (predictions have none, and their record no such keys). */
   selfCheck?: ClientVerdict;
   /** Wall seconds per engine second of the `--sim` the run measured (its times are in engine time). */
@@ -182,7 +188,7 @@ function selfCheckKeys(verdict: ClientVerdict): JsonRecord {
 }
 
 /** Median |relative error| of held-out predictions per headline metric (0.12 = 12%), or null when not cross-validated yet. */
-function predictionError(summary: CrossValidationSummary | null): JsonRecord | null {
+function predictionError(summary: ExpectedError | null): JsonRecord | null {
   return summary && { mean_tpot: float(summary.meanTpot), output_throughput: float(summary.outputThroughput), mean_ttft: float(summary.meanTtft) };
 }
 

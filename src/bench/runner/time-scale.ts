@@ -46,10 +46,16 @@ export function loopHealthInServerTime(sample: LoopHealthSample, timeScale: numb
   };
 }
 
-/** What a run asks of the machine (sim/predict/serving-demand.ts) and what the machine keeps (selfcheck/real-time-capacity.ts). */
-export interface TimeScaleInputs {
+/** What serving a run in real time asks of the machine, read from the same run in the engine's virtual time (the sim's side supplies it). */
+export interface ServingDemand {
+  /** Median gap between two tokens of one stream (ms of engine time); 0 when no stream has two. */
   typicalStepMs: number;
+  /** The most token events due in any window of a few typical steps, per second (engine time). */
   peakEventsPerSecond: number;
+}
+
+/** What a run asks of the machine and what the machine keeps (selfcheck/real-time-capacity.ts). */
+export interface TimeScaleInputs extends ServingDemand {
   chunkCostUs: number;
   wakeP99Us: number;
 }

@@ -3,7 +3,7 @@
  * labelled with how it was derived: card count, dataset label, deploy mode, quantization.
  */
 import { basename } from 'node:path';
-import { hardwareForLabel, cardsFor, deployMode, deploymentDevices, instanceDevices, servers } from '../../sim/index.js';
+import { hardwareForLabel, cardsFor, deployMode, deploymentDevices, instanceDevices, servers } from '../../deployment/index.js';
 import type { RunRecord } from '../types.js';
 
 /** A derived value and the reason it holds. */

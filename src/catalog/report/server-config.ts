@@ -8,7 +8,8 @@
  */
 import { isSimServerVersion } from '../../core/version.js';
 import { DEPLOYMENT_FIELDS } from '../ingest/launch-config.js';
-import type { DeploymentFlags, RunRecord } from '../types.js';
+import type { DeploymentFlags } from '../../deployment/index.js';
+import type { RunRecord } from '../types.js';
 import { shortModelName } from './run-facts.js';
 
 type Settings = Map<string, unknown>;

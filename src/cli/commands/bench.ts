@@ -5,8 +5,8 @@
  */
 import { UserError } from '../../core/errors.js';
 import { resolvedNamespace, type BenchArgs, ModelDiscoveryError, consoleReport, resolveRunConfig, runBench, signalExitCode, signalName, type ResultKeepers, checkOutputFile, defaultOutputFileName } from '../../bench/index.js';
-import { formatNamespace } from '../bench-args/namespace.js';
-import { HelpRequested, parseBenchArgs } from '../bench-args/parse.js';
+import { formatNamespace } from '../../bench/index.js';
+import { HelpRequested, parseBenchArgs } from '../../bench/index.js';
 import type { Command } from '../main.js';
 
 const write = (text: string): void => {
@@ -43,7 +43,8 @@ async function run(argv: string[]): Promise<number> {
   let outcome: Awaited<ReturnType<typeof runBench>>;
   try {
     outcome = await runBench(config, { print, notice, env: process.env }, {
-      sim: config.sim,
+      // The engine loads only for a sim run.
+      sim: config.sim === null ? null : (await import('../../predict/index.js')).embeddedSimTarget(config.sim),
       console: {
         announce: (target) => {
           print(formatNamespace(resolvedNamespace(args, config, target)));

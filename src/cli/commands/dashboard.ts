@@ -2,7 +2,7 @@
 import type { Command } from '../main.js';
 import { LISTEN_PORT, boundedArgType, withRangeHelp } from '../../core/flag-range.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
-import { addOption } from '../command-parser.js';
+import { addOption } from '../../core/command-parser.js';
 import { isLoopbackHost, startDashboard } from '../../dashboard/index.js';
 
 interface DashboardArgs extends CatalogArgs {

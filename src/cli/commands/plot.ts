@@ -7,7 +7,7 @@ import type { Command } from '../main.js';
 import { UsageError } from '../../core/errors.js';
 import { boundedArgType, withRangeHelp } from '../../core/flag-range.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
-import { addOption } from '../command-parser.js';
+import { addOption } from '../../core/command-parser.js';
 import { PLOT_KINDS, comparisonChartOption, runChartOption, type PlotKind, imageFormatOf, writeChart, DEFAULT_SIZE } from '../../plots/index.js';
 
 interface PlotArgs extends CatalogArgs {

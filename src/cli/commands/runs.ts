@@ -2,7 +2,7 @@
 import type { Command } from '../main.js';
 import { AT_LEAST_ONE, boundedArgType, withRangeHelp } from '../../core/flag-range.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
-import { addOption } from '../command-parser.js';
+import { addOption } from '../../core/command-parser.js';
 import { addRunFilterArguments, runFilterOf, type RunFilterArgs } from '../run-filter-args.js';
 import { formatRunList, encodeJson } from '../../catalog/index.js';
 

@@ -4,7 +4,7 @@
  */
 import { UserError } from '../../core/errors.js';
 import { startDedicatedSim } from '../../sim/index.js';
-import { addHelpGroups, commandParser, wantsHelp } from '../command-parser.js';
+import { addHelpGroups, commandParser, wantsHelp } from '../../core/command-parser.js';
 import { SGLANG_FLAGS_HELP, SIM_MODEL_FLAGS_HELP, SIM_SERVER_FLAGS_HELP, TRUTH_FLAGS_HELP } from '../launch-flags-help.js';
 import type { Command } from '../main.js';
 

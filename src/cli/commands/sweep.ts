@@ -4,8 +4,8 @@
  */
 import { runConfigSearch } from '../../config-search/index.js';
 import { runLoadSweep } from '../../sweep/index.js';
-import { parseEmbeddedBenchArgs } from '../bench-args/parse.js';
-import { addHelpGroups, commandParser, wantsHelp } from '../command-parser.js';
+import { parseEmbeddedBenchArgs } from '../../bench/index.js';
+import { addHelpGroups, commandParser, wantsHelp } from '../../core/command-parser.js';
 import { helpGroups, splitAtDoubleDash } from '../exact-options.js';
 import type { Command } from '../main.js';
 import { SWEEP_OPTION_GROUPS, parseSweepCommand } from '../sweep-args.js';

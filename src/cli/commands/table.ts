@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import type { Command } from '../main.js';
 import { UserError } from '../../core/errors.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
-import { addOption } from '../command-parser.js';
+import { addOption } from '../../core/command-parser.js';
 import { addRunFilterArguments, runFilterOf, type RunFilterArgs } from '../run-filter-args.js';
 import { DEFAULT_CLASSES, groupByLatencyClass, parseClasses, renderBestPractice, type ExtraColumn, type TableFormat, accuracyColumns, isEvalRun, RUN_MODES, suspectWarnings, type RunRecord } from '../../catalog/index.js';
 

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import { getHardware } from '../model/catalog.js';
-import { countDevices, deployMode, deploymentDevices } from './deployment.js';
+import { getHardware } from '../../deployment/model/catalog.js';
+import { countDevices, deployMode, deploymentDevices } from '../../deployment/deployment.js';
 import { deploymentCards, deploymentHardware, describeDeployment, parseDeployment } from './launch-deployment.js';
 
 describe('parseDeployment', () => {

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseLaunchArgs } from '../flags/launch-flags.js';
+import { parseLaunchArgs } from '../../deployment/flags/launch-flags.js';
 import type { Engine, SimRequest, TokenEmission } from '../types.js';
 import { kvTransferSeconds } from '../model/kv-transfer.js';
 import { resolveInstance } from '../model/resolve-instance.js';

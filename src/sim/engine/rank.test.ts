@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseLaunchArgs } from '../flags/launch-flags.js';
+import { parseLaunchArgs } from '../../deployment/flags/launch-flags.js';
 import { resolveInstance } from '../model/resolve-instance.js';
 import { seededUniform } from '../text/seeded-random.js';
 import { newLiveRequest, type LiveRequest } from './live-request.js';

@@ -5,7 +5,7 @@
  * Under PD disaggregation a prefill instance hands each request off once its prompt is in KV, and a
  * decode instance admits requests whose KV (and first token) arrived by transfer.
  */
-import type { ServerRole } from '../deployment/deployment.js';
+import type { ServerRole } from '../../deployment/index.js';
 import type { ResolvedInstance } from '../model/resolve-instance.js';
 import { runsAsCudaGraph, stepTime, type StepTiming } from '../model/step-time.js';
 import { type LiveRequest, remainingOutput } from './live-request.js';

@@ -7,7 +7,7 @@
 import { deepFreeze } from '../../core/deep-freeze.js';
 import { acceptRateFor, type AcceptanceTable } from './acceptance-table.js';
 import fitted from './fitted-factors.json' with { type: 'json' };
-import type { HardwareFamily } from './catalog.js';
+import type { HardwareFamily } from '../../deployment/index.js';
 import type { BlockKernels } from './kernel-counts.js';
 
 /** One fitted number: its prior and where it applies. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseLaunchArgs } from '../flags/launch-flags.js';
+import { parseLaunchArgs } from '../../deployment/flags/launch-flags.js';
 import { resolveInstance } from './resolve-instance.js';
 import { explainStep } from './explain.js';
 import { stepTime } from './step-time.js';

@@ -9,7 +9,7 @@
  * Both resizes are Qwen-VL's `smart_resize` (core/smart-resize.ts).
  */
 import { smartResize, type ResizeRule } from '../../core/smart-resize.js';
-import type { VisionConfig } from './catalog.js';
+import type { VisionConfig } from '../../deployment/index.js';
 
 /** SGLang's resize before the processor (qwen_vl.py IMAGE_FACTOR, MIN_PIXELS, MAX_PIXELS). */
 const SGLANG_QWEN_VL_RESIZE: ResizeRule = { factor: 28, minPixels: 4 * 28 * 28, maxPixels: 16384 * 28 * 28 };

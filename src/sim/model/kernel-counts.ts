@@ -7,7 +7,7 @@
  * projection — and the fit corrects it for the kernels SGLang fuses or adds, the same on every
  * hardware family, so a count learnt on one accelerator carries to another.
  */
-import type { ModelSpec } from './catalog.js';
+import type { ModelSpec } from '../../deployment/index.js';
 import { attentionLayers, denseLayers, linearAttentionLayers, moeLayers } from './params.js';
 
 /** Kernels per block of each kind. */

@@ -2,7 +2,7 @@
  * Parameter and KV-cache sizes derived from a model's architecture (spec §3.2, §5).
  * Weights only (norms and biases are negligible); whole model, no parallel split.
  */
-import type { ModelSpec } from './catalog.js';
+import type { ModelSpec } from '../../deployment/index.js';
 
 /** Weights of one attention block (Q/K/V/O projections; MLA low-rank projections and DSA indexer). */
 export function attentionParamsPerLayer(m: ModelSpec): number {

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError, UserError } from '../../core/errors.js';
-import { parseLaunchArgs } from '../flags/launch-flags.js';
+import { parseLaunchArgs } from '../../deployment/flags/launch-flags.js';
 import { acceptanceTable } from './acceptance-table.js';
 import { resolveInstance } from './resolve-instance.js';
 import { kvBytesPerTokenPerDevice } from './params.js';

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseLaunchArgs } from '../flags/launch-flags.js';
+import { parseLaunchArgs } from '../../deployment/flags/launch-flags.js';
 import { resolveInstance } from './resolve-instance.js';
 import { expectedActiveExperts, passBreakdown, stepTime, type RequestWork } from './step-time.js';
 

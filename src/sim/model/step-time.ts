@@ -19,7 +19,7 @@ import {
   moeLayers,
   sharedExpertParams,
 } from './params.js';
-import { mathPeak } from './quantization.js';
+import { mathPeak } from '../../deployment/index.js';
 
 /** One request's share of a step: `newTokens` processed on top of `context` tokens already cached. */
 export interface RequestWork {

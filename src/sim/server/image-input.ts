@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { HttpError } from '../../core/http-error.js';
-import type { VisionConfig } from '../model/catalog.js';
+import type { VisionConfig } from '../../deployment/index.js';
 import { MAX_IMAGE_ASPECT_RATIO, imageTokens } from '../model/image-tokens.js';
 import { imageSize, type ImageSize } from './image-size.js';
 

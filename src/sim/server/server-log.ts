@@ -7,7 +7,7 @@
  */
 import type { RankStepObserver } from '../engine/rank-step.js';
 import type { ResolvedInstance } from '../model/resolve-instance.js';
-import type { LaunchConfig } from '../types.js';
+import type { LaunchConfig } from '../../deployment/index.js';
 import type { EngineClock } from './engine-clock.js';
 import { logLine, logTimestamp } from './log-line.js';
 import { finishMessage, receiveMessage, type LoggedOutput, type LoggedRequest } from './request-log-format.js';

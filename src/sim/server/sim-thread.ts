@@ -13,7 +13,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { UserError, describeError } from '../../core/errors.js';
 import { startModuleWorker } from '../../core/module-worker.js';
-import type { LaunchConfig } from '../types.js';
+import type { LaunchConfig } from '../../deployment/index.js';
 import { NO_LATENESS, type LatenessSummary } from '../truth/lateness-verdict.js';
 import type { SimServerOptions } from './sim-server.js';
 

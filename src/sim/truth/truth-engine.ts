@@ -5,7 +5,7 @@
  * multiple of `itl`, the first on the first one at least `ttft` after arrival. Pure, like every Engine.
  */
 import type { Engine, EngineStats, SimRequest, TokenEmission } from '../types.js';
-import type { TruthOptions } from '../flags/launch-flags.js';
+import type { TruthOptions } from '../../deployment/index.js';
 import { TimeHeap } from './time-heap.js';
 
 interface TruthStream {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { acceptanceTable } from '../model/acceptance-table.js';
-import type { Calibration } from '../model/efficiency.js';
+import { acceptanceTable } from '../sim/model/acceptance-table.js';
+import type { Calibration } from '../sim/model/efficiency.js';
 import type { PredictedFigures, PreparedCase } from './case-runner.js';
 import { crossValidate, medianAbsoluteErrors } from './cross-validation.js';
 import { caseUsesFactor, caseWeights, fitFactors, hasConverged, type CaseSimulator } from './fit.js';

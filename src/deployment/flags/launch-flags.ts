@@ -7,7 +7,7 @@
  */
 import { UsageError } from '../../core/errors.js';
 import { redactArgv } from '../../core/redact.js';
-import type { LaunchConfig } from '../types.js';
+import type { LaunchConfig } from '../launch-config.js';
 import { SGLANG_FLAGS, SIM_MODEL_FLAGS, SIM_SERVER_FLAGS, TRUTH_DEFAULTS, TRUTH_FLAGS, type FlagSpec } from './effective-flags.js';
 import { primaryFlagName, SGLANG_SERVER_FLAGS, type FlagArity } from './sglang-flags.js';
 

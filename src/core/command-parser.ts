@@ -4,9 +4,9 @@
  * and each option's default appended to its help as Python's ArgumentDefaultsHelpFormatter writes it.
  */
 import { ArgumentParser, type ArgumentGroup, type ArgumentOptions } from 'argparse';
-import { UsageError } from '../core/errors.js';
-import { pyFloatRepr } from '../core/pyformat.js';
-import { pyRepr, type PyValue } from '../core/pyrepr.js';
+import { UsageError } from './errors.js';
+import { pyFloatRepr } from './pyformat.js';
+import { pyRepr, type PyValue } from './pyrepr.js';
 
 /** How a default prints: a float as Python writes one (`0.0`, `inf`), anything else as `str()` does. */
 export type DefaultKind = 'str' | 'int' | 'float' | 'flag';

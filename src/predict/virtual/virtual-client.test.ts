@@ -2,8 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rowsFromLengths } from '../../bench/datasets/rows.js';
 import { NumpyRandomState } from '../../core/rng.js';
-import { createEngine } from '../engine/index.js';
-import { parseLaunchArgs } from '../flags/launch-flags.js';
+import { createEngine } from '../../sim/engine/index.js';
+import { parseLaunchArgs } from '../../deployment/flags/launch-flags.js';
 import { predictRun } from './virtual-client.js';
 
 const engine = () => createEngine(parseLaunchArgs(['--model-path', 'qwen3-32b', '--hardware', 'h100', '--tp', '2']).launch, { seed: 1 });

@@ -6,7 +6,8 @@
  * ints as `1`); catalog/ingest reads logged bench_serving commands with it.
  */
 import { AT_LEAST_ONE, CONNECT_PORT, FRACTION, NON_NEGATIVE, SEED, type FlagRange } from '../../core/flag-range.js';
-import { BACKEND_CHOICES, DATASET_CHOICES, type BenchArgs } from '../../bench/index.js';
+import { BACKEND_CHOICES, type BenchArgs } from '../index.js';
+import { DATASET_CHOICES } from '../../core/dataset-names.js';
 
 /** The bench_serving fields of BenchArgs (everything but servebench's extensions). */
 export type ReferenceDest = Exclude<keyof BenchArgs, 'extensions'>;

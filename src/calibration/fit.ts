@@ -6,9 +6,9 @@
  * Cases of large groups weigh less each, so a model × hardware pair with nine runs does not
  * outvote one with a single run.
  */
-import { solveSymmetric } from '../../core/linear-solve.js';
-import type { AcceptanceTable } from '../model/acceptance-table.js';
-import { FACTOR_SPECS, type Calibration } from '../model/efficiency.js';
+import { solveSymmetric } from '../core/linear-solve.js';
+import type { AcceptanceTable } from '../sim/index.js';
+import { FACTOR_SPECS, type Calibration } from '../sim/index.js';
 import type { PredictedFigures, PreparedCase } from './case-runner.js';
 
 /** Predicts cases (by index) under a calibration; the pool spreads them over worker threads. */

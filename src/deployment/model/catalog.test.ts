@@ -9,7 +9,7 @@ import {
   kvBytesPerTokenPerDevice,
   kvPoolBytesPerTokenPerDevice,
   totalParams,
-} from './params.js';
+} from '../../sim/model/params.js';
 import { kvElementBytes, mathPeak, quantFromName, quantOnHardware, resolveQuant } from './quantization.js';
 
 describe('hardware catalog', () => {

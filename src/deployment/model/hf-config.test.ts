@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { UserError } from '../../core/errors.js';
 import { getModel, type ModelSpec } from './catalog.js';
 import { modelSpecFromHfConfig } from './hf-config.js';
-import { totalParams } from './params.js';
+import { totalParams } from '../../sim/model/params.js';
 
 const spec = (config: Record<string, unknown>) => modelSpecFromHfConfig(config, 'My-Model');
 

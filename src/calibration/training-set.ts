@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { UserError } from '../../core/errors.js';
+import { UserError } from '../core/errors.js';
 import logCases from './reference-log-cases.json' with { type: 'json' };
 import { parseCaseFile, type PredictionCase } from './cases.js';
 

@@ -4,8 +4,8 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { startModuleWorker } from '../../core/module-worker.js';
-import type { Calibration } from '../model/efficiency.js';
+import { startModuleWorker } from '../core/module-worker.js';
+import type { Calibration } from '../sim/index.js';
 import { prepareCase, simulateCase, type PredictedFigures, type PreparedCase } from './case-runner.js';
 import type { PredictionCase } from './cases.js';
 import type { CaseSimulator } from './fit.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { UsageError } from '../../core/errors.js';
 import { formatNamespace } from './namespace.js';
 import { HelpRequested, parseBenchArgs, parseEmbeddedBenchArgs } from './parse.js';
-import { resolvePort } from '../../bench/args/urls.js';
+import { resolvePort } from './urls.js';
 import { readReferenceLog } from '../../../test/helpers/reference-logs.js';
 
 const QWEN_LOG = 'qwen2.5-0.5b_cuda-graph_64-16_r0.log';

@@ -4,8 +4,8 @@
  * held-out group is predicted with them. Its errors are what the model does on runs it was not
  * fitted to — the number to report and to drive down.
  */
-import { median } from '../../core/stats.js';
-import { DEFAULT_FACTORS } from '../model/efficiency.js';
+import { median } from '../core/stats.js';
+import { DEFAULT_FACTORS } from '../sim/index.js';
 import { fitAcceptance } from './acceptance.js';
 import type { PredictedFigures, PreparedCase } from './case-runner.js';
 import { fitFactors, METRICS, type CaseJacobian, type CaseSimulator, type Metric } from './fit.js';

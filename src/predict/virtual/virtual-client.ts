@@ -7,8 +7,8 @@
  */
 import type { NumpyRandomState } from '../../core/rng.js';
 import { poissonSchedule, type DatasetRow, type RequestOutput } from '../../bench/index.js';
-import { TimeHeap } from '../truth/time-heap.js';
-import type { Engine, EngineStats, TokenEmission } from '../types.js';
+import { TimeHeap } from '../../sim/index.js';
+import type { Engine, EngineStats, TokenEmission } from '../../sim/index.js';
 
 export interface PredictOptions {
   /** Requests per second; Infinity sends every request at once. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { expectedAcceptLength } from '../engine/speculative.js';
-import { acceptRateFor } from '../model/acceptance-table.js';
+import { expectedAcceptLength } from '../sim/engine/speculative.js';
+import { acceptRateFor } from '../sim/model/acceptance-table.js';
 import { fitAcceptance } from './acceptance.js';
 import type { PreparedCase } from './case-runner.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { UserError } from '../../core/errors.js';
+import { UserError } from '../core/errors.js';
 import { parseCaseFile } from './cases.js';
 import { referenceLogCases } from './training-set.js';
 

@@ -3,15 +3,15 @@
  * flags: the deployment from its SGLang flags, the workload `servebench bench` would build from its
  * bench flags (built once), then the engine in virtual time under a given calibration (many times).
  */
-import { type BenchRunConfig, rowsFromLengths } from '../../bench/index.js';
-import { createBenchRngs, NumpyRandomState } from '../../core/rng.js';
-import { mean, median } from '../../core/stats.js';
-import { parseEmbeddedBenchArgs } from '../../cli/index.js';
-import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags, predictableWorkload, runWorkload, type Workload } from '../../predict/index.js';
-import type { LaunchDeployment } from '../deployment/deployment.js';
-import { parseDeployment } from '../deployment/launch-deployment.js';
-import { resolveInstance, type ResolvedInstance } from '../model/resolve-instance.js';
-import type { Calibration } from '../model/efficiency.js';
+import { type BenchRunConfig, rowsFromLengths } from '../bench/index.js';
+import { createBenchRngs, NumpyRandomState } from '../core/rng.js';
+import { mean, median } from '../core/stats.js';
+import { parseEmbeddedBenchArgs } from '../bench/index.js';
+import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags, predictableWorkload, runWorkload, type Workload } from '../predict/index.js';
+import type { LaunchDeployment } from '../deployment/index.js';
+import { parseDeployment } from '../sim/index.js';
+import { resolveInstance, type ResolvedInstance } from '../sim/index.js';
+import type { Calibration } from '../sim/index.js';
 import type { PredictionCase } from './cases.js';
 
 /** A case ready to simulate: its parsed deployment and its built workload. */

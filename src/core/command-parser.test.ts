@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { UsageError } from '../core/errors.js';
+import { UsageError } from './errors.js';
 import { addOption, commandParser, helpWithDefault, parseOrHelp } from './command-parser.js';
 
 test('parser errors are usage errors, never an exit', () => {

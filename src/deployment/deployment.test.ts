@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { getHardware } from '../model/catalog.js';
+import { getHardware } from './model/catalog.js';
 import { cardsFor, deployMode, deploymentDevices, instanceDevices, nodesFor, roleCount, serverRole, servers, type Deployment } from './deployment.js';
 
 describe('device counts', () => {

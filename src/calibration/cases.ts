@@ -3,8 +3,8 @@
  * deployment's SGLang flags, the bench flags, and the figures the run published. The format is the
  * one of shared/reference/published/*.json; reference-log-cases.json holds the reference logs in it.
  */
-import { UserError } from '../../core/errors.js';
-import { isObject } from '../../core/json-object.js';
+import { UserError } from '../core/errors.js';
+import { isObject } from '../core/json-object.js';
 
 /** What a run published (ms unless named); absent figures are null. */
 export interface PublishedFigures {

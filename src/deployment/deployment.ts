@@ -8,8 +8,8 @@
  * they fill, and the deploy mode. The performance model's view of one instance is derived from its
  * facts by `resolveInstance` (sim/model/resolve-instance.ts).
  */
-import type { HardwareProfile } from '../model/catalog.js';
-import type { LaunchConfig } from '../types.js';
+import type { HardwareProfile } from './model/catalog.js';
+import type { LaunchConfig } from './launch-config.js';
 
 /** What an instance does: prefill and decode (PD mixed), one side of PD separation, or route between them. */
 export type InstanceRole = 'mixed' | 'prefill' | 'decode' | 'router';

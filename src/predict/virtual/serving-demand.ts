@@ -2,19 +2,12 @@
  * What serving a run in real time asks of the machine, read from the same run in virtual time: how
  * often a running stream's chunks are due (the engine's typical step) and how many chunks fall due
  * per second at the busiest moment. `bench --sim-time-scale auto` weighs them against what the
- * machine keeps on time (bench/sim-time-scale.ts).
+ * machine keeps on time (bench/sim-time-scale.ts); the peak is counted over `WINDOW_STEPS` typical steps.
  */
-import type { DatasetRow, RequestOutput } from '../../bench/index.js';
-import { parseLaunchArgs } from '../flags/launch-flags.js';
-import { createSimEngine, resolveSimDeployment } from '../server/sim-engine.js';
+import type { DatasetRow, RequestOutput, ServingDemand } from '../../bench/index.js';
+import { parseLaunchArgs } from '../../deployment/index.js';
+import { createSimEngine, resolveSimDeployment } from '../../sim/index.js';
 import { predictRun, type PredictOptions } from './virtual-client.js';
-
-export interface ServingDemand {
-  /** Median gap between two tokens of one stream (ms of engine time); 0 when no stream has two. */
-  typicalStepMs: number;
-  /** The most token events due in any window of `WINDOW_STEPS` typical steps, per second (engine time). */
-  peakEventsPerSecond: number;
-}
 
 /**
  * Width of the window the peak rate is counted over, in typical steps: a few steps, so that a burst
