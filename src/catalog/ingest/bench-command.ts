@@ -4,7 +4,7 @@
  * does (`--num-prompt` → `num_prompts`). Options the command does not give stay absent: their
  * defaults are bench_serving's business, not a fact of the log.
  */
-import { BENCH_OPTIONS } from '../../cli/index.js';
+import { BENCH_OPTIONS } from '../../bench/index.js';
 import { parseFlags } from './shell-command.js';
 
 /** bench_serving's option names in definition order (spec §1.2). */

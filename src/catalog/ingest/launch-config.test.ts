@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sglangFlagName } from '../../sim/index.js';
+import { sglangFlagName } from '../../deployment/index.js';
 import { DEPLOYMENT_FLAG_NAMES, parseDeploymentInstance, parseDeploymentInstances } from './launch-config.js';
 import { findCommands } from './shell-script.js';
 
