@@ -58,23 +58,3 @@ test('no module under src/ is imported only by tests: test support lives under t
     });
   assert.deepEqual(testOnly, []);
 });
-
-/**
- * Subsystems meet at their front doors: a module of one top-level folder of src/ imports another
- * subsystem only through that subsystem's index.ts, so what a subsystem offers is read in one file
- * and its insides can move freely. core/ is the shared kernel every subsystem builds on and has no door.
- */
-test('src/ subsystems import each other only through their index.ts (core/ excepted)', () => {
-  const subsystem = (path: string): string => path.split('/')[1]!;
-  const deep: string[] = [];
-  for (const file of filesUnder('src').filter((f) => f.endsWith('.ts') && !isTest(f))) {
-    for (const match of readFileSync(join(REPO_ROOT, file), 'utf8').matchAll(RELATIVE_IMPORT)) {
-      const target = resolveImport(file, match[1]!);
-      const parts = target.split('/');
-      if (parts[0] !== 'src' || subsystem(target) === subsystem(file) || subsystem(target) === 'core') continue;
-      if (parts.length === 3 && parts[2] === 'index.ts') continue;
-      deep.push(`${file} → ${target}`);
-    }
-  }
-  assert.deepEqual(deep, []);
-});

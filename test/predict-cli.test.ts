@@ -14,7 +14,8 @@ import { storedCrossValidation } from '../src/sim/model/efficiency.js';
 import type { PredictionCase } from '../src/calibration/cases.js';
 import { trainingCases } from '../src/calibration/training-set.js';
 import { parseBenchArgs } from '../src/bench/args/parse.js';
-import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags } from '../src/predict/bench-setup.js';
+import { resolveRunConfig } from '../src/bench/run-config.js';
+import { lengthOnlyWorkload, predictionWorkloads } from '../src/predict/bench-setup.js';
 import { formatErrorPercent } from '../src/predict/expected-error.js';
 import { parseDeployment } from '../src/sim/deployment/launch-deployment.js';
 import { predictBench } from '../src/predict/prediction.js';
@@ -109,7 +110,7 @@ describe('servebench predict output and errors', () => {
     const result = await runCli(['predict', ...launch, '--', ...workload]);
     assert.equal(result.code, 0, result.stderr);
     // The same prediction in-process (virtual time, same seed: the same figures), through bench_serving's block formatter.
-    const { config } = resolveWorkloadFlags(parseBenchArgs(workload), 'Qwen/Qwen2.5-0.5B-Instruct');
+    const config = resolveRunConfig(parseBenchArgs(workload), { defaultModel: 'Qwen/Qwen2.5-0.5B-Instruct' });
     const workloads = await predictionWorkloads(config, lengthOnlyWorkload(config), () => {});
     const prediction = await predictBench(parseDeployment(launch, [], []), config, workloads);
     const block = formatResultBlock(prediction.metrics, config);

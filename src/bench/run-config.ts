@@ -6,11 +6,12 @@
  * and model are resolved by target.ts, as they need the network.
  */
 import { deepFreeze } from '../core/deep-freeze.js';
+import { UserError } from '../core/errors.js';
+import { splitHeaderEntry } from '../core/header-entry.js';
 import { parseExtraBody } from './args/extra-body.js';
 import type { BackendName, BenchArgs } from './args/types.js';
 import type { DatasetName } from '../core/dataset-names.js';
 import type { ServerAddress } from './args/urls.js';
-import { validateRunConfig } from './args/validate.js';
 
 /** What the dataset builders read (spec §3). */
 export interface DatasetOptions {
@@ -95,6 +96,8 @@ export interface ProfileOptions {
 }
 
 export interface BenchRunConfig {
+  /** The arguments as parsed: what the printed and stored Namespace is built from (args/resolved-namespace.ts). */
+  readonly namespace: BenchArgs;
   readonly backend: BackendName;
   /** The server as given; target.ts resolves it (or replaces it with the started sim). */
   readonly server: ServerAddress;
@@ -146,6 +149,8 @@ export interface ResolveOptions {
 export function resolveRunConfig(args: BenchArgs, options: ResolveOptions = {}): BenchRunConfig {
   const extraBody = parseExtraBody(args.extra_request_body);
   const config: BenchRunConfig = deepFreeze({
+    // A copy: freezing the config must leave the caller's namespace as parsed.
+    namespace: structuredClone(args),
     backend: args.backend,
     server: { baseUrl: args.base_url, host: args.host, port: args.port },
     model: args.model ?? options.defaultModel ?? null,
@@ -232,4 +237,38 @@ export function resolveRunConfig(args: BenchArgs, options: ResolveOptions = {}):
   });
   validateRunConfig(config);
   return config;
+}
+
+/** The message bench_serving prints when `trt` runs without `--model` (kept verbatim). */
+export const TRT_NEEDS_MODEL = 'Please provide a model using `--model` when using `trt` backend.';
+
+/**
+ * bench_serving's start-up checks (spec §1.3 steps 1, 6, 8, 11–13), on the run config as it is
+ * resolved, as one-line UserErrors (exit 1) instead of assertion tracebacks. Checks that need the
+ * network or files (model discovery) belong to the run; the range of each number is checked as it
+ * is parsed (args/options.ts). Throws on the first setting bench_serving refuses. `--print-requests` is allowed with every
+ * backend (Q26), and `gserver`, which crashes bench_serving, is refused up front (Q16).
+ */
+function validateRunConfig(config: BenchRunConfig): void {
+  const { backend, dataset } = config;
+  if (dataset.tokenizePrompt && backend !== 'sglang') {
+    throw new UserError(`--tokenize-prompt only works with --backend sglang (got '${backend}'); drop the flag or switch backends`);
+  }
+  if (backend === 'gserver') {
+    throw new UserError("--backend gserver is not implemented (bench_serving crashes on it); choose another backend");
+  }
+  if (backend === 'trt' && config.model === null) throw new UserError(TRT_NEEDS_MODEL);
+  if ((dataset.name === 'image' || dataset.name === 'mmmu') && dataset.tokenizePrompt) {
+    throw new UserError(`--tokenize-prompt cannot be used with --dataset-name ${dataset.name}; drop the flag`);
+  }
+  // bench_serving drops an entry with an empty key or value, but an entry with no separator at all
+  // is a typo the user would never see (the header would silently not be sent).
+  const malformed = (config.request.headers ?? []).find((entry) => splitHeaderEntry(entry) === null);
+  if (malformed !== undefined) {
+    throw new UserError(`--header entry without ':' or '=' (${malformed.length} characters, not shown: it may hold a secret); write it as 'Key: Value' or Key=Value`);
+  }
+  const { names, distribution } = config.request.lora;
+  if ((distribution === 'distinct' || distribution === 'skewed') && (names ?? []).length < 2) {
+    throw new UserError(`--lora-request-distribution ${distribution} needs at least two adapters; pass them with --lora-name A B ...`);
+  }
 }

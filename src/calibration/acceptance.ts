@@ -5,8 +5,7 @@
  * low-acceptance tail), and the rates of a model × dataset pair are averaged into the table
  * (src/sim/model/acceptance-table.ts) that estimates the pairs nobody published.
  */
-import { bodyRateForPopulation } from '../sim/index.js';
-import { acceptanceTable, type AcceptanceTable } from '../sim/index.js';
+import { bodyRateForPopulation, acceptanceTable, type AcceptanceTable } from '../sim/index.js';
 import type { PreparedCase } from './case-runner.js';
 
 /** The acceptance table of the cases that ran speculative decoding and published an accept length. */

@@ -3,15 +3,12 @@
  * flags: the deployment from its SGLang flags, the workload `servebench bench` would build from its
  * bench flags (built once), then the engine in virtual time under a given calibration (many times).
  */
-import { type BenchRunConfig, rowsFromLengths } from '../bench/index.js';
+import { type BenchRunConfig, parseEmbeddedBenchArgs, resolveRunConfig, rowsFromLengths } from '../bench/index.js';
 import { createBenchRngs, NumpyRandomState } from '../core/rng.js';
 import { mean, median } from '../core/stats.js';
-import { parseEmbeddedBenchArgs } from '../bench/index.js';
-import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags, predictableWorkload, runWorkload, type Workload } from '../predict/index.js';
+import { lengthOnlyWorkload, predictionWorkloads, predictableWorkload, runWorkload, type Workload } from '../predict/index.js';
 import type { LaunchDeployment } from '../deployment/index.js';
-import { parseDeployment } from '../sim/index.js';
-import { resolveInstance, type ResolvedInstance } from '../sim/index.js';
-import type { Calibration } from '../sim/index.js';
+import { parseDeployment, resolveInstance, type ResolvedInstance, type Calibration } from '../sim/index.js';
 import type { PredictionCase } from './cases.js';
 
 /** A case ready to simulate: its parsed deployment and its built workload. */
@@ -67,7 +64,7 @@ export async function prepareCase(c: PredictionCase): Promise<PreparedCase> {
   const deployment = deploymentOf(c);
   const resolved = deployment.instances.map((instance) => resolveInstance(instance.config));
   const serving = resolved[resolved.length - 1]!;
-  const { config } = resolveWorkloadFlags(parseEmbeddedBenchArgs(['--backend', c.backend, ...c.benchFlags], 'predict'), c.modelPath);
+  const config = resolveRunConfig(parseEmbeddedBenchArgs(['--backend', c.backend, ...c.benchFlags], 'predict'), { defaultModel: c.modelPath });
   const workload = c.workloadLengths
     ? lengthsWorkload(config, c.workloadLengths)
     : await predictableWorkload(config, await predictionWorkloads(config, lengthOnlyWorkload(config), () => {}));

@@ -7,8 +7,7 @@
  * outvote one with a single run.
  */
 import { solveSymmetric } from '../core/linear-solve.js';
-import type { AcceptanceTable } from '../sim/index.js';
-import { FACTOR_SPECS, type Calibration } from '../sim/index.js';
+import { type AcceptanceTable, FACTOR_SPECS, type Calibration } from '../sim/index.js';
 import type { PredictedFigures, PreparedCase } from './case-runner.js';
 
 /** Predicts cases (by index) under a calibration; the pool spreads them over worker threads. */

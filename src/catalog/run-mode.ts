@@ -3,8 +3,6 @@
  * which measures the performance model in real time) or `predicted` (the model in virtual time).
  * Tables of best practice are made of measured runs; the other two are plans. Pure.
  */
-import type { MetricValue } from './types.js';
-
 export const RUN_MODES = ['measured', 'simulated', 'predicted'] as const;
 export type RunMode = (typeof RUN_MODES)[number];
 
@@ -12,7 +10,7 @@ export type RunMode = (typeof RUN_MODES)[number];
 export interface ModeEvidence {
   labels?: Record<string, string> | null;
   args?: Record<string, unknown> | null;
-  metrics?: Record<string, MetricValue> | null;
+  metrics?: Record<string, unknown> | null;
 }
 
 /**

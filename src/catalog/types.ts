@@ -110,7 +110,7 @@ export interface RunInput {
   metrics: Record<string, MetricValue>;
   /** Definitions of the metrics another tool measured differently from bench_serving (see metric-definitions.ts). */
   metricDefinitions?: MetricDefinitions;
-  /** Resolved bench arguments (BenchArgs in snake_case, or what a log states); secrets are redacted on write. */
+  /** Resolved bench arguments (bench_serving's Namespace in snake_case, or what a log states); secrets are redacted on write. */
   args?: Record<string, unknown> | null;
   /** Model name; default: `args.model`, else the recipe's model path. */
   model?: string | null;

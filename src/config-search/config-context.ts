@@ -4,10 +4,10 @@
  * workload, and an evaluator that predicts each candidate in virtual time.
  */
 import { UserError } from '../core/errors.js';
-import type { BenchArgs, BenchRunConfig } from '../bench/index.js';
+import type { BenchRunConfig } from '../bench/index.js';
 import { parseLaunchArgs, type HardwareProfile, type ModelSpec, cardsFor, type LaunchDeployment, type LaunchInstance, resolveModel } from '../deployment/index.js';
 import { resolveInstance } from '../sim/index.js';
-import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags, type WorkloadCache } from '../predict/index.js';
+import { lengthOnlyWorkload, predictionWorkloads, type WorkloadCache } from '../predict/index.js';
 import { createLocalEvaluator, type CandidateEvaluator } from './config-search.js';
 import { enumerateConfigs, type ConfigCandidate } from './config-space.js';
 import { instanceFlags } from './launch-render.js';
@@ -23,8 +23,8 @@ export interface ConfigSearchSpec {
   slo: Slo | null;
   maxConcurrency: number;
   promptsPerLoad: number;
-  /** The bench flags as parsed (plain data, so a worker thread receives them as they are). */
-  benchArgs: BenchArgs;
+  /** The run config of the bench flags, the model path standing in for `--model` (plain data, so a worker thread receives it as it is). */
+  benchConfig: BenchRunConfig;
 }
 
 export interface SearchContext {
@@ -69,21 +69,20 @@ export function infeasibility(deployment: LaunchDeployment, config: BenchRunConf
 export function createSearchContext(spec: ConfigSearchSpec): SearchContext {
   const hardware = spec.hardware;
   const { model } = resolveModel(spec.modelPath, null);
-  const flags = resolveWorkloadFlags(spec.benchArgs, spec.modelPath);
   const candidates = enumerateConfigs({ model, devices: spec.devices, includePd: spec.includePd });
   const deployments = candidates.map((candidate) => candidateDeployment(candidate, spec.modelPath, hardware));
   const cards = cardsFor(hardware, spec.devices);
   let workloads: Promise<WorkloadCache> | undefined;
-  const lengthOnly = lengthOnlyWorkload(flags.config);
-  const workloadCache = (): Promise<WorkloadCache> => (workloads ??= predictionWorkloads(flags.config, lengthOnly, () => {}));
+  const lengthOnly = lengthOnlyWorkload(spec.benchConfig);
+  const workloadCache = (): Promise<WorkloadCache> => (workloads ??= predictionWorkloads(spec.benchConfig, lengthOnly, () => {}));
   const evaluator = createLocalEvaluator({
     candidates,
     cards,
     slo: spec.slo,
     maxConcurrency: spec.maxConcurrency,
-    infeasibility: (candidate) => infeasibility(deployments[candidates.indexOf(candidate)]!, flags.config),
+    infeasibility: (candidate) => infeasibility(deployments[candidates.indexOf(candidate)]!, spec.benchConfig),
     measureFor: (candidate) => async (load) => {
-      const target = predictionTarget(deployments[candidates.indexOf(candidate)]!, flags, await workloadCache());
+      const target = predictionTarget(deployments[candidates.indexOf(candidate)]!, spec.benchConfig, await workloadCache());
       return measureAtFor(target, { kind: 'concurrency', promptsPerLoad: spec.promptsPerLoad, labels: {}, record: () => null })(load);
     },
   });

@@ -60,7 +60,7 @@ export async function runConfigSearch(plan: ConfigSearchPlan, print: Print, pars
     slo: plan.slo,
     maxConcurrency: plan.search.limit,
     promptsPerLoad: plan.promptsPerLoad,
-    benchArgs: parseBench(plan.benchArgv),
+    benchConfig: parseBench(plan.benchArgv, plan.modelPath),
   };
   const context = createSearchContext(spec);
   const { candidates, hardware, model } = context;

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readShellWords, splitCommandLine } from './command-line.js';
+import { closingBracketIndex, closingQuoteIndex, readShellWords, splitCommandLine } from './command-line.js';
 import { UsageError } from './errors.js';
 
 describe('splitCommandLine', () => {
@@ -19,5 +19,33 @@ describe('readShellWords', () => {
   test('escapes inside double quotes are the shell’s, and an open quote is reported, not thrown', () => {
     assert.deepEqual(readShellWords(`"say \\"hi\\" \\n"`).words, ['say "hi" \\n']);
     assert.deepEqual(readShellWords(`--a 'open rest`), { words: ['--a', 'open rest'], openQuote: "'" });
+  });
+});
+
+describe('readShellWords as written', () => {
+  const asWritten = (line: string) => readShellWords(line, { keep: 'as-written' });
+
+  test('quotes, escapes, substitutions, parameters and array assignments stay whole and as spelt; a comment still ends the line', () => {
+    assert.deepEqual(asWritten(`A=(x 'y z') --m "\${M}" $(expr 16 \\* \${n}) \${A:-a b} \`hostname -I\` x\\ y # note`).words, [
+      "A=(x 'y z')", '--m', '"${M}"', '$(expr 16 \\* ${n})', '${A:-a b}', '`hostname -I`', 'x\\ y',
+    ]);
+  });
+
+  test('an open quote is reported and, like an unclosed substitution, runs to the end', () => {
+    assert.deepEqual(asWritten(`--a 'open rest`), { words: ['--a', "'open rest"], openQuote: "'" });
+    assert.deepEqual(asWritten('echo $(date +%s'), { words: ['echo', '$(date +%s'], openQuote: null });
+  });
+});
+
+describe('closing quote and bracket', () => {
+  test('a backslash escapes only inside double quotes; -1 when nothing closes', () => {
+    assert.equal(closingQuoteIndex(`"a \\" b" c`, 0), 7);
+    assert.equal(closingQuoteIndex(`'a \\' b'`, 0), 4);
+    assert.equal(closingQuoteIndex(`"open`, 0), -1);
+  });
+
+  test('brackets nest, and a closer inside single quotes or escaped does not count', () => {
+    assert.equal(closingBracketIndex(`$(a $(b) ')' \\) c) d`, 1), 17);
+    assert.equal(closingBracketIndex('${a', 1), -1);
   });
 });

@@ -2,8 +2,8 @@
 export { cardsFor, countDevices, type Deployment, deploymentDevices, type DeploymentFlags, type DeploymentInstance, deployMode, type DeployMode, instanceDevices, type LaunchDeployment, type LaunchInstance, nodesFor, roleCount, serverRole, type ServerRole, servers } from './deployment.js';
 export { type FlagSpec, SGLANG_FLAGS, SIM_MODEL_FLAGS, SIM_SERVER_FLAGS, TRUTH_DEFAULTS, TRUTH_FLAGS } from './flags/effective-flags.js';
 export { readHardwareSpec } from './flags/hardware-spec-file.js';
-export { defaultLaunchConfig, parseLaunchArgs, sglangFlagName, type TruthOptions } from './flags/launch-flags.js';
-export type { LaunchConfig } from './launch-config.js';
+export { defaultLaunchConfig, parseLaunchArgs, sglangFlagName } from './flags/launch-flags.js';
+export type { LaunchConfig, TruthOptions } from './launch-config.js';
 export { getHardware, type HardwareFamily, hardwareForLabel, hardwareNames, type HardwareProfile, type ModelSpec, type VisionConfig } from './model/catalog.js';
 export { resolveModel } from './model/model-source.js';
 export { kvElementBytes, mathPeak, type QuantFormat, quantizationFlagOf, quantOnHardware, resolveQuant } from './model/quantization.js';

@@ -70,3 +70,16 @@ export interface LaunchConfig {
   /** The full argument list as given (secrets redacted), reported by /get_server_info. */
   rawArgs: string[];
 }
+
+/** Truth mode: every request's chunks at exactly scheduled times (spec: sim lateness ground truth). */
+export interface TruthOptions {
+  ttftMs: number;
+  itlMs: number;
+  tokensPerChunk: number;
+  /**
+   * Every chunk on one step clock shared by all requests (multiples of `itlMs`), the first at the
+   * first step at least `ttftMs` after arrival: a continuous-batching engine's pattern, where one
+   * decode step writes to every running stream at once. Otherwise each request keeps its own phase.
+   */
+  sharedSteps: boolean;
+}

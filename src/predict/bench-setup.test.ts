@@ -2,9 +2,10 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { UserError } from '../core/errors.js';
 import { parseBenchArgs } from '../bench/args/parse.js';
-import { lengthOnlyWorkload, resolveWorkloadFlags } from './bench-setup.js';
+import { resolveRunConfig } from '../bench/run-config.js';
+import { lengthOnlyWorkload } from './bench-setup.js';
 
-const args = (model: string, ...flags: string[]) => resolveWorkloadFlags(parseBenchArgs(flags), model).config;
+const args = (model: string, ...flags: string[]) => resolveRunConfig(parseBenchArgs(flags), { defaultModel: model });
 
 describe('lengthOnlyWorkload', () => {
   test('only for random and random-ids, and only when no tokenizer is found', () => {

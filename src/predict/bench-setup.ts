@@ -5,20 +5,9 @@
  * tokenizer, or for a prediction whose model has none at hand, the lengths alone when the dataset
  * needs no more.
  */
-import { type BenchArgs, buildDataset, buildLengthOnlyDataset, LENGTH_ONLY_DATASETS, resolveRunConfig, type BenchRunConfig } from '../bench/index.js';
+import { buildDataset, buildLengthOnlyDataset, LENGTH_ONLY_DATASETS, type BenchRunConfig } from '../bench/index.js';
 import { loadTokenizer, locateTokenizer, specialTokensOfLocalConfig, type TokenizerSpec } from '../tokenizer/index.js';
 import { WorkloadCache } from './workload-cache.js';
-
-/** The bench flags as parsed (what the printed and stored Namespace shows, resolved) and as the run config every point starts from. */
-export interface WorkloadFlags {
-  args: BenchArgs;
-  config: BenchRunConfig;
-}
-
-/** The parsed bench flags with their run config; `defaultModel` stands in for a `--model` they do not give. */
-export function resolveWorkloadFlags(args: BenchArgs, defaultModel: string | null): WorkloadFlags {
-  return { args, config: resolveRunConfig(args, { defaultModel }) };
-}
 
 function tokenizerSpec(config: BenchRunConfig): TokenizerSpec {
   return { tokenizer: config.tokenizer, model: config.model };

@@ -3,7 +3,7 @@
  * result record and the catalog run, so every point is a normal run in the catalog, labelled
  * with its sweep and load.
  */
-import { type BenchArgs, type BenchmarkMetrics, type ServebenchExtras, buildResultRecord, type RequestOutput } from '../bench/index.js';
+import { type BenchmarkMetrics, type BenchRunConfig, type BenchTarget, type ServebenchExtras, buildResultRecord, resolvedNamespace, type RequestOutput } from '../bench/index.js';
 import { runInputFromBench, parseDeploymentInstance, type RecipeConfig, type RunInput } from '../catalog/index.js';
 import type { PyValue } from '../core/pyrepr.js';
 import type { CrossValidationSummary } from '../sim/index.js';
@@ -12,8 +12,9 @@ import type { LaunchDeployment } from '../deployment/index.js';
 import { TOOL_VERSION as VERSION } from '../core/version.js';
 
 export interface PointRunInput {
-  /** The point's resolved Namespace: the arguments of its record and catalog run. */
-  args: BenchArgs;
+  /** The point's run config, and the server it measured (null for predictions): its resolved Namespace is the arguments of the record and the catalog run. */
+  config: BenchRunConfig;
+  server: BenchTarget | null;
   metrics: BenchmarkMetrics;
   extras: ServebenchExtras;
   outputs: readonly RequestOutput[];
@@ -41,11 +42,12 @@ export function recipeOf(deployment: LaunchDeployment, launcher: string): Recipe
 
 /** The catalog run of a point; its `metrics` are the JSONL record's values as plain numbers. */
 export function pointRunInput(input: PointRunInput): RunInput {
-  const { args, metrics, serverInfo, outputs, extras, prediction } = input;
+  const { metrics, serverInfo, outputs, extras, prediction } = input;
+  const args = resolvedNamespace(input.config, input.server);
   const record = buildResultRecord({ args, metrics, serverInfo, outputs, extras, prediction });
   const run = runInputFromBench({
     record,
-    args: input.args as unknown as Record<string, unknown>,
+    args: args as unknown as Record<string, unknown>,
     outputs: input.outputs,
     startedAt: input.startedAt,
     toolVersion: `servebench ${VERSION}`,

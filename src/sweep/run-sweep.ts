@@ -8,7 +8,7 @@ import { sweepChartOption, writeChart } from '../plots/index.js';
 import { splitCommandLine } from '../core/command-line.js';
 import { parseLaunchArgs, deployMode, type LaunchDeployment } from '../deployment/index.js';
 import { deploymentCards, deploymentHardware, parseDeployment } from '../sim/index.js';
-import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags, formatExpectedErrorNote } from '../predict/index.js';
+import { lengthOnlyWorkload, predictionWorkloads, formatExpectedErrorNote } from '../predict/index.js';
 import { writeJsonFile } from '../core/json-file.js';
 import { formatLoad, type LoadKind } from './load-series.js';
 import { formatSlo, type Slo } from './slo.js';
@@ -31,18 +31,18 @@ async function openTarget(plan: LoadSweepPlan, parseBench: BenchFlagsParser): Pr
   if (target.mode === 'predict') {
     const deployment = parseDeployment(splitCommandLine(target.shared ?? ''), target.prefills, target.decodes);
     const first = deployment.instances[0]!.config;
-    const flags = resolveWorkloadFlags(parseBench(plan.benchArgv), first.servedModelName ?? first.modelPath);
-    const lengthOnly = lengthOnlyWorkload(flags.config);
-    return { target: predictionTarget(deployment, flags, await predictionWorkloads(flags.config, lengthOnly, quiet)), note: lengthOnly?.note ?? null };
+    const config = parseBench(plan.benchArgv, first.servedModelName ?? first.modelPath);
+    const lengthOnly = lengthOnlyWorkload(config);
+    return { target: predictionTarget(deployment, config, await predictionWorkloads(config, lengthOnly, quiet)), note: lengthOnly?.note ?? null };
   }
   if (target.mode === 'sim') {
     const { launch, truth } = parseLaunchArgs(splitCommandLine(target.flags));
     // A truth-mode sim has fixed timings and no modelled deployment (its model may be any name).
     const deployment: LaunchDeployment | null = truth === null ? { instances: [{ role: 'mixed', config: launch }] } : null;
-    const flags = resolveWorkloadFlags(parseBench(plan.benchArgv), launch.servedModelName ?? launch.modelPath);
-    return { target: await liveTarget(flags, target.flags, deployment), note: null };
+    const config = parseBench(plan.benchArgv, launch.servedModelName ?? launch.modelPath);
+    return { target: await liveTarget(config, target.flags, deployment), note: null };
   }
-  return { target: await liveTarget(resolveWorkloadFlags(parseBench(plan.benchArgv), null), null, null), note: null };
+  return { target: await liveTarget(parseBench(plan.benchArgv, null), null, null), note: null };
 }
 
 /** Labels every point of this sweep carries in the catalog. */
@@ -100,7 +100,7 @@ export async function runLoadSweep(plan: LoadSweepPlan, print: Print, parseBench
     print(`servebench sweep (${target.mode === 'predict' ? 'prediction, virtual time' : 'real time'}): ${what}; ${how}; sweep id ${labels.sweep}`);
     if (note !== null) print(note);
     if (target.mode === 'server' && plan.cards === null) print('note: per-card figures assume 1 card; pass --cards N for the server under test');
-    if (target.mode === 'server' && !target.flags.config.load.flushCache) {
+    if (target.mode === 'server' && !target.config.load.flushCache) {
       print("note: every point replays the same prompts; add --flush-cache to the bench flags so the server's prefix cache does not carry over");
     }
 

@@ -2,7 +2,7 @@
  * What a `servebench sweep` command line asks for (parsed by src/cli/sweep-args.ts): a load sweep,
  * an SLO search, or a configuration search, each with its target and outputs.
  */
-import type { BenchArgs } from '../bench/index.js';
+import type { BenchRunConfig } from '../bench/index.js';
 import type { LoadKind, LoadSeries } from './load-series.js';
 import type { Slo } from './slo.js';
 
@@ -62,8 +62,9 @@ export interface ConfigSearchPlan {
 export type SweepPlan = LoadSweepPlan | ConfigSearchPlan;
 
 /**
- * Reads a plan's bench flags as `servebench bench` parses them: the CLI's parser, handed in by the
- * sweep command, so the sweep reads them where it did (after the target's launch flags, or the
- * searched device) without depending on the CLI.
+ * Reads a plan's bench flags as `servebench bench` parses and resolves them, `defaultModel` standing
+ * in for a `--model` they do not give: the CLI's parser, handed in by the sweep command, so the
+ * sweep reads them where it did (after the target's launch flags, or the searched device) without
+ * depending on the CLI.
  */
-export type BenchFlagsParser = (argv: readonly string[]) => BenchArgs;
+export type BenchFlagsParser = (argv: readonly string[], defaultModel: string | null) => BenchRunConfig;

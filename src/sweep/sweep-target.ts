@@ -3,7 +3,7 @@
  * target runs one bench at a given run config; `measureAtFor` turns that into the sweep's
  * `MeasureAt`, recording every point as a catalog run labelled with its sweep and load.
  */
-import { resolvedNamespace, openBench, RunInterrupted, signalName, type BenchIo, type BenchRunConfig, type BenchSession, type BenchTarget, type BenchmarkMetrics, type ServebenchExtras, type RequestOutput } from '../bench/index.js';
+import { openBench, RunInterrupted, signalName, type BenchIo, type BenchRunConfig, type BenchSession, type BenchTarget, type BenchmarkMetrics, type ServebenchExtras, type RequestOutput } from '../bench/index.js';
 import type { RunInput } from '../catalog/index.js';
 import { deepFreeze } from '../core/deep-freeze.js';
 import { UserError } from '../core/errors.js';
@@ -11,7 +11,7 @@ import type { PyValue } from '../core/pyrepr.js';
 import { redactText } from '../core/redact.js';
 import { storedCrossValidation, type CrossValidationSummary, describeDeployment } from '../sim/index.js';
 import { type LaunchDeployment } from '../deployment/index.js';
-import { type WorkloadFlags, embeddedSimTarget, predictBench, type WorkloadCache } from '../predict/index.js';
+import { embeddedSimTarget, predictBench, type WorkloadCache } from '../predict/index.js';
 import { configAtLoad } from './load-config.js';
 import { formatLoad, type LoadKind } from './load-series.js';
 import { pointRunInput } from './point-record.js';
@@ -33,8 +33,8 @@ export interface SweepTarget {
   mode: TargetMode;
   /** What is measured, for the sweep's first line. */
   description: string;
-  /** The bench flags every point starts from. */
-  flags: WorkloadFlags;
+  /** The run config of the bench flags, every point's start. */
+  config: BenchRunConfig;
   /** The server a real-time target measures (address and model resolved); null for predictions. */
   server: BenchTarget | null;
   /** The deployment behind the target, when servebench knows it (predict, sim). */
@@ -46,11 +46,11 @@ export interface SweepTarget {
 }
 
 /** A virtual-time target: every point is a prediction against `deployment`. */
-export function predictionTarget(deployment: LaunchDeployment, flags: WorkloadFlags, workloads: WorkloadCache): SweepTarget {
+export function predictionTarget(deployment: LaunchDeployment, config: BenchRunConfig, workloads: WorkloadCache): SweepTarget {
   return {
     mode: 'predict',
     description: describeDeployment(deployment),
-    flags,
+    config,
     server: null,
     deployment,
     prediction: { expectedError: storedCrossValidation() },
@@ -77,19 +77,19 @@ async function measurePoint(session: BenchSession, config: BenchRunConfig): Prom
 }
 
 /** A real-time target: the sim of `simFlags` started in-process, or the server the bench flags name. */
-export async function liveTarget(flags: WorkloadFlags, simFlags: string | null, deployment: LaunchDeployment | null): Promise<SweepTarget> {
-  const session = await openBench(flags.config, POINT_IO, { sim: simFlags === null ? null : embeddedSimTarget(simFlags), console: null, workerThreads: false });
+export async function liveTarget(config: BenchRunConfig, simFlags: string | null, deployment: LaunchDeployment | null): Promise<SweepTarget> {
+  const session = await openBench(config, POINT_IO, { sim: simFlags === null ? null : embeddedSimTarget(simFlags), console: null, workerThreads: false });
   const server = session.target;
   return {
     mode: simFlags === null ? 'server' : 'sim',
     description: deployment ? describeDeployment(deployment) : `server ${redactText(server.baseUrl ?? `${server.host}:${server.port}`)}`,
-    flags,
+    config,
     server,
     deployment,
     prediction: null,
     // The sim replays the same prompts at every load: flush its prefix cache so a point does not
     // reuse the previous point's prefills (a real server's cache is the user's call: --flush-cache).
-    run: (config) => measurePoint(session, simFlags === null ? config : deepFreeze({ ...config, load: { ...config.load, flushCache: true } })),
+    run: (point) => measurePoint(session, simFlags === null ? point : deepFreeze({ ...point, load: { ...point.load, flushCache: true } })),
     close: () => session.close(),
   };
 }
@@ -110,12 +110,13 @@ function timeScaleLabel(simTimeScale: number | undefined): Record<string, string
 /** The sweep's `MeasureAt` over a target. */
 export function measureAtFor(target: SweepTarget, options: MeasureOptions): MeasureAt {
   return async (load) => {
-    const config = configAtLoad(target.flags.config, options.kind, load, options.promptsPerLoad);
+    const config = configAtLoad(target.config, options.kind, load, options.promptsPerLoad);
     const startedAt = new Date();
     const outcome = await target.run(config);
     const run = pointRunInput({
       ...outcome,
-      args: resolvedNamespace(target.flags.args, config, target.server),
+      config,
+      server: target.server,
       startedAt,
       labels: { ...options.labels, mode: target.mode, sweep_load: formatLoad(load), ...timeScaleLabel(outcome.simTimeScale) },
       deployment: target.deployment,

@@ -6,7 +6,7 @@
 import { PyFloat } from '../../core/pyformat.js';
 import { pyRepr, type PyValue } from '../../core/pyrepr.js';
 import { redactHeader, redactSetting } from '../../core/redact.js';
-import type { BenchArgs } from '../index.js';
+import type { BenchArgs } from './types.js';
 import { BENCH_OPTIONS, type OptionSpec } from './options.js';
 
 function reprValue(option: OptionSpec, value: unknown): string {

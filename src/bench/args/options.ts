@@ -6,7 +6,7 @@
  * ints as `1`); catalog/ingest reads logged bench_serving commands with it.
  */
 import { AT_LEAST_ONE, CONNECT_PORT, FRACTION, NON_NEGATIVE, SEED, type FlagRange } from '../../core/flag-range.js';
-import { BACKEND_CHOICES, type BenchArgs } from '../index.js';
+import { BACKEND_CHOICES, type BenchArgs } from './types.js';
 import { DATASET_CHOICES } from '../../core/dataset-names.js';
 
 /** The bench_serving fields of BenchArgs (everything but servebench's extensions). */

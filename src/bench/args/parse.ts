@@ -8,7 +8,7 @@ import { splitLabelPair } from '../../core/label-pair.js';
 import { ArgumentParser, ArgumentTypeError, type ArgumentGroup } from 'argparse';
 import { ServebenchError, UsageError } from '../../core/errors.js';
 import { AT_LEAST_ONE, MAX_TIMER_SECONDS, boundedArgType, describeRange, type FlagRange, type NumberKind } from '../../core/flag-range.js';
-import type { BenchArgs, BenchExtensions } from '../index.js';
+import type { BenchArgs, BenchExtensions } from './types.js';
 import { helpWithDefault } from '../../core/command-parser.js';
 import { BENCH_OPTIONS, type OptionSpec } from './options.js';
 

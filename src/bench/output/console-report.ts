@@ -4,7 +4,6 @@
  * record (with the resolved Namespace as arguments) and the rest of what is kept.
  */
 import { resolvedNamespace } from '../args/resolved-namespace.js';
-import type { BenchArgs } from '../args/types.js';
 import { ALL_REQUESTS_FAILED_WARNING } from '../metrics/calculate.js';
 import type { BenchReport } from '../run-bench.js';
 import { formatResultBlock } from './block.js';
@@ -14,8 +13,6 @@ import { keepResults, type ResultKeepers } from './keep-results.js';
 import { buildResultRecord } from './record.js';
 
 export interface ConsoleReportOptions {
-  /** The namespace as parsed. */
-  args: BenchArgs;
   outputFile: string;
   /** stdout. */
   write(text: string): void;
@@ -46,7 +43,7 @@ export function consoleReport(options: ConsoleReportOptions): BenchReport {
       }
     },
     async finished(result) {
-      const args = resolvedNamespace(options.args, result.config, result.target);
+      const args = resolvedNamespace(result.config, result.target);
       const record = buildResultRecord({
         args,
         metrics: result.metrics,

@@ -9,8 +9,7 @@
  * are listed (`--node-rank 0,1`), two single-node runs two instances.
  */
 import { redactSetting } from '../../core/redact.js';
-import { serverRole, sglangFlagName } from '../../deployment/index.js';
-import type { DeploymentFlags } from '../../deployment/index.js';
+import { serverRole, sglangFlagName, type DeploymentFlags } from '../../deployment/index.js';
 import type { RecipeInstance } from '../types.js';
 import { type FoundCommand, parseFlags } from './shell-command.js';
 

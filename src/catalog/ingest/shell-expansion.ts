@@ -5,6 +5,7 @@
  * knows (an unset variable, `$1`, `$(hostname -I)`) is left as written and reported, so a flag
  * holding it reads as "a shell variable of unknown value", never as an invented value.
  */
+import { closingBracketIndex, readShellWords } from '../../core/command-line.js';
 
 /** A variable's value: a string, or an array's elements. A variable absent from the map is unknown. */
 export type ShellValue = string | readonly string[];
@@ -18,51 +19,9 @@ export interface ExpandedWord {
 
 const NAME = /^[A-Za-z_]\w*$/;
 
-/** The index of the character closing the bracket opened at `open` (`(`, `{`), skipping quoted text; -1 when unclosed. */
-export function closingIndex(text: string, open: number): number {
-  const opener = text[open]!;
-  const closer = opener === '(' ? ')' : '}';
-  let depth = 0;
-  for (let i = open; i < text.length; i++) {
-    const ch = text[i]!;
-    if (ch === '\\') {
-      i++;
-    } else if (ch === "'") {
-      const end = text.indexOf("'", i + 1);
-      if (end < 0) return -1;
-      i = end;
-    } else if (ch === opener) {
-      depth++;
-    } else if (ch === closer && --depth === 0) {
-      return i;
-    }
-  }
-  return -1;
-}
-
-/** Splits text into words as written (quotes, `$(...)`, `${...}` and backticks kept whole); `#` at a word start ends the text. */
+/** A script's words as written, for expandWord to expand. */
 export function rawWords(text: string): string[] {
-  const words: string[] = [];
-  let word = '';
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    let end = i;
-    if (ch === '\\') end = i + 1;
-    else if (ch === "'" || ch === '"' || ch === '`') end = text.indexOf(ch, i + 1);
-    else if (ch === '$' && (text[i + 1] === '(' || text[i + 1] === '{')) end = closingIndex(text, i + 1);
-    // An array assignment `IPs=(a b)` is one word.
-    else if (ch === '(' && /^[A-Za-z_]\w*\+?=$/.test(word)) end = closingIndex(text, i);
-    else if (/\s/.test(ch)) {
-      if (word) words.push(word);
-      word = '';
-      continue;
-    } else if (ch === '#' && word === '') break;
-    if (end < 0) end = text.length - 1;
-    word += text.slice(i, end + 1);
-    i = end;
-  }
-  if (word) words.push(word);
-  return words;
+  return readShellWords(text, { keep: 'as-written' }).words;
 }
 
 /** Integer arithmetic of `$(( ))`, `expr` and C-style `for` conditions; null when a term is unknown or the syntax is not understood. */
@@ -171,14 +130,14 @@ function substitution(command: string, variables: ShellVariables): string | unde
 function expansionAt(text: string, start: number, variables: ShellVariables): { value: ShellValue | undefined; end: number } {
   const next = text[start + 1];
   if (next === '(' && text[start + 2] === '(') {
-    const end = closingIndex(text, start + 1);
+    const end = closingBracketIndex(text, start + 1);
     if (end < 0) return { value: undefined, end: text.length - 1 };
     const inner = expandText(text.slice(start + 3, end - 1), variables);
     const value = inner.unknown.length ? null : arithmetic(inner.text, variables);
     return { value: value === null ? undefined : String(value), end };
   }
   if (next === '(' || next === '{') {
-    const end = closingIndex(text, start + 1);
+    const end = closingBracketIndex(text, start + 1);
     if (end < 0) return { value: undefined, end: text.length - 1 };
     const inside = text.slice(start + 2, end);
     return { value: next === '(' ? substitution(inside, variables) : parameter(inside, variables), end };

@@ -8,8 +8,9 @@
  * Each command comes back once per time the script would run it: a command in a loop over two
  * nodes has two argument lists.
  */
+import { closingBracketIndex, closingQuoteIndex } from '../../core/command-line.js';
 import { detectCommand, logicalLines, type FoundCommand } from './shell-command.js';
-import { arithmetic, closingIndex, expandText, expandWord, rawWords, type ShellVariables } from './shell-expansion.js';
+import { arithmetic, expandText, expandWord, rawWords, type ShellVariables } from './shell-expansion.js';
 
 /** At most this many iterations of one loop are followed (a runaway loop is not a recipe). */
 const MAX_ITERATIONS = 256;
@@ -29,16 +30,6 @@ type Node =
   /** `while`/`until`: how often it runs is not known; its body is read once. */
   | { kind: 'loop'; body: Node[] };
 
-/** The end of a quoted string opened at `start` (backslash escapes honoured inside double quotes). */
-function quoteEnd(text: string, start: number): number {
-  const quote = text[start]!;
-  for (let i = start + 1; i < text.length; i++) {
-    if (quote === '"' && text[i] === '\\') i++;
-    else if (text[i] === quote) return i;
-  }
-  return text.length - 1;
-}
-
 /** Splits a line at `;`, `&&`, `||`, `|` and a trailing `&`, outside quotes and brackets; a comment ends it. */
 function splitStatements(text: string): string[] {
   const parts: string[] = [];
@@ -49,14 +40,19 @@ function splitStatements(text: string): string[] {
   };
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
+    // An open quote runs to the end of the line; an unclosed bracket is read on as plain text.
     let end = -1;
-    if (ch === '\\') end = i + 1;
-    else if (ch === "'" || ch === '"' || ch === '`') end = quoteEnd(text, i);
-    else if ((ch === '$' && (text[i + 1] === '(' || text[i + 1] === '{')) || (ch === '(' && text[i + 1] === '(')) end = closingIndex(text, ch === '$' ? i + 1 : i);
+    if (ch === '\\') {
+      end = i + 1;
+    } else if (ch === "'" || ch === '"' || ch === '`') {
+      const close = closingQuoteIndex(text, i);
+      end = close < 0 ? text.length : close;
+    } else if ((ch === '$' && (text[i + 1] === '(' || text[i + 1] === '{')) || (ch === '(' && text[i + 1] === '(')) {
+      end = closingBracketIndex(text, ch === '$' ? i + 1 : i);
+    }
     if (end !== -1) {
-      const stop = end < 0 ? text.length - 1 : end;
-      current += text.slice(i, stop + 1);
-      i = stop;
+      current += text.slice(i, end + 1);
+      i = end;
     } else if (ch === '#' && /(^|\s)$/.test(current)) {
       break;
     } else if (text.startsWith('&&', i) || text.startsWith('||', i)) {
@@ -252,7 +248,7 @@ export interface ScriptOptions {
 /** True when the text opens a `$(` or an array `NAME=(` that it does not close: the shell reads on to the next line. */
 function opensGroup(text: string): boolean {
   for (const m of text.matchAll(/\$\(|[A-Za-z_]\w*=\(/g)) {
-    if (closingIndex(text, m.index + m[0].length - 1) < 0) return true;
+    if (closingBracketIndex(text, m.index + m[0].length - 1) < 0) return true;
   }
   return false;
 }

@@ -5,9 +5,8 @@
  */
 import type { EvalRunMetrics, RunRecord } from '../types.js';
 import { deriveDatasetLabel } from './run-facts.js';
-import { formatMetric } from './run-views.js';
 import { sameServerConfiguration } from './server-config.js';
-import { formatNumber } from './text-table.js';
+import { formatMetric, formatNumber } from './text-table.js';
 
 export function isEvalRun(run: RunRecord): boolean {
   return run.source.kind === 'eval';

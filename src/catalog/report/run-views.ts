@@ -5,15 +5,7 @@ import type { LinkedRun } from './eval-runs.js';
 import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName } from './run-facts.js';
 import { sanitizeTerminal } from './escape.js';
 import { TEXT_METRICS } from '../ingest/jsonl.js';
-import { formatNumber, formatSetting, formatSigned, formatTextTable } from './text-table.js';
-
-/** A metric value as text: numbers with 2 decimals unless integral, `inf`, `not set` for null. */
-export function formatMetric(value: unknown): string {
-  if (value === undefined) return '-';
-  if (value === null) return 'not set';
-  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : formatNumber(value);
-  return String(value);
-}
+import { formatMetric, formatNumber, formatSetting, formatSigned, formatTextTable } from './text-table.js';
 
 /** The `runs` table, one line per run. */
 export function formatRunList(runs: readonly RunRecord[]): string {

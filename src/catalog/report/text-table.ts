@@ -25,3 +25,11 @@ export function formatSetting(value: unknown): string {
   if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf';
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
+
+/** A metric value as text: numbers with 2 decimals unless integral, `inf`, `not set` for null. */
+export function formatMetric(value: unknown): string {
+  if (value === undefined) return '-';
+  if (value === null) return 'not set';
+  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : formatNumber(value);
+  return String(value);
+}

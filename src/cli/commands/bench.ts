@@ -4,9 +4,7 @@
  * bench_serving's console and the report that prints and keeps the results, and the exit status.
  */
 import { UserError } from '../../core/errors.js';
-import { resolvedNamespace, type BenchArgs, ModelDiscoveryError, consoleReport, resolveRunConfig, runBench, signalExitCode, signalName, type ResultKeepers, checkOutputFile, defaultOutputFileName } from '../../bench/index.js';
-import { formatNamespace } from '../../bench/index.js';
-import { HelpRequested, parseBenchArgs } from '../../bench/index.js';
+import { resolvedNamespace, type BenchArgs, ModelDiscoveryError, consoleReport, resolveRunConfig, runBench, signalExitCode, signalName, type ResultKeepers, checkOutputFile, defaultOutputFileName, formatNamespace, HelpRequested, parseBenchArgs } from '../../bench/index.js';
 import type { Command } from '../main.js';
 
 const write = (text: string): void => {
@@ -47,13 +45,13 @@ async function run(argv: string[]): Promise<number> {
       sim: config.sim === null ? null : (await import('../../predict/index.js')).embeddedSimTarget(config.sim),
       console: {
         announce: (target) => {
-          print(formatNamespace(resolvedNamespace(args, config, target)));
+          print(formatNamespace(resolvedNamespace(config, target)));
           print('');
         },
       },
       workerThreads: true,
       onStop: 'finish',
-      report: consoleReport({ args, outputFile, write, notice, keepers }),
+      report: consoleReport({ outputFile, write, notice, keepers }),
     });
   } catch (error) {
     if (!(error instanceof ModelDiscoveryError)) throw error;

@@ -3,11 +3,9 @@
  * against the simulated deployment, computed in virtual time (seconds of CPU, no server).
  */
 import { performance } from 'node:perf_hooks';
-import { resolvedNamespace, formatResultBlock, formatExtendedBlock, appendJsonl, checkOutputFile, buildResultRecord } from '../../bench/index.js';
+import { resolvedNamespace, resolveRunConfig, formatNamespace, parseEmbeddedBenchArgs, formatResultBlock, formatExtendedBlock, appendJsonl, checkOutputFile, buildResultRecord } from '../../bench/index.js';
 import { storedCrossValidation, describeDeployment, parseDeployment } from '../../sim/index.js';
-import { lengthOnlyWorkload, predictionWorkloads, resolveWorkloadFlags, formatExpectedErrorSection, predictBench } from '../../predict/index.js';
-import { formatNamespace } from '../../bench/index.js';
-import { parseEmbeddedBenchArgs } from '../../bench/index.js';
+import { lengthOnlyWorkload, predictionWorkloads, formatExpectedErrorSection, predictBench } from '../../predict/index.js';
 import { addHelpGroups, commandParser, wantsHelp } from '../../core/command-parser.js';
 import { extractOptions, helpGroups, optionsOf, splitAtDoubleDash, type OptionGroup } from '../exact-options.js';
 import { SGLANG_FLAGS_HELP, SIM_MODEL_FLAGS_HELP } from '../launch-flags-help.js';
@@ -77,8 +75,8 @@ async function run(argv: string[]): Promise<number> {
   const options = extractOptions(before, OPTIONS, 'predict', true);
   const deployment = parseDeployment(options.rest, options.values.get('prefill') ?? [], options.values.get('decode') ?? []);
   const first = deployment.instances[0]!.config;
-  const { args: parsed, config } = resolveWorkloadFlags(parseEmbeddedBenchArgs(after, 'predict'), first.servedModelName ?? first.modelPath);
-  const args = resolvedNamespace(parsed, config);
+  const config = resolveRunConfig(parseEmbeddedBenchArgs(after, 'predict'), { defaultModel: first.servedModelName ?? first.modelPath });
+  const args = resolvedNamespace(config);
   const outputFile = config.output.file;
   if (outputFile !== null) checkOutputFile(outputFile);
   print(`benchmark_args=${formatNamespace(args)}`);

@@ -4,7 +4,7 @@
  */
 import { runConfigSearch } from '../../config-search/index.js';
 import { runLoadSweep } from '../../sweep/index.js';
-import { parseEmbeddedBenchArgs } from '../../bench/index.js';
+import { parseEmbeddedBenchArgs, resolveRunConfig } from '../../bench/index.js';
 import { addHelpGroups, commandParser, wantsHelp } from '../../core/command-parser.js';
 import { helpGroups, splitAtDoubleDash } from '../exact-options.js';
 import type { Command } from '../main.js';
@@ -43,7 +43,8 @@ async function run(argv: string[]): Promise<number> {
   };
   const plan = parseSweepCommand(argv);
   const simTarget = plan.kind !== 'configs' && plan.target.mode === 'sim';
-  const parseBench = (benchArgv: readonly string[]) => parseEmbeddedBenchArgs(benchArgv, 'sweep', simTarget);
+  const parseBench = (benchArgv: readonly string[], defaultModel: string | null) =>
+    resolveRunConfig(parseEmbeddedBenchArgs(benchArgv, 'sweep', simTarget), { defaultModel });
   return plan.kind === 'configs' ? runConfigSearch(plan, print, parseBench) : runLoadSweep(plan, print, parseBench);
 }
 

@@ -10,9 +10,8 @@ import { DATASET_CHOICES } from '../../core/dataset-names.js';
 import { UsageError } from '../../core/errors.js';
 import { findHardware, hardwareNames } from '../model/catalog.js';
 import { hardwareSpecFieldsHelp } from '../model/hardware-spec.js';
-import type { LaunchConfig, LogLevel } from '../launch-config.js';
+import type { LaunchConfig, LogLevel, TruthOptions } from '../launch-config.js';
 import { readHardwareSpec } from './hardware-spec-file.js';
-import type { TruthOptions } from './launch-flags.js';
 import { flagSpellings } from './sglang-flags.js';
 
 export interface FlagSpec<T> {

@@ -7,22 +7,9 @@
  */
 import { UsageError } from '../../core/errors.js';
 import { redactArgv } from '../../core/redact.js';
-import type { LaunchConfig } from '../launch-config.js';
+import type { LaunchConfig, TruthOptions } from '../launch-config.js';
 import { SGLANG_FLAGS, SIM_MODEL_FLAGS, SIM_SERVER_FLAGS, TRUTH_DEFAULTS, TRUTH_FLAGS, type FlagSpec } from './effective-flags.js';
 import { primaryFlagName, SGLANG_SERVER_FLAGS, type FlagArity } from './sglang-flags.js';
-
-/** Truth mode: every request's chunks at exactly scheduled times (spec: sim lateness ground truth). */
-export interface TruthOptions {
-  ttftMs: number;
-  itlMs: number;
-  tokensPerChunk: number;
-  /**
-   * Every chunk on one step clock shared by all requests (multiples of `itlMs`), the first at the
-   * first step at least `ttftMs` after arrival: a continuous-batching engine's pattern, where one
-   * decode step writes to every running stream at once. Otherwise each request keeps its own phase.
-   */
-  sharedSteps: boolean;
-}
 
 export interface ParsedLaunch {
   launch: LaunchConfig;

@@ -6,7 +6,9 @@
 import hardwareData from './hardware.json' with { type: 'json' };
 import modelData from './models.json' with { type: 'json' };
 import { UserError } from '../../core/errors.js';
-import type { QuantName } from './quantization.js';
+
+/** The weight formats a model ships in (quantization.ts says what each costs on a device). */
+export type QuantName = 'bf16' | 'fp8' | 'w8a8' | 'w4a8' | 'int4' | 'nvfp4' | 'mxfp4';
 
 export type HardwareFamily = 'nvidia' | 'amd' | 'ascend';
 

@@ -4,8 +4,7 @@
  * model cannot represent ends in one UserError line naming the file, the field and the fix.
  */
 import { UserError } from '../../core/errors.js';
-import type { LinearAttentionConfig, MlaConfig, ModelSpec, SlidingWindowConfig, VisionConfig } from './catalog.js';
-import type { QuantName } from './quantization.js';
+import type { LinearAttentionConfig, MlaConfig, ModelSpec, QuantName, SlidingWindowConfig, VisionConfig } from './catalog.js';
 
 type ConfigObject = Record<string, unknown>;
 type Architecture = Omit<ModelSpec, 'key' | 'name' | 'aliases' | 'nativeQuant' | 'source' | 'eagle3Draft' | 'publishedParamsB'>;

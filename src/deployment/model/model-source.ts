@@ -6,10 +6,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UserError } from '../../core/errors.js';
-import type { ModelSpec } from './catalog.js';
+import type { ModelSpec, QuantName } from './catalog.js';
 import { modelSpecFromHfConfig } from './hf-config.js';
 import { identifyModel } from './identify.js';
-import { quantFromName, type QuantName } from './quantization.js';
+import { quantFromName } from './quantization.js';
 
 export interface ModelSource {
   model: ModelSpec;

@@ -4,9 +4,7 @@
  * quantization_config, or a suffix of its name), else from the catalog's native format (DeepSeek ships FP8).
  */
 import { UsageError } from '../../core/errors.js';
-import type { HardwareProfile } from './catalog.js';
-
-export type QuantName = 'bf16' | 'fp8' | 'w8a8' | 'w4a8' | 'int4' | 'nvfp4' | 'mxfp4';
+import type { HardwareProfile, QuantName } from './catalog.js';
 
 export interface QuantFormat {
   name: QuantName;

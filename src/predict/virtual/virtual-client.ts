@@ -7,8 +7,7 @@
  */
 import type { NumpyRandomState } from '../../core/rng.js';
 import { poissonSchedule, type DatasetRow, type RequestOutput } from '../../bench/index.js';
-import { TimeHeap } from '../../sim/index.js';
-import type { Engine, EngineStats, TokenEmission } from '../../sim/index.js';
+import { TimeHeap, type Engine, type EngineStats, type TokenEmission } from '../../sim/index.js';
 
 export interface PredictOptions {
   /** Requests per second; Infinity sends every request at once. */

@@ -6,10 +6,8 @@
  */
 import { UsageError } from '../../core/errors.js';
 import { splitCommandLine } from '../../core/command-line.js';
-import { parseLaunchArgs } from '../../deployment/index.js';
-import type { HardwareProfile } from '../../deployment/index.js';
+import { parseLaunchArgs, type HardwareProfile, cardsFor, countDevices, deployMode, deploymentDevices, roleCount, type LaunchDeployment, type LaunchInstance } from '../../deployment/index.js';
 import { resolveInstance, type ResolvedInstance } from '../model/resolve-instance.js';
-import { cardsFor, countDevices, deployMode, deploymentDevices, roleCount, type LaunchDeployment, type LaunchInstance } from '../../deployment/index.js';
 
 /** The flags of a pasted instance command, without its launcher words (`python -m sglang.launch_server`). */
 function instanceWords(text: string): string[] {

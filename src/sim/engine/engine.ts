@@ -5,7 +5,7 @@
  * Pure and clock-free: the HTTP server drives it in wall time and `predict` in virtual time,
  * through the Engine contract of src/sim/types.ts.
  */
-import type { ServerRole } from '../../deployment/index.js';
+import type { ServerRole, LaunchConfig } from '../../deployment/index.js';
 import { resolveInstance, type ResolvedInstance } from '../model/resolve-instance.js';
 import type { Calibration } from '../model/efficiency.js';
 import { kvTransferSeconds } from '../model/kv-transfer.js';
@@ -13,7 +13,6 @@ import { hidesHostWork, runsOverlapLoop } from '../model/step-time.js';
 import { seededUniform } from '../text/seeded-random.js';
 import { TimeHeap } from '../truth/time-heap.js';
 import type { Engine, EngineStats, SimRequest, TokenEmission } from '../types.js';
-import type { LaunchConfig } from '../../deployment/index.js';
 import { FrontEnd } from './front-end.js';
 import { newLiveRequest, type LiveRequest } from './live-request.js';
 import type { RankStepObserver } from './rank-step.js';

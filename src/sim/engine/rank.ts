@@ -4,7 +4,7 @@
  * ratio, chunked prefill with the partial request first, decode memory checks and retraction.
  */
 import type { ResolvedInstance } from '../model/resolve-instance.js';
-import type { RequestWork } from '../model/step-time.js';
+import type { RequestWork } from '../model/request-work.js';
 import { remainingOutput, type LiveRequest } from './live-request.js';
 import { RadixCache } from './radix-cache.js';
 

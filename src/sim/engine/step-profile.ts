@@ -2,7 +2,7 @@
  * What an instance's steps were made of over a run, kept as running sums so that a typical decode
  * step and a typical prefill step can be rebuilt and explained (`predict --explain`).
  */
-import type { RequestWork } from '../model/step-time.js';
+import type { RequestWork } from '../model/request-work.js';
 
 interface PhaseSums {
   steps: number;

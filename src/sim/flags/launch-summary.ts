@@ -3,8 +3,7 @@
  * effect. Pure: lines of text from the parsed launch and its resolved deployment.
  */
 import type { ResolvedInstance } from '../model/resolve-instance.js';
-import type { LaunchConfig } from '../../deployment/index.js';
-import type { TruthOptions } from '../../deployment/index.js';
+import type { LaunchConfig, TruthOptions } from '../../deployment/index.js';
 
 function formatTokens(n: number): string {
   return Number.isFinite(n) ? n.toLocaleString('en-US') : 'off';

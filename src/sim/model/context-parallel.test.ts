@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { parseLaunchArgs } from '../../deployment/flags/launch-flags.js';
 import { contextParallelPass } from './context-parallel.js';
 import { resolveInstance } from './resolve-instance.js';
-import { passBreakdown, stepTime, type RequestWork } from './step-time.js';
+import { passBreakdown, stepTime } from './step-time.js';
+import type { RequestWork } from './request-work.js';
 
 const prefillFlags = [
   '--model-path', 'DeepSeek-V3.2-Exp-W8A8', '--hardware', 'ascend-910c', '--quantization', 'modelslim',

@@ -9,7 +9,7 @@
 import { allGatherSeconds } from './collectives.js';
 import type { ResolvedInstance } from './resolve-instance.js';
 import { attentionLayers } from './params.js';
-import type { RequestWork } from './step-time.js';
+import type { RequestWork } from './request-work.js';
 
 export interface ContextParallelPass {
   /** The deployment as the pass runs it: one CP rank per DP-attention rank, attention TP 1. */

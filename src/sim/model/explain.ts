@@ -14,9 +14,9 @@ import {
   type IndexerPath,
   type PartName,
   type PassBreakdown,
-  type RequestWork,
   type WorkPart,
 } from './step-time.js';
+import type { RequestWork } from './request-work.js';
 
 const PART_LABELS: Record<PartName, string> = {
   attentionProjections: 'attention projections',

@@ -4,11 +4,8 @@
  * limits"), weights and KV pool per device, speculative decoding and efficiency.
  */
 import { UsageError, UserError } from '../../core/errors.js';
-import type { LaunchConfig } from '../../deployment/index.js';
-import { getHardware, type HardwareProfile, type ModelSpec } from '../../deployment/index.js';
-import { instanceDevices, nodesFor } from '../../deployment/index.js';
+import { type LaunchConfig, getHardware, type HardwareProfile, type ModelSpec, instanceDevices, nodesFor, resolveModel, kvElementBytes, quantOnHardware, resolveQuant, type QuantFormat } from '../../deployment/index.js';
 import { efficiencyFor, type Calibration, type EfficiencyProfile } from './efficiency.js';
-import { resolveModel } from '../../deployment/index.js';
 import {
   denseLayers,
   denseMlpParams,
@@ -20,7 +17,6 @@ import {
   SWA_FULL_TOKENS_RATIO,
   totalParams,
 } from './params.js';
-import { kvElementBytes, quantOnHardware, resolveQuant, type QuantFormat } from '../../deployment/index.js';
 
 const GB = 1e9;
 /** SGLang's default `--max-prefill-tokens`. */

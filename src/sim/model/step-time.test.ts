@@ -2,7 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseLaunchArgs } from '../../deployment/flags/launch-flags.js';
 import { resolveInstance } from './resolve-instance.js';
-import { expectedActiveExperts, passBreakdown, stepTime, type RequestWork } from './step-time.js';
+import { expectedActiveExperts, passBreakdown, stepTime } from './step-time.js';
+import type { RequestWork } from './request-work.js';
 
 const deploy = (...args: string[]) => resolveInstance(parseLaunchArgs(args).launch);
 const decode = (batch: number, context: number): RequestWork[] =>

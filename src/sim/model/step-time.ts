@@ -20,14 +20,7 @@ import {
   sharedExpertParams,
 } from './params.js';
 import { mathPeak } from '../../deployment/index.js';
-
-/** One request's share of a step: `newTokens` processed on top of `context` tokens already cached. */
-export interface RequestWork {
-  newTokens: number;
-  context: number;
-  /** Extend (prefill) work rather than decode/verify. */
-  prefill: boolean;
-}
+import type { RequestWork } from './request-work.js';
 
 /** Time of one step, split into what the device does and what the host does. */
 export interface StepTiming {

@@ -8,8 +8,7 @@
  * checkpoint that has none.
  */
 import { DEFAULT_MAX_PREFILL_TOKENS, type ResolvedInstance } from '../model/resolve-instance.js';
-import { quantizationFlagOf } from '../../deployment/index.js';
-import type { LaunchConfig } from '../../deployment/index.js';
+import { quantizationFlagOf, type LaunchConfig } from '../../deployment/index.js';
 
 function snakeCase(key: string): string {
   return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

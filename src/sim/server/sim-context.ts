@@ -4,9 +4,8 @@
  * (stream) or collects them (one JSON body), and a client that leaves early frees its slot at once.
  */
 import type { ServerResponse } from 'node:http';
-import type { VisionConfig } from '../../deployment/index.js';
+import type { VisionConfig, LaunchConfig } from '../../deployment/index.js';
 import type { ResolvedInstance } from '../model/resolve-instance.js';
-import type { LaunchConfig } from '../../deployment/index.js';
 import type { TokenEmission } from '../types.js';
 import type { OutputPlan } from '../text/output-plan.js';
 import type { TokenPool } from '../text/token-pool.js';

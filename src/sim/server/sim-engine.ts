@@ -1,11 +1,10 @@
 /** The engine a sim's launch flags make: the performance model's, or truth mode's exact schedule. */
 import { UserError } from '../../core/errors.js';
 import { createEngine } from '../engine/index.js';
-import type { TruthOptions } from '../../deployment/index.js';
+import type { TruthOptions, LaunchConfig } from '../../deployment/index.js';
 import { resolveInstance, type ResolvedInstance } from '../model/resolve-instance.js';
 import { createTruthEngine } from '../truth/truth-engine.js';
 import type { Engine } from '../types.js';
-import type { LaunchConfig } from '../../deployment/index.js';
 import type { ServerLog } from './server-log.js';
 
 /** The resolved instance the engine models; in truth mode null when the model is unknown (truth mode needs none). */

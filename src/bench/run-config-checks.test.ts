@@ -1,9 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { UserError } from '../../core/errors.js';
-import { resolveRunConfig } from '../run-config.js';
-import { parseBenchArgs } from './parse.js';
-import { TRT_NEEDS_MODEL } from './validate.js';
+import { UserError } from '../core/errors.js';
+import { resolveRunConfig, TRT_NEEDS_MODEL } from './run-config.js';
+import { parseBenchArgs } from './args/parse.js';
 
 const resolve = (argv: string[]) => resolveRunConfig(parseBenchArgs(argv));
 
