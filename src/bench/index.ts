@@ -1,6 +1,6 @@
 /**
  * The bench pipeline's API for the commands: the parsed arguments' type (bench_serving's Namespace;
- * cli/bench-args parses the command line into it), resolving them into a run config, running it
+ * args/parse.ts parses the command line into it), resolving them into a run config, running it
  * (once, or as a session of runs against one target), and the errors and report that go with it.
  */
 export { resolveRunConfig, type BenchRunConfig } from './run-config.js';

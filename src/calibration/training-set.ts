@@ -13,7 +13,7 @@ export const PUBLISHED_DIR = join('..', 'shared', 'reference', 'published');
 
 /** The reference logs' cases (shipped with the code). */
 export function referenceLogCases(): PredictionCase[] {
-  return parseCaseFile(logCases, 'src/sim/calibration/reference-log-cases.json');
+  return parseCaseFile(logCases, 'src/calibration/reference-log-cases.json');
 }
 
 /** Cases of JSON case files (paths as given; messages name them relative to `root`). */

@@ -25,7 +25,7 @@ export interface BenchRunParts {
   labels?: Record<string, string>;
   warnings?: string[];
   /**
-   * The outputs are a prediction's, timed on a virtual clock that starts at 0 (sim/predict): every
+   * The outputs are a prediction's, timed on a virtual clock that starts at 0 (predict/virtual): every
    * request was sent, at its startTime, 0 included. Measured outputs use 0 for "never sent".
    */
   virtualClock?: boolean;

@@ -78,7 +78,7 @@ export interface EvalRunMetrics {
   total_output_tokens: number;
 }
 
-/** The launch flags a recipe's command states (sim/deployment's, the one deployment type's); absent = not given. */
+/** The launch flags a recipe's command states (deployment/deployment.ts, the one deployment type); absent = not given. */
 export type { DeploymentFlags };
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The help groups of the launch flags `sim` and `predict` read, made from the launch parser's own
- * table (sim/flags/effective-flags.ts), with a bare launch's values as the defaults.
+ * table (deployment/flags/effective-flags.ts), with a bare launch's values as the defaults.
  */
 import { SGLANG_FLAGS, SIM_MODEL_FLAGS, SIM_SERVER_FLAGS, TRUTH_DEFAULTS, TRUTH_FLAGS, type FlagSpec, defaultLaunchConfig } from '../deployment/index.js';
 import type { HelpEntry, HelpGroup } from '../core/command-parser.js';

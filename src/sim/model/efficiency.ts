@@ -2,7 +2,7 @@
  * Efficiency factors: what the roofline misses, as named numbers per hardware FAMILY and per engine
  * FEATURE — never per case. Each factor has an a-priori value (the literature, spec §3.4 and §6, or
  * the structure it counts) and a prior spread; `bench/predict-accuracy.ts --write` fits them on the
- * published runs (src/sim/calibration) and stores the result in fitted-factors.json, which the sim loads.
+ * published runs (src/calibration) and stores the result in fitted-factors.json, which the sim loads.
  */
 import { deepFreeze } from '../../core/deep-freeze.js';
 import { acceptRateFor, type AcceptanceTable } from './acceptance-table.js';

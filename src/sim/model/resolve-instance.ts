@@ -1,5 +1,5 @@
 /**
- * One instance of a deployment (sim/deployment), its launch flags resolved as SGLang resolves them:
+ * One instance of a deployment (deployment/deployment.ts), its launch flags resolved as SGLang resolves them:
  * the performance model's view of it. Parallel layout, SGLang's derived defaults (spec §2 "Derived
  * limits"), weights and KV pool per device, speculative decoding and efficiency.
  */
