@@ -149,7 +149,8 @@ describe('eval gsm8k over SGLang /generate', () => {
     const data = writeFile('many.jsonl', records.map((r) => JSON.stringify(r)).join('\n'));
     const server = await startAnswerKeyServer({
       answer: (prompt) => ` That makes ${2 * Number(/N(\d+):/.exec(askedGsm8k(prompt))![1])}.`,
-      delayMs: 150,
+      // Long enough that a loaded machine sends all 256 before the first answer comes back.
+      delayMs: 1000,
     });
     try {
       const result = await runCli(['eval', 'gsm8k', '--data-path', data, '--num-shots', '0', '--num-questions', String(count), '--parallel', '256', '--base-url', server.url, '--no-catalog', '--output-file', freshPath('many-answers.jsonl')]);
