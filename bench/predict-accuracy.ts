@@ -20,15 +20,25 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { UserError } from '../src/core/errors.js';
-import { fitAcceptance } from '../src/calibration/acceptance.js';
-import { prepareCase, type PredictedFigures, type PreparedCase } from '../src/calibration/case-runner.js';
-import type { PredictionCase } from '../src/calibration/cases.js';
-import { loadCaseFiles, trainingCases } from '../src/calibration/training-set.js';
-import { crossValidate, groupsOf, medianAbsoluteErrors, relativeError, type HeldOut } from '../src/calibration/cross-validation.js';
-import { fitFactors, METRICS, type Metric } from '../src/calibration/fit.js';
-import { pooledSimulator } from '../src/calibration/simulator.js';
-import type { AcceptanceTable } from '../src/sim/model/acceptance-table.js';
-import { DEFAULT_ACCEPTANCE, DEFAULT_FACTORS, FACTOR_SPECS, fittableFactors, type FittedFile } from '../src/sim/model/efficiency.js';
+import {
+  crossValidate,
+  fitAcceptance,
+  fitFactors,
+  groupsOf,
+  loadCaseFiles,
+  medianAbsoluteErrors,
+  METRICS,
+  pooledSimulator,
+  prepareCase,
+  relativeError,
+  trainingCases,
+  type HeldOut,
+  type Metric,
+  type PredictedFigures,
+  type PreparedCase,
+  type PredictionCase,
+} from '../src/calibration/index.js';
+import { DEFAULT_ACCEPTANCE, DEFAULT_FACTORS, FACTOR_SPECS, fittableFactors, type AcceptanceTable, type FittedFile } from '../src/sim/index.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FITTED_FILE = join(root, 'src', 'sim', 'model', 'fitted-factors.json');

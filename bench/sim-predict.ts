@@ -6,8 +6,7 @@
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { prepareCase, simulateCase } from '../src/calibration/case-runner.js';
-import { trainingCases } from '../src/calibration/training-set.js';
+import { prepareCase, simulateCase, trainingCases } from '../src/calibration/index.js';
 
 const REPEATS = 3;
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,4 +1,8 @@
-/** The calibration subsystem's front door: what other subsystems may import from it. */
+/**
+ * The performance model fitted to published runs: the runs as cases, each predicted through the
+ * predict pipeline, the factor fit and its leave-one-group-out cross-validation. bench/predict-accuracy.ts
+ * drives it and writes the fit sim/model reads.
+ */
 export { fitAcceptance } from './acceptance.js';
 export { type PredictedFigures, prepareCase, type PreparedCase, simulateCase } from './case-runner.js';
 export type { PredictionCase } from './cases.js';

@@ -1,4 +1,8 @@
-/** The deployment subsystem's front door: what other subsystems may import from it. */
+/**
+ * The facts of a deployment, read alike by the sim, predict, the catalog and the configuration
+ * search without loading an engine: SGLang's launch flags and their spellings, the hardware and
+ * model catalogs, and the deployment type with what is derived from its instances.
+ */
 export { cardsFor, countDevices, type Deployment, deploymentDevices, type DeploymentFlags, type DeploymentInstance, deployMode, type DeployMode, instanceDevices, type LaunchDeployment, type LaunchInstance, nodesFor, roleCount, serverRole, type ServerRole, servers } from './deployment.js';
 export { type FlagSpec, SGLANG_FLAGS, SIM_MODEL_FLAGS, SIM_SERVER_FLAGS, TRUTH_DEFAULTS, TRUTH_FLAGS } from './flags/effective-flags.js';
 export { readHardwareSpec } from './flags/hardware-spec-file.js';
