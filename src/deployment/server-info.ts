@@ -6,6 +6,7 @@
  * both, since it simulates them, and states them under this key, with its own settings and its
  * flags as given; the catalog reads them back. Writer and reader share this one contract. Pure.
  */
+import { isObject } from '../core/json-object.js';
 import type { HardwareProfile, QuantName } from './model/catalog.js';
 
 /** The key of the sim's `/get_server_info` that holds what SGLang's body has no field for. */
@@ -64,14 +65,10 @@ export function hardwareInfo(profile: HardwareProfile): HardwareInfo {
   };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
 function readHardware(value: unknown): ReportedHardware | null {
-  if (!isRecord(value)) return null;
+  if (!isObject(value)) return null;
   const { key, name, unit, devices_per_card: perCard } = value;
   if (!nonEmpty(key) || !nonEmpty(name) || !nonEmpty(unit) || typeof perCard !== 'number' || !Number.isInteger(perCard) || perCard < 1) return null;
   return { key, name, unit, devicesPerCard: perCard };
@@ -80,7 +77,7 @@ function readHardware(value: unknown): ReportedHardware | null {
 /** The `servebench` key of one server's body, read without trusting it: a part that is missing or malformed is null. */
 export function readServebenchInfo(body: Readonly<Record<string, unknown>>): ReportedSimulation {
   const info = body[SERVEBENCH_INFO_KEY];
-  if (!isRecord(info)) return { hardware: null, weightFormat: null, rawArgs: null };
+  if (!isObject(info)) return { hardware: null, weightFormat: null, rawArgs: null };
   const rawArgs = Array.isArray(info.raw_args) && info.raw_args.every((word) => typeof word === 'string') ? (info.raw_args as string[]) : null;
   return { hardware: readHardware(info.hardware), weightFormat: nonEmpty(info.weight_format) ? info.weight_format : null, rawArgs };
 }
