@@ -98,7 +98,7 @@ describe('sim: SGLang face of the auxiliary endpoints', () => {
         }
         assert.deepEqual([info.device, info.tp_size, info.quantization, info.disaggregation_mode], ['npu', 4, null, 'null']);
         assert.deepEqual(info.servebench, {
-          hardware: { key: 'ascend-910c', name: 'Huawei Ascend 910C, one of two dies (Atlas 800I A3)', family: 'ascend', unit: 'die', devices_per_card: 2, devices_per_node: 16 },
+          hardware: { id: 'ascend-910c', name: 'Huawei Ascend 910C, one of two dies (Atlas 800I A3)', family: 'ascend', unit: 'die', devices_per_card: 2, devices_per_node: 16 },
           devices: 4,
           cards: 2,
           weight_format: 'bf16',
@@ -114,7 +114,7 @@ describe('sim: SGLang face of the auxiliary endpoints', () => {
     await withSim(['--model-path', 'Qwen/Qwen3-8B'], async (sim) => {
       const info = (await get(sim.url, '/get_server_info')).json;
       assert.equal(info.device, 'cuda');
-      assert.equal(info.servebench.hardware.key, 'h100', "the sim's default device");
+      assert.equal(info.servebench.hardware.id, 'h100', "the sim's default device");
     });
   });
 

@@ -14,8 +14,11 @@ export const SERVEBENCH_INFO_KEY = 'servebench';
 
 /** The simulated device, in the body's snake_case. */
 export interface HardwareInfo {
-  /** hardware.json's key (`h100`, `ascend-910c`), or the key of a device `--hardware-spec` described. */
-  key: string;
+  /**
+   * hardware.json's key (`h100`, `ascend-910c`), or that of a device `--hardware-spec` described.
+   * Not called `key`: a bare `key` names a secret to redaction (core/redact.ts), which every stored body passes.
+   */
+  id: string;
   name: string;
   family: string;
   /** What one device is called where devices are counted: `GPU`, `NPU`, `die`. */
@@ -56,7 +59,7 @@ export interface ReportedSimulation {
 /** The device as the sim states it. */
 export function hardwareInfo(profile: HardwareProfile): HardwareInfo {
   return {
-    key: profile.key,
+    id: profile.key,
     name: profile.name,
     family: profile.family,
     unit: profile.unit,
@@ -69,7 +72,7 @@ const nonEmpty = (value: unknown): value is string => typeof value === 'string' 
 
 function readHardware(value: unknown): ReportedHardware | null {
   if (!isObject(value)) return null;
-  const { key, name, unit, devices_per_card: perCard } = value;
+  const { id: key, name, unit, devices_per_card: perCard } = value;
   if (!nonEmpty(key) || !nonEmpty(name) || !nonEmpty(unit) || typeof perCard !== 'number' || !Number.isInteger(perCard) || perCard < 1) return null;
   return { key, name, unit, devicesPerCard: perCard };
 }

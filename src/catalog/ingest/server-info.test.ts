@@ -13,7 +13,7 @@ const SGLANG = {
 const SIM = {
   ...SGLANG, model_path: 'Qwen/Qwen3-8B', served_model_name: 'Qwen/Qwen3-8B', tp_size: 4, device: 'npu', version: 'servebench-sim 0.1.0',
   servebench: {
-    hardware: { key: 'ascend-910c', name: 'Huawei Ascend 910C', family: 'ascend', unit: 'die', devices_per_card: 2, devices_per_node: 16 },
+    hardware: { id: 'ascend-910c', name: 'Huawei Ascend 910C', family: 'ascend', unit: 'die', devices_per_card: 2, devices_per_node: 16 },
     devices: 4, cards: 2, weight_format: 'bf16', raw_args: ['--model-path', 'Qwen/Qwen3-8B', '--hardware', 'ascend-910c', '--tp', '4', '--api-key', 'sk-1'],
   },
 };
@@ -53,7 +53,7 @@ test("a PD router's body lists its servers: one instance each, in the role it li
 test('a body that states no deployment is none; a value of the wrong type or a malformed device is left out', () => {
   for (const body of [null, 'text', [], { router_manager: true, routers_count: 1, workers_count: 2 }, { version: '0.5.6' }]) assert.equal(recipeFromServerInfo(body), null);
   assert.deepEqual(serverInfoSettings({ tp_size: '8', dp_size: 2.5, enable_dp_attention: 'yes', quantization: '', mem_fraction_static: 0.8 }), { memFractionStatic: 0.8 });
-  const malformed = { ...SIM, servebench: { hardware: { key: 'x', name: 'X', unit: 'GPU', devices_per_card: 0 }, weight_format: 7, raw_args: ['--tp', 4] } };
+  const malformed = { ...SIM, servebench: { hardware: { id: 'x', name: 'X', unit: 'GPU', devices_per_card: 0 }, weight_format: 7, raw_args: ['--tp', 4] } };
   const [instance] = recipeFromServerInfo(malformed)!.instances;
   assert.deepEqual([instance!.hardware, instance!.weightFormat, instance!.flags], [undefined, undefined, {}]);
 });
