@@ -65,9 +65,9 @@ const RUN_COLUMNS = `r.id, r.recorded_at, r.started_at, r.model, r.tool_version,
 
 /**
  * A run's hardware contains the pattern (bound twice): its `hardware` label, which the user gave and
- * which wins, else the device a server of its recipe reported (run-facts.ts's deriveHardware, in SQL).
+ * which wins unless empty, else the device a server of its recipe reported (run-facts.ts's deriveHardware, in SQL).
  */
-const HARDWARE_MATCHES = `CASE WHEN EXISTS (SELECT 1 FROM run_labels l WHERE l.run_id = r.id AND l.key = 'hardware')
+const HARDWARE_MATCHES = `CASE WHEN EXISTS (SELECT 1 FROM run_labels l WHERE l.run_id = r.id AND l.key = 'hardware' AND l.value <> '')
   THEN EXISTS (SELECT 1 FROM run_labels l WHERE l.run_id = r.id AND l.key = 'hardware' AND LOWER(l.value) LIKE ? ESCAPE '\\')
   ELSE EXISTS (SELECT 1 FROM json_each(r.recipe_json, '$.instances') i
     WHERE LOWER(json_extract(i.value, '$.hardware.key')) LIKE ? ESCAPE '\\') END`;
