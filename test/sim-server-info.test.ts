@@ -62,7 +62,7 @@ describe('sim: SGLang face of the auxiliary endpoints', () => {
         const info = (await get(sim.url, '/get_server_info')).json as Record<string, unknown>;
         for (const [key, value] of Object.entries(bannerValues(args, quantization))) assert.deepEqual(info[key], value, key);
         const nulls = Object.entries(info).filter(([, value]) => value === null).map(([key]) => key);
-        const sglangNone = ['moe_dense_tp_size', 'max_total_tokens', 'reasoning_parser', 'tool_call_parser', 'hardware_profile', 'sim_model', 'sim_dataset', 'quantization', 'speculative_algorithm', 'speculative_num_steps', 'speculative_eagle_topk', 'speculative_num_draft_tokens'];
+        const sglangNone = ['moe_dense_tp_size', 'max_total_tokens', 'reasoning_parser', 'tool_call_parser', 'quantization', 'speculative_algorithm', 'speculative_num_steps', 'speculative_eagle_topk', 'speculative_num_draft_tokens'];
         assert.deepEqual(nulls.filter((key) => !sglangNone.includes(key)), []);
       });
     });
@@ -80,12 +80,42 @@ describe('sim: SGLang face of the auxiliary endpoints', () => {
   test("the run's dataset sets --sim-dataset unless the flags name one, in any spelling the parser takes", async () => {
     const dataset = async (args: string[], run?: string) => {
       let reported: unknown;
-      await withSim(['--model-path', 'Qwen/Qwen3-8B', ...args], async (sim) => (reported = (await get(sim.url, '/get_server_info')).json.sim_dataset), run);
+      await withSim(['--model-path', 'Qwen/Qwen3-8B', ...args], async (sim) => (reported = (await get(sim.url, '/get_server_info')).json.servebench.sim_dataset), run);
       return reported;
     };
     assert.equal(await dataset([], 'random'), 'random');
     assert.equal(await dataset(['--sim-data', 'sharegpt'], 'random'), 'sharegpt');
     assert.equal(await dataset([]), null);
+  });
+
+  test('the body holds SGLang\'s names; what the sim simulates, and its own settings, are under servebench', async () => {
+    const args = ['--model-path', 'Qwen/Qwen3-8B', '--hardware', 'ascend-910c', '--tp', '4', '--trust-remote-code'];
+    await withSim(args, async (sim) => {
+      for (const path of ['/get_server_info', '/server_info']) {
+        const info = (await get(sim.url, path)).json as Record<string, unknown>;
+        for (const simOnly of ['hardware', 'hardware_profile', 'sim_model', 'sim_seed', 'sim_dataset', 'sim_realtime', 'ignored_flags', 'raw_args']) {
+          assert.ok(!(simOnly in info), `${simOnly} is no SGLang server arg`);
+        }
+        assert.deepEqual([info.device, info.tp_size, info.quantization, info.disaggregation_mode], ['npu', 4, null, 'null']);
+        assert.deepEqual(info.servebench, {
+          hardware: { id: 'ascend-910c', name: 'Huawei Ascend 910C, one of two dies (Atlas 800I A3)', family: 'ascend', unit: 'die', devices_per_card: 2, devices_per_node: 16 },
+          devices: 4,
+          cards: 2,
+          weight_format: 'bf16',
+          raw_args: args,
+          ignored_flags: ['--trust-remote-code'],
+          sim_model: null,
+          sim_seed: 0,
+          sim_dataset: null,
+          sim_realtime: false,
+        });
+      }
+    });
+    await withSim(['--model-path', 'Qwen/Qwen3-8B'], async (sim) => {
+      const info = (await get(sim.url, '/get_server_info')).json;
+      assert.equal(info.device, 'cuda');
+      assert.equal(info.servebench.hardware.id, 'h100', "the sim's default device");
+    });
   });
 
   test("/v1/models lists SGLang's model card; /v1/models/{name} retrieves it, or answers SGLang's 404", async () => {

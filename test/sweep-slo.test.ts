@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { openCatalog } from '../src/catalog/index.js';
+import { deriveCards, deriveDeployMode, deriveHardware, openCatalog } from '../src/catalog/index.js';
 import { storedCrossValidation } from '../src/sim/model/efficiency.js';
 import { formatExpectedErrorNote } from '../src/predict/expected-error.js';
 import { runCli } from './helpers/cli.js';
@@ -77,7 +77,10 @@ describe('SLO search against an exhaustive sweep (prediction mode)', () => {
       const first = runs.find((run) => run.labels.sweep_load === String(STEP));
       assert.equal(first?.metrics.max_concurrency, STEP);
       assert.equal(first?.requestCount, STEP * 4);
-      assert.equal(first?.labels.hardware, 'h100');
+      // The predicted device and its cards are facts of the recipe, not labels: labels are what the user gave.
+      assert.deepEqual([first?.labels.hardware, first?.labels.deploy, first?.labels.cards], [undefined, undefined, undefined]);
+      assert.deepEqual([deriveHardware(first!)?.value, deriveCards(first!)?.value, deriveDeployMode(first!)], ['h100', 1, 'PD mixed']);
+      assert.equal(catalog.listRuns({ labels: { mode: 'predict' }, hardware: 'h100' }).length, runs.length);
       assert.equal(first?.recipe?.instances[0]?.config.modelPath, 'Qwen/Qwen2.5-7B-Instruct');
       assert.deepEqual(new Set(grid.points.map((p) => p.run_id)), new Set(runs.map((run) => run.id)));
       // Each point's record keeps the expected error (null before the model is cross-validated).

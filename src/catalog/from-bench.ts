@@ -1,11 +1,13 @@
 /**
  * Builds the catalog record of a `servebench bench` run from what the bench pipeline already has:
- * its JSONL result record, its resolved arguments and its request outputs.
+ * its JSONL result record, its resolved arguments and its request outputs. The deployment it ran
+ * against is what the server's `/get_server_info` (in the record) reports, the sim's as any other's.
  */
 import { createHash } from 'node:crypto';
 import type { PyValue } from '../core/pyrepr.js';
 import type { RequestOutput } from '../bench/index.js';
 import { readJsonlRecord, toPlain } from './ingest/jsonl.js';
+import { recipeFromServerInfo } from './ingest/server-info.js';
 import { encodeJson } from './store/json-codec.js';
 import { suspectWarnings } from './suspect.js';
 import type { RequestRecord, RunInput } from './types.js';
@@ -69,6 +71,7 @@ export function runInputFromBench(parts: BenchRunParts): RunInput {
     startedAt,
     toolVersion: parts.toolVersion,
     serverInfo,
+    recipe: recipeFromServerInfo(serverInfo),
     labels: { ...labels, ...(parts.labels ?? {}) },
     warnings: [...(parts.warnings ?? []), ...suspectWarnings(metrics)],
     requests: requestRecordsFromOutputs(parts.outputs, parts.virtualClock ?? false),

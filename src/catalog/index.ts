@@ -21,7 +21,7 @@ export type {
   RunRecord,
   RunSource,
 } from './types.js';
-export { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName, formatLength } from './report/run-facts.js';
+export { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveHardware, deriveQuantization, instanceFacts, shortModelName, formatLength } from './report/run-facts.js';
 export { bestPerConfiguration, bestPracticeRow, groupByLatencyClass, parseClasses, DEFAULT_CLASSES } from './report/best-practice.js';
 export type { BestPracticeRow, ClassGroup, LatencyClass } from './report/best-practice.js';
 export { compareMetrics, noiseChecks, requestTtftsMs, requestTpotsMs, settingDifferences, welchInterval } from './report/compare.js';
@@ -30,6 +30,7 @@ export { escapeHtml } from './report/escape.js';
 export { splitLabelPair } from '../core/label-pair.js';
 export { parseDeploymentInstance } from './ingest/launch-config.js';
 export { readRunsFromText } from './ingest/read-runs.js';
+export { recipeFromServerInfo } from './ingest/server-info.js';
 export { SELF_CHECK_METRIC, SIM_SELF_CHECK_METRIC, TEXT_METRICS } from './ingest/jsonl.js';
 export { renderBestPractice, type ExtraColumn, type TableFormat } from './report/best-practice-render.js';
 export { accuracyColumns, accuracyText, isEvalRun, linkedRuns, type LinkedRun } from './report/eval-runs.js';

@@ -2,7 +2,7 @@
  * Contracts of the run catalog: what a writer hands to `recordRun` and what readers get back.
  * Metric names are bench_serving's JSONL keys (`mean_ttft_ms`, `output_throughput`, ...).
  */
-import type { Deployment, DeploymentFlags, DeploymentInstance } from '../deployment/index.js';
+import type { Deployment, DeploymentFlags, DeploymentInstance, ReportedHardware } from '../deployment/index.js';
 import type { MetricDefinitions } from './metric-definitions.js';
 import type { RunMode } from './run-mode.js';
 
@@ -83,13 +83,23 @@ export type { DeploymentFlags };
 
 /**
  * One server process of a recipe (a PD-separated recipe has a prefill, a decode and a router): a
- * deployment instance, with its command as written.
+ * deployment instance, with its command as written, or as its server reported itself.
  */
 export interface RecipeInstance extends DeploymentInstance {
-  /** The launcher as written: `python -m sglang.launch_server`, `sglang serve`, ... */
+  /**
+   * The launcher as written: `python -m sglang.launch_server`, `sglang serve`, ...; for an instance
+   * read from its server's `/get_server_info`, the server and its version (`servebench-sim 0.1.0`, `sglang 0.5.6`).
+   */
   launcher: string;
-  /** Every flag as given (`--tp` → `"8"`, boolean flags → `true`), secrets redacted; `config` holds the facts read from them. */
+  /**
+   * Every flag as given (`--tp` → `"8"`, boolean flags → `true`), secrets redacted; `config` holds the
+   * facts read from them, or those the server reported (then `flags` are the sim's as given, or none).
+   */
   flags: Record<string, string | true>;
+  /** The device the instance ran on, where its server named it (the sim names the one it simulates); absent when none did. */
+  hardware?: ReportedHardware;
+  /** The weights' format its server reported serving (the sim's, `bf16` included); absent when it did not say. */
+  weightFormat?: string;
 }
 
 /**
@@ -163,7 +173,7 @@ export interface RunRecord {
 export interface RunFilter {
   /** Case-insensitive substring of the model name. */
   model?: string;
-  /** Case-insensitive substring of the `hardware` label. */
+  /** Case-insensitive substring of the run's hardware: its `hardware` label, else the device its server reported. */
   hardware?: string;
   /** Exact label values. */
   labels?: Record<string, string>;

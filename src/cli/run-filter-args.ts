@@ -17,7 +17,7 @@ export interface RunFilterArgs {
 /** Adds `--model`, `--hardware`, `--label`, `--since` and `--mode` (default `modes`) to a command. */
 export function addRunFilterArguments(parser: ArgumentParser, modes: string): void {
   parser.add_argument('--model', { help: 'only runs whose model contains this text (case-insensitive)' });
-  parser.add_argument('--hardware', { help: "only runs whose 'hardware' label contains this text (case-insensitive)" });
+  parser.add_argument('--hardware', { help: "only runs whose hardware contains this text (case-insensitive): the 'hardware' label, else the device the server reported (the sim's)" });
   parser.add_argument('--label', { action: 'append', metavar: 'KEY=VALUE', help: 'only runs with this label (repeatable)' });
   parser.add_argument('--since', { help: 'only runs recorded or started at/after: a date (2026-01-31) or look-back (7d, 12h)' });
   parser.add_argument('--mode', {

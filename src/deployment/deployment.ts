@@ -8,7 +8,7 @@
  * they fill, and the deploy mode. The performance model's view of one instance is derived from its
  * facts by `resolveInstance` (sim/model/resolve-instance.ts).
  */
-import type { HardwareProfile } from './model/catalog.js';
+import { getHardware, type HardwareProfile } from './model/catalog.js';
 import type { LaunchConfig } from './launch-config.js';
 
 /** What an instance does: prefill and decode (PD mixed), one side of PD separation, or route between them. */
@@ -58,6 +58,8 @@ export type DeploymentFlags = Partial<
 > & {
   /** Pipeline stages (`--pp-size`); 1 when absent. */
   ppSize?: number;
+  /** SGLang's `--device`: the kind of device (`cuda`, `npu`, `cpu`), not its model. */
+  device?: string;
   moeA2aBackend?: string;
   deepepMode?: string;
 };
@@ -85,6 +87,11 @@ export type LaunchDeployment = Deployment<LaunchInstance>;
 /** The role `--disaggregation-mode` gives a server. */
 export function serverRole(disaggregationMode: string | null | undefined): ServerRole {
   return disaggregationMode === 'prefill' || disaggregationMode === 'decode' ? disaggregationMode : 'mixed';
+}
+
+/** The device a parsed instance runs on: the one `--hardware-spec` describes, else the catalogued `--hardware`. */
+export function launchHardware(config: Pick<LaunchConfig, 'hardware' | 'hardwareProfile'>): HardwareProfile {
+  return config.hardwareProfile ?? getHardware(config.hardware);
 }
 
 /** The instances that hold devices (every one but the router). */

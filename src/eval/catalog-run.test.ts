@@ -70,6 +70,7 @@ test('an eval run: kind eval, the four figures and their counts, accuracy per su
   assert.ok(run.requests?.every((request) => request.promptLen === null));
   assert.equal(run.requests?.[3]?.cause, 'http_5xx');
   assert.deepEqual(run.serverInfo, parts.serverInfo);
+  assert.deepEqual(run.recipe?.instances.map((i) => [i.role, i.launcher, i.config]), [['mixed', 'sglang 0.5.6', { tpSize: 2 }]]);
   assert.deepEqual(run.labels, { hardware: 'H100' });
 });
 

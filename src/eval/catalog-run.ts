@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { RequestOutput } from '../bench/index.js';
-import { requestRecordsFromOutputs, type EvalRunMetrics, type MetricValue, type RunInput } from '../catalog/index.js';
+import { recipeFromServerInfo, requestRecordsFromOutputs, type EvalRunMetrics, type MetricValue, type RunInput } from '../catalog/index.js';
 import { formatFixed } from '../core/pyformat.js';
 import { outputThroughput, type EvalSummary } from './report.js';
 import { accuracyOf, invalidRateOf } from './scoring.js';
@@ -75,6 +75,8 @@ export function evalRunInput(parts: EvalRunParts): RunInput {
     startedAt,
     toolVersion: parts.toolVersion,
     serverInfo: parts.serverInfo,
+    // The deployment the server reported, read as a bench run's is: its table row and hardware filter agree with them.
+    recipe: recipeFromServerInfo(parts.serverInfo),
     labels: parts.labels,
     // Prompt lengths are unknown without the model's tokenizer: not measured, rather than 0.
     requests: requestRecordsFromOutputs(parts.outputs).map((record) => ({ ...record, promptLen: null })),

@@ -6,7 +6,7 @@
 import { type BenchmarkMetrics, type BenchRunConfig, type BenchTarget, type ServebenchExtras, buildResultRecord, resolvedNamespace, type RequestOutput } from '../bench/index.js';
 import { runInputFromBench, parseDeploymentInstance, type RecipeConfig, type RunInput } from '../catalog/index.js';
 import type { PyValue } from '../core/pyrepr.js';
-import type { CrossValidationSummary } from '../sim/index.js';
+import { resolveInstance, type CrossValidationSummary } from '../sim/index.js';
 import type { LaunchDeployment } from '../deployment/index.js';
 
 import { TOOL_VERSION as VERSION } from '../core/version.js';
@@ -22,25 +22,32 @@ export interface PointRunInput {
   serverInfo: PyValue;
   startedAt: Date;
   labels: Record<string, string>;
-  /** The predicted or simulated deployment, stored as the run's recipe. */
+  /** The predicted or simulated deployment, stored as the run's recipe where the server reported none. */
   deployment: LaunchDeployment | null;
   /** Set for predictions: the model's expected error, stored in the record (`buildResultRecord`). */
   prediction?: { expectedError: CrossValidationSummary | null };
 }
 
 /**
- * The deployment as the catalog stores it, a recipe: one instance per server, its flags as given
- * (secrets redacted) and the facts they state, read from them as a recipe document's are.
+ * A predicted deployment as the catalog stores it, a recipe: one instance per server, its flags as
+ * given (secrets redacted) and the facts they state, read from them as a recipe document's are, with
+ * the device and weights' format the model runs it on (what the sim reports of a simulated one).
  */
 export function recipeOf(deployment: LaunchDeployment, launcher: string): RecipeConfig {
   const warnings: string[] = [];
-  const instances = deployment.instances.map((instance) =>
-    parseDeploymentInstance({ kind: 'launch', launcher, args: instance.config.rawArgs, startLine: 0, endLine: 0 }, warnings),
-  );
+  const instances = deployment.instances.map((instance) => {
+    const parsed = parseDeploymentInstance({ kind: 'launch', launcher, args: instance.config.rawArgs, startLine: 0, endLine: 0 }, warnings);
+    const { hardware, quant } = resolveInstance(instance.config);
+    const { key, name, unit, devicesPerCard } = hardware;
+    return { ...parsed, hardware: { key, name, unit, devicesPerCard }, weightFormat: quant.name };
+  });
   return { instances, env: {}, origin: 'command line' };
 }
 
-/** The catalog run of a point; its `metrics` are the JSONL record's values as plain numbers. */
+/**
+ * The catalog run of a point; its `metrics` are the JSONL record's values as plain numbers. Its recipe
+ * is the deployment the server reported (the sim's, or a real server's), else the predicted one.
+ */
 export function pointRunInput(input: PointRunInput): RunInput {
   const { metrics, serverInfo, outputs, extras, prediction } = input;
   const args = resolvedNamespace(input.config, input.server);
@@ -54,6 +61,7 @@ export function pointRunInput(input: PointRunInput): RunInput {
     labels: input.labels,
     virtualClock: prediction !== undefined,
   });
+  if (run.recipe !== null && run.recipe !== undefined) return run;
   const launcher = input.labels.mode === 'predict' ? 'servebench predict' : 'servebench sim';
   return input.deployment === null ? run : { ...run, recipe: recipeOf(input.deployment, launcher) };
 }

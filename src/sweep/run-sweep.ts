@@ -6,8 +6,8 @@
 import { openCatalog, type Catalog } from '../catalog/index.js';
 import { sweepChartOption, writeChart } from '../plots/index.js';
 import { splitCommandLine } from '../core/command-line.js';
-import { parseLaunchArgs, deployMode, type LaunchDeployment } from '../deployment/index.js';
-import { deploymentCards, deploymentHardware, parseDeployment } from '../sim/index.js';
+import { parseLaunchArgs, type LaunchDeployment } from '../deployment/index.js';
+import { deploymentCards, parseDeployment } from '../sim/index.js';
 import { lengthOnlyWorkload, predictionWorkloads, formatExpectedErrorNote } from '../predict/index.js';
 import { writeJsonFile } from '../core/json-file.js';
 import { formatLoad, type LoadKind } from './load-series.js';
@@ -45,19 +45,18 @@ async function openTarget(plan: LoadSweepPlan, parseBench: BenchFlagsParser): Pr
   return { target: await liveTarget(parseBench(plan.benchArgv, null), null, null), note: null };
 }
 
-/** Labels every point of this sweep carries in the catalog. */
-function sweepLabels(plan: LoadSweepPlan, deployment: LaunchDeployment | null, cards: number, startedAt: Date): Record<string, string> {
-  const labels: Record<string, string> = {
+/**
+ * Labels every point of this sweep carries in the catalog: the user's, the sweep's id and kind, and
+ * the cards when the user gave them. The hardware, deploy mode and cards of a simulated or predicted
+ * deployment are facts of each point's recipe, not labels.
+ */
+function sweepLabels(plan: LoadSweepPlan, startedAt: Date): Record<string, string> {
+  return {
     ...plan.output.labels,
     sweep: `sweep-${startedAt.toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '')}`,
     sweep_kind: plan.loadKind,
-    cards: String(cards),
+    ...(plan.cards === null ? {} : { cards: String(plan.cards) }),
   };
-  if (deployment !== null) {
-    labels.hardware = deploymentHardware(deployment).key;
-    labels.deploy = deployMode(deployment) === 'pd-separated' ? 'pd-separation' : 'pd-mixed';
-  }
-  return labels;
 }
 
 function pointLine(kind: LoadKind, point: SweepPoint): string {
@@ -94,7 +93,7 @@ export async function runLoadSweep(plan: LoadSweepPlan, print: Print, parseBench
   try {
     const cards = plan.cards ?? (target.deployment ? deploymentCards(target.deployment) : 1);
     const startedAt = new Date();
-    const labels = sweepLabels(plan, target.deployment, cards, startedAt);
+    const labels = sweepLabels(plan, startedAt);
     const what = target.description;
     const how = plan.series === null ? `SLO search over ${plan.loadKind} for ${formatSlo(plan.slo as Slo)}` : `${plan.loadKind} sweep`;
     print(`servebench sweep (${target.mode === 'predict' ? 'prediction, virtual time' : 'real time'}): ${what}; ${how}; sweep id ${labels.sweep}`);

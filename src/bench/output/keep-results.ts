@@ -26,8 +26,6 @@ export interface RunRecording {
   outputFile: string | null;
   /** `--db`; null = `SERVEBENCH_DB` or the default location. */
   dbPath: string | null;
-  /** `--sim` launch flags when the run targeted the in-process simulator. */
-  simFlags: string | null;
 }
 
 /** Where results go besides the JSONL file; the command wires them (they load the plotting and the database only when used). */
@@ -58,7 +56,6 @@ async function recordInCatalog(run: KeptRun, appendedTo: string | null, keepers:
       toolVersion: `servebench ${TOOL_VERSION}`,
       outputFile: appendedTo,
       dbPath: run.config.catalog.db,
-      simFlags: run.config.sim,
     });
     notice(`Run ${id} recorded in ${path}`);
   } catch (error) {

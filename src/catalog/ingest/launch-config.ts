@@ -13,10 +13,14 @@ import { serverRole, sglangFlagName, type DeploymentFlags } from '../../deployme
 import type { RecipeInstance } from '../types.js';
 import { type FoundCommand, parseFlags } from './shell-command.js';
 
-type FieldKind = 'int' | 'float' | 'string' | 'bool';
+/** How a setting's value is written: what a flag's text must read as, and what a server's JSON must hold. */
+export type FieldKind = 'int' | 'float' | 'string' | 'bool';
 
-/** SGLang's flags (as servebench names them; every spelling SGLang accepts maps to these) → structured field. */
-const FIELDS: ReadonlyArray<readonly [flag: string, field: keyof DeploymentFlags, kind: FieldKind]> = [
+/**
+ * SGLang's flags (as servebench names them; every spelling SGLang accepts maps to these) → structured
+ * field. SGLang's `/get_server_info` reports each under the flag's name in snake_case (`tp_size`).
+ */
+export const DEPLOYMENT_SETTINGS: ReadonlyArray<readonly [flag: string, field: keyof DeploymentFlags, kind: FieldKind]> = [
   ['model-path', 'modelPath', 'string'],
   ['served-model-name', 'servedModelName', 'string'],
   ['tp-size', 'tpSize', 'int'],
@@ -44,13 +48,14 @@ const FIELDS: ReadonlyArray<readonly [flag: string, field: keyof DeploymentFlags
   ['nnodes', 'nnodes', 'int'],
   ['moe-a2a-backend', 'moeA2aBackend', 'string'],
   ['deepep-mode', 'deepepMode', 'string'],
+  ['device', 'device', 'string'],
 ];
 
 /** The structured fields' SGLang flags, for a check that each is one SGLang names. */
-export const DEPLOYMENT_FLAG_NAMES: readonly string[] = FIELDS.map(([flag]) => flag);
+export const DEPLOYMENT_FLAG_NAMES: readonly string[] = DEPLOYMENT_SETTINGS.map(([flag]) => flag);
 
 /** The structured fields, in table order: what a recipe can state about a server's configuration. */
-export const DEPLOYMENT_FIELDS: readonly (keyof DeploymentFlags)[] = FIELDS.map(([, field]) => field);
+export const DEPLOYMENT_FIELDS: readonly (keyof DeploymentFlags)[] = DEPLOYMENT_SETTINGS.map(([, field]) => field);
 
 function readField(kind: FieldKind, value: string | true): string | number | boolean | undefined {
   if (kind === 'bool') return value === true || /^(true|1)$/i.test(value);
@@ -94,16 +99,22 @@ export function parseDeploymentInstances(command: FoundCommand, warnings: string
   return instances;
 }
 
-function instanceOf(command: Pick<FoundCommand, 'kind' | 'launcher'>, given: Record<string, string | true>, warnings: string[]): RecipeInstance {
+/** Flags as a recipe keeps them: as given, secrets redacted. */
+export function redactedFlags(given: Readonly<Record<string, string | true>>): Record<string, string | true> {
   const flags: Record<string, string | true> = {};
   for (const [name, value] of Object.entries(given)) flags[name] = redactSetting(name, value);
+  return flags;
+}
+
+function instanceOf(command: Pick<FoundCommand, 'kind' | 'launcher'>, given: Record<string, string | true>, warnings: string[]): RecipeInstance {
+  const flags = redactedFlags(given);
   const written = new Map<string, string>();
   for (const name of Object.keys(flags)) {
     const flag = sglangFlagName(name);
     if (flag !== null && !written.has(flag)) written.set(flag, name);
   }
   const config: DeploymentFlags = {};
-  for (const [flag, field, kind] of FIELDS) {
+  for (const [flag, field, kind] of DEPLOYMENT_SETTINGS) {
     const name = written.get(flag);
     if (name === undefined) continue;
     const raw = flags[name]!;

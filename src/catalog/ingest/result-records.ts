@@ -12,6 +12,7 @@ import type { RunInput } from '../types.js';
 import { contentHash } from './content-hash.js';
 import { isGuidellmReport, readGuidellmReport } from './guidellm-report.js';
 import { parsePythonJson, readJsonlRecord } from './jsonl.js';
+import { recipeFromServerInfo } from './server-info.js';
 import { suspectWarnings } from '../suspect.js';
 import { profileExportTool, readProfileExportJson } from './profile-export.js';
 import { isVllmResult, readVllmResult } from './vllm-result.js';
@@ -79,6 +80,8 @@ function recordRun(record: Record<string, unknown>, recordText: string, file: st
     args: read.args,
     model: typeof read.args.model === 'string' ? read.args.model : null,
     serverInfo: read.serverInfo,
+    // The deployment the server reported, read as bench reads it when it records the run itself.
+    recipe: recipeFromServerInfo(read.serverInfo),
     // The record does not say which servebench version wrote it; the server's version is a fact it states.
     toolVersion: read.fromServebench ? 'servebench' : typeof serverVersion === 'string' ? `sglang ${serverVersion}` : null,
     requests: read.requests,

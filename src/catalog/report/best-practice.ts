@@ -7,7 +7,7 @@ import { UsageError } from '../../core/errors.js';
 import { BENCH_SERVING_DEFINITIONS, definitionOf, metricFamily } from '../metric-definitions.js';
 import type { RunRecord } from '../types.js';
 import { isEvalRun } from './eval-runs.js';
-import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName } from './run-facts.js';
+import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveHardware, deriveQuantization, shortModelName } from './run-facts.js';
 
 /** A latency class: runs whose mean TPOT is at most `maxTpotMs` (null = no bound: the catch-all class). */
 export interface LatencyClass {
@@ -89,7 +89,7 @@ export function bestPracticeRow(run: RunRecord): BestPracticeRow {
   return {
     runId: run.id,
     model: shortModelName(run),
-    hardware: run.labels.hardware ?? null,
+    hardware: deriveHardware(run)?.value ?? null,
     cards: cards?.value ?? null,
     cardsHow: cards?.how ?? null,
     deployMode: deriveDeployMode(run),

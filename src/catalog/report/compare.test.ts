@@ -78,3 +78,10 @@ test('settings that differ: bench arguments and launch facts per server, each ru
   assert.match(text, /arguments that differ:\nSETTING\s+a\s+b\n-+\s+-+\s+-+\nmax_concurrency\s+16\s+64\nseed\s+-\s+2/);
   assert.match(text, /launch configuration that differs:\nSETTING\s+a\s+b\n-+\s+-+\s+-+\nmixed\.dpSize\s+-\s+8/);
 });
+
+test('the device and weights a server reported compare beside the launch facts: a simulated run against its measured twin', () => {
+  const measured = { ...run('m', {}), recipe: { instances: [{ role: 'mixed' as const, launcher: 'sglang 0.5.6', config: { tpSize: 8, device: 'cuda' }, flags: {} }], env: {}, origin: 'x' } };
+  const h100 = { key: 'h100', name: 'NVIDIA H100', unit: 'GPU', devicesPerCard: 1 };
+  const simulated = { ...run('s', {}), recipe: { instances: [{ role: 'mixed' as const, launcher: 'servebench-sim 0.1.0', config: { tpSize: 8, device: 'cuda' }, flags: {}, hardware: h100, weightFormat: 'bf16' }], env: {}, origin: 'x' } };
+  assert.deepEqual(settingDifferences([measured, simulated]).launch, [{ key: 'mixed.hardware', values: [null, 'h100'] }, { key: 'mixed.weights', values: [null, 'bf16'] }]);
+});

@@ -7,6 +7,7 @@ import { mean, std } from '../../core/stats.js';
 import { definitionOf, metricFamily } from '../metric-definitions.js';
 import type { MetricValue, RequestRecord, RunRecord } from '../types.js';
 import { formatSetting } from './text-table.js';
+import { instanceFacts } from './run-facts.js';
 
 export interface MetricRow {
   key: string;
@@ -69,7 +70,7 @@ function differing(settings: readonly Record<string, unknown>[]): SettingDiffere
     .filter((row) => new Set(row.values).size > 1);
 }
 
-/** A run's launch configuration as flat settings: `mixed.tpSize`, `prefill.disaggregationMode`, `decode#2.dpSize`, ... */
+/** A run's launch configuration as flat settings: `mixed.tpSize`, `mixed.hardware`, `prefill.disaggregationMode`, `decode#2.dpSize`, ... */
 function launchSettings(run: RunRecord): Record<string, unknown> {
   const settings: Record<string, unknown> = {};
   const seen = new Map<string, number>();
@@ -77,7 +78,7 @@ function launchSettings(run: RunRecord): Record<string, unknown> {
     const n = (seen.get(instance.role) ?? 0) + 1;
     seen.set(instance.role, n);
     const name = n === 1 ? instance.role : `${instance.role}#${n}`;
-    for (const [field, value] of Object.entries(instance.config)) settings[`${name}.${field}`] = value;
+    for (const [field, value] of Object.entries(instanceFacts(instance))) settings[`${name}.${field}`] = value;
   }
   return settings;
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunRecord } from '../types.js';
 import { bestPerConfiguration, groupByLatencyClass, parseClasses } from './best-practice.js';
-import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, formatLength } from './run-facts.js';
+import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveHardware, deriveQuantization, formatLength, instanceFacts } from './run-facts.js';
 
 function run(partial: Partial<RunRecord>): RunRecord {
   return {
@@ -36,6 +36,25 @@ test('cards: label first, else recipe devices, Ascend A3 counting two dies per c
   assert.equal(deriveDeployMode(run({ recipe: pd })), 'PD separation');
   assert.equal(deriveDeployMode(run({ recipe: replicas })), 'PD mixed');
   assert.equal(deriveDeployMode(run({})), null);
+});
+
+test("hardware, cards and deploy mode from the device a server reported; the user's label wins", () => {
+  const a3 = { key: 'ascend-910c', name: 'Huawei Ascend 910C', unit: 'die', devicesPerCard: 2 };
+  const reported = (config: Record<string, unknown>, role: 'mixed' | 'prefill' | 'decode' = 'mixed') => ({ ...instance(role, config), launcher: 'servebench-sim 0.1.0', hardware: a3, weightFormat: 'bf16' });
+  const sim = { instances: [reported({ tpSize: 4 })], env: {}, origin: "the server's /get_server_info" };
+  assert.deepEqual(deriveHardware(run({ recipe: sim })), { value: 'ascend-910c', how: 'Huawei Ascend 910C, reported by the server' });
+  assert.deepEqual(deriveCards(run({ recipe: sim })), { value: 2, how: 'recipe: mixed 4 dies = 2 ascend-910c cards (2 dies per card)' });
+  assert.deepEqual(deriveHardware(run({ recipe: sim, labels: { hardware: 'my-a3' } })), { value: 'my-a3', how: 'label' });
+  assert.deepEqual(deriveCards(run({ recipe: sim, labels: { hardware: 'H800' } })), { value: 4, how: 'recipe: mixed 4 GPUs' }, "a catalogued label's device counts");
+  const oneGpu = { ...sim, instances: [{ ...reported({ tpSize: 1 }), hardware: { key: 'h100', name: 'NVIDIA H100', unit: 'GPU', devicesPerCard: 1 } }] };
+  assert.deepEqual(deriveCards(run({ recipe: oneGpu })), { value: 1, how: 'recipe: mixed 1 GPU' });
+  assert.equal(deriveHardware(run({})), null);
+  const pd = { ...sim, instances: [reported({ tpSize: 8 }, 'prefill'), reported({ tpSize: 8 }, 'decode')] };
+  assert.equal(deriveDeployMode(run({ recipe: pd })), 'PD separation');
+  // bench runs against the sim were labelled deploy=simulated: that is their mode, not their deploy mode.
+  assert.equal(deriveDeployMode(run({ recipe: sim, labels: { deploy: 'simulated' } })), 'PD mixed');
+  assert.deepEqual(deriveQuantization(run({ model: 'Qwen3-8B', recipe: sim })), { value: 'bf16', how: 'weights reported by the server' });
+  assert.deepEqual(instanceFacts(reported({ tpSize: 4 })), { tpSize: 4, hardware: 'ascend-910c', weights: 'bf16' });
 });
 
 test('quantization: label, model-name format, then launch flag', () => {

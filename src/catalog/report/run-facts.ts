@@ -1,10 +1,11 @@
 /**
  * Facts a best-practice table needs about a run, each derived from what the run states and
- * labelled with how it was derived: card count, dataset label, deploy mode, quantization.
+ * labelled with how it was derived: hardware, card count, dataset label, deploy mode, quantization.
+ * What the user labelled wins over what the run's recipe states (the server's report included).
  */
 import { basename } from 'node:path';
-import { hardwareForLabel, cardsFor, deployMode, deploymentDevices, instanceDevices, servers } from '../../deployment/index.js';
-import type { RunRecord } from '../types.js';
+import { hardwareForLabel, cardsFor, deployMode, deploymentDevices, instanceDevices, servers, type ReportedHardware } from '../../deployment/index.js';
+import type { RecipeConfig, RecipeInstance, RunRecord } from '../types.js';
 
 /** A derived value and the reason it holds. */
 export interface Derived<T> {
@@ -12,10 +13,23 @@ export interface Derived<T> {
   how: string;
 }
 
+/** The device the recipe's servers reported (the first that names one: a deployment's servers share a device). */
+function reportedHardware(recipe: RecipeConfig | null): ReportedHardware | undefined {
+  return recipe === null ? undefined : servers(recipe).find((instance) => instance.hardware !== undefined)?.hardware;
+}
+
+/** Hardware: the `hardware` label (the user's word wins), else the device the run's server reported (the sim names the one it simulates). */
+export function deriveHardware(run: RunRecord): Derived<string> | null {
+  if (run.labels.hardware) return { value: run.labels.hardware, how: 'label' };
+  const reported = reportedHardware(run.recipe);
+  return reported === undefined ? null : { value: reported.key, how: `${reported.name}, reported by the server` };
+}
+
 /**
- * Card count: the `cards` label, else the recipe's devices over the devices per card of the hardware
- * the label names (2 dies per Ascend A3 card; 1 when the label names no catalogued device), counted in
- * the device's own unit (hardware.json's `unit`: dies, GPUs); null when neither says.
+ * Card count: the `cards` label, else the recipe's devices over the devices per card of its device:
+ * the catalogued one the `hardware` label names, else the one the server reported (2 dies per Ascend
+ * A3 card), counted in the device's own unit (hardware.json's `unit`: dies, GPUs); one device per
+ * card when neither names a known device; null when neither label nor recipe says.
  */
 export function deriveCards(run: RunRecord): Derived<number> | null {
   const label = Number(run.labels.cards);
@@ -24,14 +38,16 @@ export function deriveCards(run: RunRecord): Derived<number> | null {
   if (recipe === null || servers(recipe).length === 0) return null;
   const devices = deploymentDevices(recipe);
   const perInstance = servers(recipe).map((i) => `${i.role} ${instanceDevices(i.config)}`).join(' + ');
-  const hardware = run.labels.hardware ?? '';
-  const profile = hardwareForLabel(hardware);
-  if (profile !== undefined && profile.devicesPerCard > 1) {
-    const cards = cardsFor(profile, devices);
-    const units = `${profile.unit}s`;
-    return { value: cards, how: `recipe: ${perInstance} ${units} = ${cards} ${hardware} cards (${profile.devicesPerCard} ${units} per card)` };
-  }
-  return { value: devices, how: `recipe: ${perInstance} devices` };
+  const labelled = run.labels.hardware;
+  const catalogued = labelled === undefined ? undefined : hardwareForLabel(labelled);
+  const profile = catalogued ?? reportedHardware(recipe);
+  if (profile === undefined) return { value: devices, how: `recipe: ${perInstance} devices` };
+  const name = catalogued === undefined ? profile.key : labelled;
+  const cards = cardsFor(profile, devices);
+  const units = `${profile.unit}s`;
+  const counted = `recipe: ${perInstance} ${devices === 1 ? profile.unit : units}`;
+  if (profile.devicesPerCard === 1) return { value: cards, how: counted };
+  return { value: cards, how: `${counted} = ${cards} ${name} cards (${profile.devicesPerCard} ${units} per card)` };
 }
 
 /** `3500` → `3.5K`, `1024` → `1K`, `65536` → `64K`, `16` → `16`. */
@@ -56,10 +72,14 @@ export function deriveDatasetLabel(run: RunRecord): string | null {
   return name;
 }
 
-/** `PD separation` when the recipe has prefill/decode instances or the label says so, `PD mixed` for a single server. */
+/**
+ * `PD separation` when the recipe has prefill/decode instances or the label says so, `PD mixed` for
+ * a single server. The `deploy=simulated` that bench runs were labelled with before they kept their
+ * server's report says what the run is, not how it was deployed: the recipe says that.
+ */
 export function deriveDeployMode(run: RunRecord): string | null {
   const label = run.labels.deploy;
-  if (label) return /sep|disagg/i.test(label) ? 'PD separation' : /mix|colo/i.test(label) ? 'PD mixed' : label;
+  if (label && label !== 'simulated') return /sep|disagg/i.test(label) ? 'PD separation' : /mix|colo/i.test(label) ? 'PD mixed' : label;
   const mode = run.recipe ? deployMode(run.recipe) : null;
   return mode === null ? null : mode === 'pd-separated' ? 'PD separation' : 'PD mixed';
 }
@@ -68,14 +88,26 @@ const QUANT_IN_NAME = /(?:^|[-_./])(w8a8|w4a8|w4a16|w8a16|fp8|nvfp4|mxfp4|fp4|in
 
 /**
  * Quantization: the label (a summary table's), else a format token in the model name (`-w8a8-`),
- * else the launch `--quantization` (which may name a loader such as `modelslim` rather than a format).
+ * else the launch `--quantization` (which may name a loader such as `modelslim` rather than a format),
+ * else the weights' format the server reported (the sim's: `bf16` where SGLang reports no quantization).
  */
 export function deriveQuantization(run: RunRecord): Derived<string> | null {
   if (run.labels.quantization) return { value: run.labels.quantization, how: 'label' };
   const inName = run.model ? QUANT_IN_NAME.exec(run.model) : null;
   if (inName) return { value: inName[1]!.toUpperCase(), how: 'model name' };
   const flag = run.recipe?.instances.find((i) => i.config.quantization)?.config.quantization;
-  return flag ? { value: flag, how: 'launch --quantization' } : null;
+  if (flag) return { value: flag, how: 'launch --quantization' };
+  const weights = run.recipe?.instances.find((i) => i.weightFormat)?.weightFormat;
+  return weights ? { value: weights, how: 'weights reported by the server' } : null;
+}
+
+/** What a recipe states of one instance, as flat settings: its launch facts, and the device and weights its server reported. */
+export function instanceFacts(instance: RecipeInstance): Record<string, unknown> {
+  return {
+    ...instance.config,
+    ...(instance.hardware === undefined ? {} : { hardware: instance.hardware.key }),
+    ...(instance.weightFormat === undefined ? {} : { weights: instance.weightFormat }),
+  };
 }
 
 /** The model's short name: the last path part (`/root/models/Qwen3-8B` → `Qwen3-8B`). */

@@ -2,7 +2,7 @@
 import type { RunRecord } from '../types.js';
 import { definitionDifferences, settingDifferences, type MetricRow, type NoiseCheck } from './compare.js';
 import type { LinkedRun } from './eval-runs.js';
-import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName } from './run-facts.js';
+import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveHardware, deriveQuantization, instanceFacts, shortModelName } from './run-facts.js';
 import { sanitizeTerminal } from './escape.js';
 import { TEXT_METRICS } from '../ingest/jsonl.js';
 import { formatMetric, formatNumber, formatSetting, formatSigned, formatTextTable } from './text-table.js';
@@ -14,7 +14,7 @@ export function formatRunList(runs: readonly RunRecord[]): string {
     (run.startedAt ?? run.recordedAt).slice(0, 16).replace('T', ' '),
     run.mode,
     shortModelName(run) ?? '-',
-    run.labels.hardware ?? '-',
+    deriveHardware(run)?.value ?? '-',
     deriveCards(run)?.value.toString() ?? '-',
     deriveDatasetLabel(run) ?? '-',
     formatMetric(run.metrics.max_concurrency ?? run.args?.max_concurrency),
@@ -51,6 +51,7 @@ function serverSideLines(metrics: RunRecord['serverMetrics']): string[] {
 
 /** Everything stored about a run (`servebench show`), then `linked`: the runs of the same server configuration. */
 export function formatRunDetails(run: RunRecord, linked: readonly LinkedRun[] = []): string {
+  const hardware = deriveHardware(run);
   const cards = deriveCards(run);
   const quantization = deriveQuantization(run);
   const lines = [
@@ -60,6 +61,7 @@ export function formatRunDetails(run: RunRecord, linked: readonly LinkedRun[] = 
     `  recorded:    ${run.recordedAt}${run.startedAt ? `   started: ${run.startedAt}` : ''}`,
     `  model:       ${run.model ?? '-'}`,
     `  tool:        ${run.toolVersion ?? '-'}`,
+    `  hardware:    ${hardware ? `${hardware.value} (${hardware.how})` : '-'}`,
     `  cards:       ${cards ? `${cards.value} (${cards.how})` : '-'}`,
     `  deploy mode: ${deriveDeployMode(run) ?? '-'}`,
     `  dataset:     ${deriveDatasetLabel(run) ?? '-'}`,
@@ -78,10 +80,11 @@ export function formatRunDetails(run: RunRecord, linked: readonly LinkedRun[] = 
     recipeLines.push(`origin: ${run.recipe.origin}`);
     for (const [name, value] of Object.entries(run.recipe.env)) recipeLines.push(`export ${name}=${value}`);
     for (const instance of run.recipe.instances) {
-      const config = Object.entries(instance.config).map(([k, v]) => `${k}=${formatSetting(v)}`).join(' ');
-      recipeLines.push(`${instance.role} (${instance.launcher}): ${config || '(no performance flags)'}`);
+      const facts = Object.entries(instanceFacts(instance)).map(([k, v]) => `${k}=${formatSetting(v)}`).join(' ');
+      recipeLines.push(`${instance.role} (${instance.launcher}): ${facts || '(no performance flags)'}`);
       const flags = Object.entries(instance.flags).map(([k, v]) => (v === true ? k : `${k} ${v}`)).join(' ');
-      recipeLines.push(`  flags: ${flags}`);
+      // A server that reported itself gave its settings, not its command line: there are no flags to show.
+      if (flags !== '') recipeLines.push(`  flags: ${flags}`);
     }
   }
   const envLines = Object.entries(run.environment).map(([k, v]) => `${k}: ${v}`);

@@ -1,16 +1,18 @@
 /**
  * Whether two runs were served by the same server configuration, from what each states: the
- * model, the `hardware` label, whether the server was the sim, and the performance-shaping launch
- * settings (from the server's `/get_server_info`, else from the recipe's launch commands). Two runs
- * are alike when their models are the same and nothing both state differs; a run that states no
- * settings (a vLLM server, a console log without its launch command) is alike by model alone.
- * This is what ties an accuracy run (`servebench eval`) to the performance runs it belongs beside. Pure.
+ * model, the hardware (label, else the device the server reported), whether the server was the sim,
+ * and the performance-shaping launch settings (from the server's `/get_server_info`, else from the
+ * recipe's launch commands). Two runs are alike when their models are the same and nothing both
+ * state differs; a run that states no settings (a vLLM server, a console log without its launch
+ * command) is alike by model alone. This is what ties an accuracy run (`servebench eval`) to the
+ * performance runs it belongs beside. Pure.
  */
-import { isSimServerVersion } from '../../core/version.js';
+import { servers, type DeploymentFlags } from '../../deployment/index.js';
 import { DEPLOYMENT_FIELDS } from '../ingest/launch-config.js';
-import type { DeploymentFlags } from '../../deployment/index.js';
-import type { RunRecord } from '../types.js';
-import { shortModelName } from './run-facts.js';
+import { reportsSimServer, serverBodies } from '../ingest/server-bodies.js';
+import { recipeFromServerInfo } from '../ingest/server-info.js';
+import type { RecipeConfig, RunRecord } from '../types.js';
+import { deriveHardware, shortModelName } from './run-facts.js';
 
 type Settings = Map<string, unknown>;
 
@@ -21,33 +23,28 @@ type Settings = Map<string, unknown>;
 const MODEL_FIELDS = new Set<keyof DeploymentFlags>(['modelPath', 'servedModelName']);
 const COMPARED_FIELDS = DEPLOYMENT_FIELDS.filter((field) => !MODEL_FIELDS.has(field));
 
-/** `tpSize` → `tp_size`: SGLang's server-info name of a launch setting. */
-function serverInfoName(field: string): string {
-  return field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function withoutUnset(entries: Array<[string, unknown]>): Settings {
   return new Map(entries.filter(([, value]) => value !== null && value !== undefined));
 }
 
-/** The settings a run states: one set from its server info, else one per server of its recipe; none when it states neither. */
-function statedSettings(run: RunRecord): Settings[] {
-  const info = run.serverInfo;
-  if (isRecord(info) && COMPARED_FIELDS.some((field) => serverInfoName(field) in info)) {
-    return [withoutUnset(COMPARED_FIELDS.map((field) => [field, info[serverInfoName(field)]]))];
-  }
-  const servers = run.recipe?.instances.filter((instance) => instance.role !== 'router') ?? [];
-  return servers.map((server) => withoutUnset(COMPARED_FIELDS.map((field) => [field, server.config[field]])));
+/** The settings each server of a recipe states (servers that state none left out). */
+function settingsOf(recipe: RecipeConfig | null): Settings[] {
+  if (recipe === null) return [];
+  return servers(recipe)
+    .map((server) => withoutUnset(COMPARED_FIELDS.map((field) => [field, server.config[field]])))
+    .filter((settings) => settings.size > 0);
 }
 
-/** True for the sim, false for another server that reported itself, null when the run does not say. */
+/** The settings a run states, one set per server: its server info's, else its recipe's; none when it states neither. */
+function statedSettings(run: RunRecord): Settings[] {
+  const reported = settingsOf(recipeFromServerInfo(run.serverInfo));
+  return reported.length > 0 ? reported : settingsOf(run.recipe);
+}
+
+/** True for the sim, false for another server that reported its version, null when the run does not say. */
 function servedBySim(run: RunRecord): boolean | null {
-  const version = isRecord(run.serverInfo) ? run.serverInfo.version : undefined;
-  if (typeof version === 'string') return isSimServerVersion(version);
+  if (serverBodies(run.serverInfo).some(({ body }) => typeof body.version === 'string')) return reportsSimServer(run.serverInfo);
+  // Bench runs against the sim were labelled so before they kept the server's report.
   return run.labels.deploy === 'simulated' ? true : null;
 }
 
@@ -60,8 +57,8 @@ function agree(a: Settings, b: Settings): boolean {
 export function sameServerConfiguration(a: RunRecord, b: RunRecord): boolean {
   const modelA = shortModelName(a)?.toLowerCase();
   if (modelA === undefined || modelA !== shortModelName(b)?.toLowerCase()) return false;
-  const hardwareA = a.labels.hardware;
-  const hardwareB = b.labels.hardware;
+  const hardwareA = deriveHardware(a)?.value;
+  const hardwareB = deriveHardware(b)?.value;
   if (hardwareA !== undefined && hardwareB !== undefined && hardwareA !== hardwareB) return false;
   const simA = servedBySim(a);
   const simB = servedBySim(b);

@@ -87,6 +87,23 @@ describe('catalog store', () => {
     catalog.close();
   });
 
+  test('--hardware: the label where the user gave one, else the device a server of the recipe reported', () => {
+    const catalog = openCatalog(join(dir, 'hw.db'));
+    const reported = (key: string) => ({
+      instances: [{ role: 'mixed' as const, launcher: 'servebench-sim 0.1.0', config: { tpSize: 1 }, flags: {}, hardware: { key, name: key.toUpperCase(), unit: 'GPU', devicesPerCard: 1 } }],
+      env: {},
+      origin: "the server's /get_server_info",
+    });
+    const simulated = catalog.recordRun(sampleRun('r1', { labels: {}, recipe: reported('h100') }));
+    const relabelled = catalog.recordRun(sampleRun('r2', { labels: { hardware: 'my_h200%' }, recipe: reported('h100') }));
+    const unknown = catalog.recordRun(sampleRun('r3', { labels: {} }));
+    assert.deepEqual(catalog.listRuns({ hardware: 'H100' }).map((r) => r.id), [simulated]);
+    assert.deepEqual(catalog.listRuns({ hardware: 'h200%' }).map((r) => r.id), [relabelled], "the label wins, and % is no wildcard");
+    assert.deepEqual(catalog.listRuns({ hardware: 'h' }).map((r) => r.id).sort(), [simulated, relabelled].sort());
+    assert.ok(!catalog.listRuns({ hardware: 'h' }).some((r) => r.id === unknown));
+    catalog.close();
+  });
+
   test('a failing batch stores nothing', () => {
     const catalog = openCatalog(join(dir, 'd.db'));
     catalog.recordRun(sampleRun('keep'));

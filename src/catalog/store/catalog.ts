@@ -63,6 +63,15 @@ const RUN_COLUMNS = `r.id, r.recorded_at, r.started_at, r.model, r.tool_version,
   r.source_title, r.content_hash, r.args_json, r.metrics_json, r.server_info_json, r.environment_json,
   r.recipe_json, r.warnings_json, r.request_count, r.metric_definitions_json, r.mode, r.server_metrics_json`;
 
+/**
+ * A run's hardware contains the pattern (bound twice): its `hardware` label, which the user gave and
+ * which wins unless empty, else the device a server of its recipe reported (run-facts.ts's deriveHardware, in SQL).
+ */
+const HARDWARE_MATCHES = `CASE WHEN EXISTS (SELECT 1 FROM run_labels l WHERE l.run_id = r.id AND l.key = 'hardware' AND l.value <> '')
+  THEN EXISTS (SELECT 1 FROM run_labels l WHERE l.run_id = r.id AND l.key = 'hardware' AND LOWER(l.value) LIKE ? ESCAPE '\\')
+  ELSE EXISTS (SELECT 1 FROM json_each(r.recipe_json, '$.instances') i
+    WHERE LOWER(json_extract(i.value, '$.hardware.key')) LIKE ? ESCAPE '\\') END`;
+
 /** The run id for a content hash: stable, short, and the same in every catalog. */
 export function runIdFor(contentHash: string): string {
   return createHash('sha256').update(`run:${contentHash}`).digest('hex').slice(0, 12);
@@ -198,8 +207,9 @@ export class Catalog {
       params.push(`%${escapeLike(filter.model.toLowerCase())}%`);
     }
     if (filter.hardware) {
-      where.push("EXISTS (SELECT 1 FROM run_labels l WHERE l.run_id = r.id AND l.key = 'hardware' AND LOWER(l.value) LIKE ? ESCAPE '\\')");
-      params.push(`%${escapeLike(filter.hardware.toLowerCase())}%`);
+      where.push(HARDWARE_MATCHES);
+      const pattern = `%${escapeLike(filter.hardware.toLowerCase())}%`;
+      params.push(pattern, pattern);
     }
     for (const [key, value] of Object.entries(filter.labels ?? {})) {
       where.push('EXISTS (SELECT 1 FROM run_labels l WHERE l.run_id = r.id AND l.key = ? AND l.value = ?)');

@@ -1,5 +1,5 @@
 /** One run: headline figures, facts, warnings, its plots (the per-request timeline among them), every metric, and its configuration. */
-import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName, type RequestRecord, type RunRecord, accuracyText, isEvalRun, type LinkedRun, formatMetric, TEXT_METRICS, formatNumber } from '../../catalog/index.js';
+import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveHardware, deriveQuantization, instanceFacts, shortModelName, type RequestRecord, type RunRecord, accuracyText, isEvalRun, type LinkedRun, formatMetric, TEXT_METRICS, formatNumber } from '../../catalog/index.js';
 import { metricLabel } from '../../bench/index.js';
 import { RUN_PLOT_KINDS, runChartAvailability, runChartOption, type RunPlotKind } from '../../plots/index.js';
 import { html, type HtmlValue, type SafeHtml } from '../html.js';
@@ -50,12 +50,13 @@ ${card('duration', 'Duration (s)', formatNumber(run.metrics.duration))}
 }
 
 function facts(run: RunRecord): SafeHtml {
+  const hardware = deriveHardware(run);
   const cards = deriveCards(run);
   const quantization = deriveQuantization(run);
   const entry = (term: string, value: HtmlValue): SafeHtml => html`<dt>${term}</dt><dd>${value === null || value === undefined || value === '' ? '-' : value}</dd>`;
   return html`<dl class="facts">
 ${entry('Model', run.model)}
-${entry('Hardware', run.labels.hardware)}
+${entry('Hardware', hardware ? `${hardware.value} (${hardware.how})` : null)}
 ${entry('Cards', cards ? `${cards.value} (${cards.how})` : null)}
 ${entry('Deploy mode', deriveDeployMode(run))}
 ${entry('Dataset', deriveDatasetLabel(run))}
@@ -95,10 +96,13 @@ function recipe(run: RunRecord): SafeHtml {
   const env = Object.entries(run.recipe.env);
   return html`<p class="sub">origin: ${run.recipe.origin}</p>
 ${env.length ? html`<pre>${env.map(([k, v]) => `export ${k}=${v}\n`)}</pre>` : ''}
-${run.recipe.instances.map(
-  (instance) => html`<h3>${instance.role} <small class="sub">${instance.launcher}</small></h3>
-<pre>${Object.entries(instance.flags).map(([k, v]) => (v === true ? `${k}\n` : `${k} ${v}\n`))}</pre>`,
-)}`;
+${run.recipe.instances.map((instance) => {
+  const flags = Object.entries(instance.flags);
+  // A server that reported itself gave its settings, not a command line: show those.
+  const lines = flags.length > 0 ? flags.map(([k, v]) => (v === true ? k : `${k} ${v}`)) : Object.entries(instanceFacts(instance)).map(([k, v]) => `${k}=${cellText(v)}`);
+  return html`<h3>${instance.role} <small class="sub">${instance.launcher}</small></h3>
+<pre>${lines.map((line) => `${line}\n`)}</pre>`;
+})}`;
 }
 
 /** The runs of the same server configuration: accuracy beside a performance run, performance beside an eval run. */

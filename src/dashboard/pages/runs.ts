@@ -1,5 +1,5 @@
 /** The runs list: filters (model, hardware, label, text) and a table whose rows can be ticked for comparison. */
-import { deriveCards, deriveDatasetLabel, shortModelName, type RunRecord, formatMetric, formatNumber, RUN_MODES } from '../../catalog/index.js';
+import { deriveCards, deriveDatasetLabel, deriveHardware, shortModelName, type RunRecord, formatMetric, formatNumber, RUN_MODES } from '../../catalog/index.js';
 import { html, type SafeHtml } from '../html.js';
 import { page } from '../layout.js';
 import type { RunQuery } from '../run-query.js';
@@ -21,7 +21,7 @@ function distinct(values: readonly (string | null | undefined)[]): string[] {
 function filterForm(data: RunsPageData): SafeHtml {
   const { query } = data;
   const models = distinct(data.allRuns.map(shortModelName));
-  const hardware = distinct(data.allRuns.map((r) => r.labels.hardware));
+  const hardware = distinct(data.allRuns.map((r) => deriveHardware(r)?.value));
   const labels = distinct(data.allRuns.flatMap((r) => Object.entries(r.labels).map(([k, v]) => `${k}=${v}`)));
   return html`<form class="filters" method="get" action="/runs" role="search">
 <label>Model<input type="text" name="model" list="models" value="${query.model}" placeholder="any model"></label>
@@ -43,6 +43,7 @@ function filterForm(data: RunsPageData): SafeHtml {
 function row(run: RunRecord, ticked: boolean): SafeHtml {
   const when = (run.startedAt ?? run.recordedAt).slice(0, 16).replace('T', ' ');
   const cards = deriveCards(run);
+  const hardware = deriveHardware(run);
   // A run with warnings (a client or sim self-check that did not hold, failures, unreadable values) is flagged where it is listed.
   const suspect = run.warnings.length > 0;
   return html`<tr data-run="${run.id}" data-mode="${run.mode}"${suspect ? html` class="suspect"` : ''}>
@@ -51,7 +52,7 @@ function row(run: RunRecord, ticked: boolean): SafeHtml {
 <td class="nowrap">${when}</td>
 <td class="mode">${run.mode}</td>
 <td class="model" title="${run.model ?? ''}">${shortModelName(run) ?? '-'}</td>
-<td>${run.labels.hardware ?? '-'}</td>
+<td title="${hardware?.how ?? ''}">${hardware?.value ?? '-'}</td>
 <td class="num" title="${cards?.how ?? ''}">${cards ? String(cards.value) : '-'}</td>
 <td class="nowrap">${deriveDatasetLabel(run) ?? '-'}</td>
 <td class="num">${formatMetric(run.metrics.max_concurrency ?? run.args?.max_concurrency)}</td>

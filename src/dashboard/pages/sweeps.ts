@@ -3,7 +3,7 @@
  * a view of one or more of them overlaid: output tok/s per card against mean TPOT and mean TTFT,
  * points labelled by load, the Pareto front ringed, measured and predicted curves side by side.
  */
-import { deriveCards, formatNumber, shortModelName, type RunMode, type RunRecord } from '../../catalog/index.js';
+import { deriveCards, deriveHardware, formatNumber, shortModelName, type RunMode, type RunRecord } from '../../catalog/index.js';
 import { sweepChartOption, type SweepChartSeries } from '../../plots/index.js';
 import { html, type SafeHtml } from '../html.js';
 import { chartFigure } from '../inline-chart.js';
@@ -44,7 +44,7 @@ export function sweepsOf(runs: readonly RunRecord[]): Sweep[] {
         })
         .sort((a, b) => a.load - b.load);
       const byRate = first.args?.max_concurrency === null || first.args?.max_concurrency === undefined;
-      return { id, mode: first.mode, model: shortModelName(first), hardware: first.labels.hardware ?? null, loadName: byRate ? 'req/s' : 'concurrency', points };
+      return { id, mode: first.mode, model: shortModelName(first), hardware: deriveHardware(first)?.value ?? null, loadName: byRate ? 'req/s' : 'concurrency', points };
     })
     .sort((a, b) => b.id.localeCompare(a.id));
 }

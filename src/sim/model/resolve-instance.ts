@@ -4,7 +4,7 @@
  * limits"), weights and KV pool per device, speculative decoding and efficiency.
  */
 import { UsageError, UserError } from '../../core/errors.js';
-import { type LaunchConfig, getHardware, type HardwareProfile, type ModelSpec, instanceDevices, nodesFor, resolveModel, kvElementBytes, quantOnHardware, resolveQuant, type QuantFormat } from '../../deployment/index.js';
+import { type LaunchConfig, launchHardware, type HardwareProfile, type ModelSpec, instanceDevices, nodesFor, resolveModel, kvElementBytes, quantOnHardware, resolveQuant, type QuantFormat } from '../../deployment/index.js';
 import { efficiencyFor, type Calibration, type EfficiencyProfile } from './efficiency.js';
 import {
   denseLayers,
@@ -206,7 +206,7 @@ function resolveSpeculative(launch: LaunchConfig, model: ModelSpec, quant: Quant
  * a model that does not fit ⇒ UserError.
  */
 export function resolveInstance(launch: LaunchConfig, calibration: Calibration = {}): ResolvedInstance {
-  const hardware = launch.hardwareProfile ?? getHardware(launch.hardware);
+  const hardware = launchHardware(launch);
   const { model, announcedQuant } = resolveModel(launch.modelPath, launch.simModel);
   const quant = quantOnHardware(resolveQuant(launch.quantization, announcedQuant, model.nativeQuant), hardware);
   const kvBytes = kvElementBytes(launch.kvCacheDtype);

@@ -5,15 +5,20 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../../core/http-error.js';
+import { SERVEBENCH_INFO_KEY } from '../../deployment/index.js';
 import type { TokenEmission } from '../types.js';
 import { OPTIONS_BODY_LIMIT } from './body-limit.js';
 import { readBody, sendEmpty, sendJson, sendText } from './http-io.js';
 import { resolvedServerArgs } from './server-args.js';
+import { servebenchInfo } from './servebench-info.js';
 import type { SimContext } from './sim-context.js';
 
 import { SIM_SERVER_NAME, TOOL_VERSION as VERSION } from '../../core/version.js';
 
-/** `/get_server_info` and `/server_info`: launch args as SGLang resolves them, scheduler state, version. */
+/**
+ * `/get_server_info` and `/server_info`: launch args as SGLang resolves them, scheduler state,
+ * version, and under `servebench` what the sim simulates, which SGLang's body has no field for.
+ */
 export function serverInfo(ctx: SimContext): Record<string, unknown> {
   const args = resolvedServerArgs(ctx.launch, ctx.deployment);
   args['served_model_name'] = ctx.modelName;
@@ -31,6 +36,7 @@ export function serverInfo(ctx: SimContext): Record<string, unknown> {
       },
     ],
     version: `${SIM_SERVER_NAME} ${VERSION}`,
+    [SERVEBENCH_INFO_KEY]: servebenchInfo(ctx.launch, ctx.deployment),
   };
 }
 
