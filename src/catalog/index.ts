@@ -24,7 +24,7 @@ export type {
 export { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName, formatLength } from './report/run-facts.js';
 export { bestPerConfiguration, bestPracticeRow, groupByLatencyClass, parseClasses, DEFAULT_CLASSES } from './report/best-practice.js';
 export type { BestPracticeRow, ClassGroup, LatencyClass } from './report/best-practice.js';
-export { compareMetrics, noiseChecks, requestTtftsMs, requestTpotsMs, settingDifferences, welchInterval } from './report/compare.js';
+export { compareMetrics, noiseChecks, requestTtftsMs, requestTpotsMs, settingDifferences } from './report/compare.js';
 export type { MetricRow, NoiseCheck, SettingDifference, SettingDifferences } from './report/compare.js';
 export { escapeHtml } from './report/escape.js';
 export { splitLabelPair } from '../core/label-pair.js';

@@ -1,4 +1,5 @@
 /** Terminal views of stored runs: the `runs` list, `show` details and the `compare` table. Pure. */
+import { formatConfidenceLevel } from '../../core/confidence.js';
 import type { RunRecord } from '../types.js';
 import { definitionDifferences, settingDifferences, type MetricRow, type NoiseCheck } from './compare.js';
 import type { LinkedRun } from './eval-runs.js';
@@ -144,7 +145,7 @@ export function formatComparison(runs: readonly RunRecord[], rows: readonly Metr
     const verdict = c.beyondNoise ? 'CHANGED beyond run-to-run noise' : 'within run-to-run noise';
     out.push(
       `${names[c.metric]} ${runs[c.run]!.id} vs ${runs[0]!.id}: ${formatSigned(c.difference, 2)} ms ` +
-        `(95% Welch interval ${c.low.toFixed(2)} .. ${c.high.toFixed(2)} ms, n=${c.samples[0]}/${c.samples[1]}): ${verdict}`,
+        `(${formatConfidenceLevel(c.level)} Welch interval ${c.low.toFixed(2)} .. ${c.high.toFixed(2)} ms, n=${c.samples[0]}/${c.samples[1]}): ${verdict}`,
     );
   }
   return sanitizeTerminal(out.join('\n'));
