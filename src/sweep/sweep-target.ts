@@ -69,7 +69,7 @@ const POINT_IO: BenchIo = {
 /** One point through the bench pipeline; a stop signal ends the sweep. */
 async function measurePoint(session: BenchSession, config: BenchRunConfig): Promise<BenchOutcome> {
   try {
-    return (await session.measure(config, { onStop: 'abandon' })).result;
+    return (await session.measure(config, { onStop: 'abandon' })).results[0]!;
   } catch (error) {
     if (!(error instanceof RunInterrupted)) throw error;
     throw new UserError(`the sweep was stopped by ${signalName(error.signal)}; points finished so far are in the catalog`, error.exitCode);
