@@ -130,18 +130,19 @@ describe('servebench runs / show / compare', () => {
     assert.match(missing.stderr, /no run 'ffffff'/);
   });
 
-  test('compare flags a TTFT shift beyond noise and a TPOT jitter within it', () => {
+  test('compare flags a TTFT shift beyond the spread between requests and a TPOT jitter within it; one run cannot tell run-to-run noise', () => {
     const ingest = cli('ingest', 'test/fixtures/catalog/bench-details.jsonl');
     const [base, slower] = [...ingest.matchAll(/^ {2}([0-9a-f]{12}) /gm)].map((m) => m[1]!);
     const text = cli('compare', base!, slower!);
     assert.match(text, /mean_ttft_ms\s+99\.94\s+129\.52 \(\+29\.6%\)/);
-    assert.match(text, /mean TTFT [0-9a-f]+ vs [0-9a-f]+: \+29\.58 ms \(95% Welch interval [\d.]+ \.\. [\d.]+ ms, n=40\/40\): CHANGED beyond run-to-run noise/);
-    assert.match(text, /mean TPOT .*: within run-to-run noise/);
+    assert.match(text, /mean TTFT [0-9a-f]+ vs [0-9a-f]+: \+29\.58 ms \(95% Welch interval over requests [\d.]+ \.\. [\d.]+ ms, n=40\/40\): CHANGED beyond the spread between requests/);
+    assert.match(text, /mean TPOT .*: within the spread between requests/);
+    assert.match(text, /^run-to-run noise: runs [0-9a-f]{12}, [0-9a-f]{12} were measured once, and one run cannot tell a difference from run-to-run noise; measure each side with --num-runs N/m);
     const noDetails = cli('compare', '0677', '084b');
-    assert.match(noDetails, /^noise: runs 0677[0-9a-f]{8}, 084b[0-9a-f]{8} have no per-request records/m);
+    assert.match(noDetails, /^request spread: runs 0677[0-9a-f]{8}, 084b[0-9a-f]{8} have no per-request records/m);
     // One side with 40 records, the other with none: the line names the one that lacks them.
     const oneSided = cli('compare', base!, '0677');
-    assert.match(oneSided, /^noise: run 0677[0-9a-f]{8} has no per-request records \(its source kept none\)/m);
+    assert.match(oneSided, /^request spread: run 0677[0-9a-f]{8} has no per-request records \(its source kept none\)/m);
     assert.doesNotMatch(oneSided, new RegExp(`run ${base} has no`));
     assert.equal(runCli(['compare', '--db', db, '0677']).status, 2);
   });

@@ -26,6 +26,7 @@ export { bestPerConfiguration, bestPracticeRow, groupByLatencyClass, parseClasse
 export type { BestPracticeRow, ClassGroup, LatencyClass } from './report/best-practice.js';
 export { compareMetrics, noiseChecks, requestTtftsMs, requestTpotsMs, settingDifferences } from './report/compare.js';
 export type { MetricRow, NoiseCheck, SettingDifference, SettingDifferences } from './report/compare.js';
+export { confidenceLevelOf, groupNoiseChecks, summarizeGroup, type FigureNoiseCheck, type GroupNoiseCheck } from './report/repeat-groups.js';
 export { escapeHtml } from './report/escape.js';
 export { splitLabelPair } from '../core/label-pair.js';
 export { parseDeploymentInstance } from './ingest/launch-config.js';

@@ -2,6 +2,8 @@
 import { formatConfidenceLevel } from '../../core/confidence.js';
 import type { RunRecord } from '../types.js';
 import { definitionDifferences, settingDifferences, type MetricRow, type NoiseCheck } from './compare.js';
+import type { GroupNoiseCheck } from './repeat-groups.js';
+import type { FigureSummary } from '../../bench/index.js';
 import type { LinkedRun } from './eval-runs.js';
 import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName } from './run-facts.js';
 import { sanitizeTerminal } from './escape.js';
@@ -111,8 +113,61 @@ function formatChange(change: number | null): string {
   return ` (${formatSigned(change * 100, 1)}%)`;
 }
 
-/** The `compare` view: metrics side by side with change against the first run, then the noise verdicts. */
-export function formatComparison(runs: readonly RunRecord[], rows: readonly MetricRow[], checks: readonly NoiseCheck[]): string {
+/** `582.25 ± 9.84`: a group's mean with the half-width of its interval. */
+function meanWithInterval(summary: FigureSummary): string {
+  return summary.halfWidth === null ? summary.mean.toFixed(2) : `${summary.mean.toFixed(2)} ± ${summary.halfWidth.toFixed(2)}`;
+}
+
+/** A figure's label without the block's colon: `Mean TTFT (ms)`. */
+function figureName(label: string): string {
+  return label.replace(/:$/, '');
+}
+
+/**
+ * The verdicts over repeated runs: per compared group, each figure's mean ± interval on both sides,
+ * the difference with Welch's interval, and whether it is beyond the noise; for a run measured
+ * once, that one run cannot tell.
+ */
+function groupNoiseLines(runs: readonly RunRecord[], groupChecks: readonly GroupNoiseCheck[]): string[] {
+  const out: string[] = [];
+  const once = runs.filter((run) => !run.repeat || run.repeat.runs < 2).map((run) => run.id);
+  if (once.length > 0) {
+    const which = once.length === 1 ? `run ${once[0]} was` : `runs ${once.join(', ')} were`;
+    out.push(`run-to-run noise: ${which} measured once, and one run cannot tell a difference from run-to-run noise; measure each side with --num-runs N (N ≥ 2)`);
+  }
+  const base = runs[0]!;
+  runs.forEach((run, index) => {
+    if (index > 0 && run.repeat && base.repeat && run.repeat.group === base.repeat.group) out.push(`run-to-run noise: ${run.id} and ${base.id} are runs of one repeated measurement (group ${base.repeat.group})`);
+  });
+  for (const check of groupChecks) {
+    const other = runs[check.run]!;
+    const level = formatConfidenceLevel(check.level);
+    out.push(
+      '',
+      `run-to-run noise, group ${check.otherGroup} (run ${other.id}) vs group ${check.baselineGroup} (run ${base.id}), Welch's test at ${level}:`,
+      formatTextTable(
+        ['FIGURE', `BASELINE (${check.figures[0]?.baseline.count ?? 0} RUNS)`, `OTHER (${check.figures[0]?.other.count ?? 0} RUNS)`, 'DIFFERENCE', `${level} INTERVAL`, 'VERDICT'],
+        check.figures.map((f) => [
+          figureName(f.figure.label),
+          meanWithInterval(f.baseline),
+          meanWithInterval(f.other),
+          formatSigned(f.welch.difference, 2),
+          `${f.welch.low.toFixed(2)} .. ${f.welch.high.toFixed(2)}`,
+          f.welch.beyondNoise ? 'beyond noise' : 'within noise',
+        ]),
+        new Set([1, 2, 3, 4]),
+      ),
+    );
+  }
+  return out;
+}
+
+/**
+ * The `compare` view: metrics side by side with change against the first run, then the noise
+ * verdicts: over repeated runs where the runs have groups (`groupChecks`), and the per-request
+ * spread of mean TTFT and TPOT within runs (`checks`).
+ */
+export function formatComparison(runs: readonly RunRecord[], rows: readonly MetricRow[], checks: readonly NoiseCheck[], groupChecks: readonly GroupNoiseCheck[] = []): string {
   const headers = ['METRIC', ...runs.map((r, i) => (i === 0 ? `${r.id} (base)` : r.id))];
   const differences = definitionDifferences(runs, rows);
   const redefined = new Set(differences.flatMap((d) => d.keys));
@@ -132,20 +187,22 @@ export function formatComparison(runs: readonly RunRecord[], rows: readonly Metr
     if (rows.length === 0) continue;
     out.push(`${title}:`, formatTextTable(['SETTING', ...runs.map((r) => r.id)], rows.map((row) => [row.key, ...row.values.map((v) => v ?? '-')])), '');
   }
+  out.push(...groupNoiseLines(runs, groupChecks), '');
+  // Within each run: the spread between its requests, which says nothing of another run's.
   const names = { ttft_ms: 'mean TTFT', tpot_ms: 'mean TPOT' } as const;
   // Name the runs that left no records to test against, rather than blaming both sides.
   const lacking = runs.filter((run) => run.requestCount < 2).map((run) => run.id);
   if (lacking.length > 0) {
     const which = lacking.length === 1 ? `run ${lacking[0]} has` : `runs ${lacking.join(', ')} have`;
-    out.push(`noise: ${which} no per-request records (its source kept none); changes against it cannot be told apart from run-to-run noise`);
+    out.push(`request spread: ${which} no per-request records (its source kept none); changes against it cannot be tested against the spread between requests`);
   } else if (checks.length === 0) {
-    out.push('noise: too few successful requests on one side to test; changes cannot be told apart from run-to-run noise');
+    out.push('request spread: too few successful requests on one side to test');
   }
   for (const c of checks) {
-    const verdict = c.beyondNoise ? 'CHANGED beyond run-to-run noise' : 'within run-to-run noise';
+    const verdict = c.beyondNoise ? 'CHANGED beyond the spread between requests' : 'within the spread between requests';
     out.push(
       `${names[c.metric]} ${runs[c.run]!.id} vs ${runs[0]!.id}: ${formatSigned(c.difference, 2)} ms ` +
-        `(${formatConfidenceLevel(c.level)} Welch interval ${c.low.toFixed(2)} .. ${c.high.toFixed(2)} ms, n=${c.samples[0]}/${c.samples[1]}): ${verdict}`,
+        `(${formatConfidenceLevel(c.level)} Welch interval over requests ${c.low.toFixed(2)} .. ${c.high.toFixed(2)} ms, n=${c.samples[0]}/${c.samples[1]}): ${verdict}`,
     );
   }
   return sanitizeTerminal(out.join('\n'));
