@@ -212,9 +212,13 @@ class OpenSession implements BenchSession {
       // The runs no stop signal cut short: only they are summarized over.
       const whole: BenchResult[] = [];
       for (let run = 1; run <= runs; run++) {
-        // The server settles between runs; a stop signal meanwhile ends the runs before the next starts.
-        if (run > 1) await interrupts.pause(config.repeat.cooldownS);
-        if (interrupts.signal !== null) break;
+        // The server settles between runs; a stop signal meanwhile (or in the run before) ends the runs
+        // before the next starts. The first always runs: a signal before it leaves it nothing to send.
+        if (run > 1) {
+          await interrupts.pause(config.repeat.cooldownS);
+          abandonOnStop();
+          if (interrupts.signal !== null) break;
+        }
         const startedAt = new Date();
         const measured = await benchmark.measure({ last: run === runs });
         const cutShort = interrupts.signal !== null;

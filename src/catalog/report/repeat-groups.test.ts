@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import type { RunRecord } from '../types.js';
 import { compareMetrics } from './compare.js';
 import { confidenceLevelOf, groupNoiseChecks, summarizeGroup } from './repeat-groups.js';
-import { formatComparison } from './run-views.js';
+import { formatComparison, formatRunDetails, formatRunList } from './run-views.js';
+import { groupByLatencyClass, parseClasses } from './best-practice.js';
+import { renderBestPractice } from './best-practice-render.js';
 
 /** A stored run of group `group` with the given TPOT and throughput. */
 function run(id: string, group: string | null, index: number, tpot: number, throughput: number, level?: number): RunRecord {
@@ -50,4 +52,34 @@ test('compare prints the verdict per figure, and says one run cannot tell', () =
   assert.match(text, /^Mean TTFT \(ms\) .* within noise$/m);
   const single = [run('s1', null, 1, 4, 580), same1[0]!];
   assert.match(formatComparison(single, compareMetrics(single), []), /^run-to-run noise: run s1 was measured once, and one run cannot tell a difference from run-to-run noise/m);
+});
+
+test('the runs list shows each run\'s place in its group, then each group\'s means with intervals', () => {
+  const text = formatRunList([same1[1]!, run('s1', null, 1, 5, 500)], new Map([['g1', summarizeGroup(same1)]]));
+  assert.match(text, /^ID .* REPEAT +SOURCE$/m);
+  assert.match(text, /^a2 .* g1 2\/3 +bench$/m);
+  assert.match(text, /^s1 .* - +bench$/m);
+  assert.match(text, /^repeat groups:\n {2}group g1 \(3 runs, 95% CI\): Output token throughput \(tok\/s\) 585\.00 ± 12\.42, Mean TTFT \(ms\) 20\.00 ± 0\.00, Mean TPOT \(ms\) 4\.00 ± 0\.25$/m);
+});
+
+test('show names the group and its runs, with every figure over them', () => {
+  const text = formatRunDetails(same1[2]!, [], same1, summarizeGroup(same1));
+  assert.match(text, /^repeated runs:\n {2}run 3 of 3 of group g1: a1 a2 a3\n {2}FIGURE +OVER THE RUNS$/m);
+  assert.match(text, /^ {2}Mean TPOT \(ms\) +4\.00 ± 0\.25 \(95% CI, 3 runs\), CV 2\.5%$/m);
+  assert.doesNotMatch(formatRunDetails(run('s1', null, 1, 5, 500)), /repeated runs/);
+});
+
+test("the best-practice table has one row per group: the runs' means, ± their intervals", () => {
+  const onTwoCards = same1.map((r) => ({ ...r, labels: { cards: '2' } }));
+  const [group] = groupByLatencyClass([...onTwoCards, run('s1', null, 1, 5, 500)], parseClasses('fast:<=10'));
+  assert.equal(group!.rows.length, 2);
+  const row = group!.rows.find((r) => r.interval !== undefined)!;
+  assert.equal(row.runId, 'a1');
+  assert.ok(Math.abs(row.meanTpotMs! - 4) < 1e-12);
+  assert.equal(row.interval!.runs, 3);
+  const markdown = renderBestPractice([group!], 'md');
+  // Per card: 585 ± 12.42 tok/s over 2 cards.
+  assert.match(markdown, /\| 2 \| .* \| 4\.00 ± 0\.25 \| 292\.50 ± 6\.21 \| run a1 \|/);
+  assert.match(markdown, /^± half-width of the 95% confidence interval of the mean over a repeat group's runs/m);
+  assert.match(renderBestPractice([group!], 'csv'), /,3,0\.95,0\.25,6\.21\n/);
 });

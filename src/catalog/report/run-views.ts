@@ -3,15 +3,34 @@ import { formatConfidenceLevel } from '../../core/confidence.js';
 import type { RunRecord } from '../types.js';
 import { definitionDifferences, settingDifferences, type MetricRow, type NoiseCheck } from './compare.js';
 import type { GroupNoiseCheck } from './repeat-groups.js';
-import type { FigureSummary } from '../../bench/index.js';
+import { figureSummaryText, type FigureSummary, type RepeatedRunsSummary } from '../../bench/index.js';
 import type { LinkedRun } from './eval-runs.js';
 import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveQuantization, shortModelName } from './run-facts.js';
 import { sanitizeTerminal } from './escape.js';
 import { TEXT_METRICS } from '../ingest/jsonl.js';
 import { formatMetric, formatNumber, formatSetting, formatSigned, formatTextTable } from './text-table.js';
 
-/** The `runs` table, one line per run. */
-export function formatRunList(runs: readonly RunRecord[]): string {
+/** Where a run stands in its repeat group: `3f2a1b 2/3`, or `-` for a run measured once. */
+function repeatCell(run: RunRecord): string {
+  return run.repeat ? `${run.repeat.group.slice(0, 6)} ${run.repeat.run}/${run.repeat.runs}` : '-';
+}
+
+/** The headline figures a group line shows. */
+const GROUP_LINE_FIGURES = ['output_throughput', 'mean_ttft_ms', 'mean_tpot_ms'];
+
+/** One line per repeat group: `group 3f2a1b9c0d1e (3 runs, 95% CI): Output token throughput (tok/s) 484.54 ± 0.15, ...`. */
+function repeatGroupLines(groups: ReadonlyMap<string, RepeatedRunsSummary>): string[] {
+  return [...groups].map(([group, summary]) => {
+    const figures = summary.figures.filter((f) => GROUP_LINE_FIGURES.includes(f.figure.key)).map((f) => `${figureName(f.figure.label)} ${meanWithInterval(f)}`);
+    return `group ${group} (${summary.runs} runs, ${formatConfidenceLevel(summary.level)} CI): ${figures.join(', ')}`;
+  });
+}
+
+/**
+ * The `runs` table, one line per run (REPEAT: its group and place in it), then one line per repeat
+ * group of the listed runs with its means and intervals (`groups`: each group's summary over all its runs).
+ */
+export function formatRunList(runs: readonly RunRecord[], groups: ReadonlyMap<string, RepeatedRunsSummary> = new Map()): string {
   const rows = runs.map((run) => [
     run.id,
     (run.startedAt ?? run.recordedAt).slice(0, 16).replace('T', ' '),
@@ -25,10 +44,13 @@ export function formatRunList(runs: readonly RunRecord[]): string {
     formatNumber(run.metrics.mean_tpot_ms),
     formatNumber(run.metrics.mean_ttft_ms),
     String(run.warnings.length),
+    repeatCell(run),
     run.source.title ?? run.source.file ?? run.source.kind,
   ]);
-  const headers = ['ID', 'WHEN', 'MODE', 'MODEL', 'HARDWARE', 'CARDS', 'DATASET', 'CONC', 'OUT TOK/S', 'TPOT MS', 'TTFT MS', 'WARN', 'SOURCE'];
-  return sanitizeTerminal(formatTextTable(headers, rows, new Set([5, 7, 8, 9, 10, 11])));
+  const headers = ['ID', 'WHEN', 'MODE', 'MODEL', 'HARDWARE', 'CARDS', 'DATASET', 'CONC', 'OUT TOK/S', 'TPOT MS', 'TTFT MS', 'WARN', 'REPEAT', 'SOURCE'];
+  const table = formatTextTable(headers, rows, new Set([5, 7, 8, 9, 10, 11]));
+  const groupLines = repeatGroupLines(groups);
+  return sanitizeTerminal(groupLines.length === 0 ? table : [table, '', 'repeat groups:', ...groupLines.map((line) => `  ${line}`)].join('\n'));
 }
 
 function section(title: string, lines: string[]): string[] {
@@ -52,8 +74,22 @@ function serverSideLines(metrics: RunRecord['serverMetrics']): string[] {
   return rows.length === 0 ? [] : formatTextTable(['FIGURE', 'VALUE'], rows, new Set([1])).split('\n');
 }
 
-/** Everything stored about a run (`servebench show`), then `linked`: the runs of the same server configuration. */
-export function formatRunDetails(run: RunRecord, linked: readonly LinkedRun[] = []): string {
+/** A repeat group in `show`: which run this is, the group's runs, and each figure's mean ± interval over them. */
+function repeatSection(run: RunRecord, group: readonly RunRecord[], summary: RepeatedRunsSummary | null): string[] {
+  if (!run.repeat) return [];
+  const lines = [`run ${run.repeat.run} of ${run.repeat.runs} of group ${run.repeat.group}: ${group.map((member) => member.id).join(' ')}`];
+  if (summary !== null && summary.runs >= 2) {
+    const rows = summary.figures.map((f) => [figureName(f.figure.label), figureSummaryText(f, summary.level)]);
+    lines.push(...formatTextTable(['FIGURE', 'OVER THE RUNS'], rows).split('\n'));
+  }
+  return lines;
+}
+
+/**
+ * Everything stored about a run (`servebench show`), then `linked`: the runs of the same server
+ * configuration; for a run of a repeat group, the group's runs (`group`) and `groupSummary` over them.
+ */
+export function formatRunDetails(run: RunRecord, linked: readonly LinkedRun[] = [], group: readonly RunRecord[] = [], groupSummary: RepeatedRunsSummary | null = null): string {
   const cards = deriveCards(run);
   const quantization = deriveQuantization(run);
   const lines = [
@@ -95,6 +131,7 @@ export function formatRunDetails(run: RunRecord, linked: readonly LinkedRun[] = 
   const text = [
     ...lines,
     ...section('labels', labelLines),
+    ...section('repeated runs', repeatSection(run, group, groupSummary)),
     ...section('self-checks', selfChecks),
     ...section('metrics', metricLines),
     ...section("the server's /metrics over the run", serverSideLines(run.serverMetrics)),
