@@ -47,14 +47,14 @@ function cells(row: BestPracticeRow, extra: readonly ExtraColumn[], figures: (ro
   ];
 }
 
-/** A figure, with `± half-width` when the row stands for a repeat group. */
-function withInterval(row: BestPracticeRow, column: 'meanTpotMs' | 'outputPerCard'): string {
+/** A row's figure, with `± half-width` when the row stands for a repeat group. */
+export function figureWithInterval(row: BestPracticeRow, column: 'meanTpotMs' | 'outputPerCard'): string {
   const half = row.interval?.[column] ?? null;
   return half === null || row[column] === null ? formatNumber(row[column]) : `${formatNumber(row[column])} ± ${formatNumber(half)}`;
 }
 
 function markedFigures(row: BestPracticeRow): string[] {
-  return [marked(row, 'meanTpotMs', withInterval(row, 'meanTpotMs')), marked(row, 'outputPerCard', withInterval(row, 'outputPerCard'))];
+  return [marked(row, 'meanTpotMs', figureWithInterval(row, 'meanTpotMs')), marked(row, 'outputPerCard', figureWithInterval(row, 'outputPerCard'))];
 }
 
 /** The line under a class whose rows have intervals: what ± means there. */

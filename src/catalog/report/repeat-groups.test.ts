@@ -56,9 +56,9 @@ test('compare prints the verdict per figure, and says one run cannot tell', () =
 
 test('the runs list shows each run\'s place in its group, then each group\'s means with intervals', () => {
   const text = formatRunList([same1[1]!, run('s1', null, 1, 5, 500)], new Map([['g1', summarizeGroup(same1)]]));
-  assert.match(text, /^ID .* REPEAT +SOURCE$/m);
-  assert.match(text, /^a2 .* g1 2\/3 +bench$/m);
-  assert.match(text, /^s1 .* - +bench$/m);
+  assert.match(text, /^ID .* REPEAT +WARN +SOURCE$/m);
+  assert.match(text, /^a2 .* g1:2\/3 +0 +bench$/m);
+  assert.match(text, /^s1 .* - +0 +bench$/m);
   assert.match(text, /^repeat groups:\n {2}group g1 \(3 runs, 95% CI\): Output token throughput \(tok\/s\) 585\.00 ± 12\.42, Mean TTFT \(ms\) 20\.00 ± 0\.00, Mean TPOT \(ms\) 4\.00 ± 0\.25$/m);
 });
 

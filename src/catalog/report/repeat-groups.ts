@@ -69,3 +69,10 @@ export function groupNoiseChecks(groups: readonly (readonly RunRecord[] | null)[
   });
   return checks;
 }
+
+/** The group checks of compared runs (the first the baseline), each run's group read by `groupRuns`, at the baseline's level. */
+export function repeatGroupChecks(runs: readonly RunRecord[], groupRuns: (group: string) => readonly RunRecord[]): GroupNoiseCheck[] {
+  if (runs.length === 0) return [];
+  const groups = runs.map((run) => (run.repeat ? groupRuns(run.repeat.group) : null));
+  return groupNoiseChecks(groups, confidenceLevelOf(runs[0]!));
+}

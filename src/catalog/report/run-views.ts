@@ -10,9 +10,9 @@ import { sanitizeTerminal } from './escape.js';
 import { TEXT_METRICS } from '../ingest/jsonl.js';
 import { formatMetric, formatNumber, formatSetting, formatSigned, formatTextTable } from './text-table.js';
 
-/** Where a run stands in its repeat group: `3f2a1b 2/3`, or `-` for a run measured once. */
+/** Where a run stands in its repeat group: `3f2a1b:2/3` (one word, for scripts that split the columns), or `-` for a run measured once. */
 function repeatCell(run: RunRecord): string {
-  return run.repeat ? `${run.repeat.group.slice(0, 6)} ${run.repeat.run}/${run.repeat.runs}` : '-';
+  return run.repeat ? `${run.repeat.group.slice(0, 6)}:${run.repeat.run}/${run.repeat.runs}` : '-';
 }
 
 /** The headline figures a group line shows. */
@@ -43,12 +43,12 @@ export function formatRunList(runs: readonly RunRecord[], groups: ReadonlyMap<st
     formatNumber(run.metrics.output_throughput),
     formatNumber(run.metrics.mean_tpot_ms),
     formatNumber(run.metrics.mean_ttft_ms),
-    String(run.warnings.length),
     repeatCell(run),
+    String(run.warnings.length),
     run.source.title ?? run.source.file ?? run.source.kind,
   ]);
-  const headers = ['ID', 'WHEN', 'MODE', 'MODEL', 'HARDWARE', 'CARDS', 'DATASET', 'CONC', 'OUT TOK/S', 'TPOT MS', 'TTFT MS', 'WARN', 'REPEAT', 'SOURCE'];
-  const table = formatTextTable(headers, rows, new Set([5, 7, 8, 9, 10, 11]));
+  const headers = ['ID', 'WHEN', 'MODE', 'MODEL', 'HARDWARE', 'CARDS', 'DATASET', 'CONC', 'OUT TOK/S', 'TPOT MS', 'TTFT MS', 'REPEAT', 'WARN', 'SOURCE'];
+  const table = formatTextTable(headers, rows, new Set([5, 7, 8, 9, 10, 12]));
   const groupLines = repeatGroupLines(groups);
   return sanitizeTerminal(groupLines.length === 0 ? table : [table, '', 'repeat groups:', ...groupLines.map((line) => `  ${line}`)].join('\n'));
 }

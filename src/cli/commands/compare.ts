@@ -2,7 +2,7 @@
 import type { Command } from '../main.js';
 import { UsageError } from '../../core/errors.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
-import { compareMetrics, confidenceLevelOf, groupNoiseChecks, noiseChecks, formatComparison } from '../../catalog/index.js';
+import { compareMetrics, repeatGroupChecks, noiseChecks, formatComparison } from '../../catalog/index.js';
 
 interface CompareArgs extends CatalogArgs {
   runs: string[];
@@ -21,8 +21,7 @@ export const command: Command = catalogCommand<CompareArgs>({
     await withCatalog(args.db, (catalog) => {
       const runs = args.runs.map((id) => catalog.getRun(id));
       const checks = noiseChecks(runs.map((run) => catalog.getRequests(run.id)));
-      const groups = runs.map((run) => (run.repeat ? catalog.repeatGroup(run.repeat.group) : null));
-      const groupChecks = groupNoiseChecks(groups, confidenceLevelOf(runs[0]!));
+      const groupChecks = repeatGroupChecks(runs, (group) => catalog.repeatGroup(group));
       process.stdout.write(`${formatComparison(runs, compareMetrics(runs), checks, groupChecks)}\n`);
     });
     return 0;
