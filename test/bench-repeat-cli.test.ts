@@ -112,3 +112,28 @@ describe('bench --num-runs 3', () => {
     assert.match(beyond.stdout, /^Mean E2E Latency \(ms\) .* beyond noise$/m);
   });
 });
+
+test('sweep --num-runs: each load runs N times, prints its means ± intervals, draws error bars and keeps each point as a group', async () => {
+  const sweepDb = join(workDir, 'sweep.db');
+  const plot = join(workDir, 'sweep.svg');
+  const result = await runCli([
+    'sweep', '--sim', `--model-path ${MODEL} --truth-ttft-ms 20 --truth-itl-ms 4`, '--concurrency', '1,4', '--prompts-per-load', '8', '--db', sweepDb, '--plot', plot,
+    '--', '--dataset-name', 'random', '--random-input-len', '16', '--random-output-len', '6', '--random-range-ratio', '1', '--num-runs', '2', '--disable-tqdm',
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /^note: every load runs 2 times; its figures are the means over its runs, ± the half-width of their 95% confidence interval$/m);
+  for (const load of [1, 4]) {
+    assert.match(result.stdout, new RegExp(`^concurrency ${load}: [\\d.]+ ± [\\d.]+ output tok/s, mean TTFT [\\d.]+ ± [\\d.]+ ms, mean TPOT [\\d.]+ ± [\\d.]+ ms \\(2 runs from [0-9a-f]{12}, 95% CI\\)`, 'm'));
+  }
+  assert.match(result.stdout, /^Recorded 4 runs in /m);
+  assert.match(readFileSync(plot, 'utf8'), /bars: confidence interval over repeated runs/);
+  const catalog = openCatalog(sweepDb);
+  try {
+    const groups = new Set(catalog.listRuns().map((run) => run.repeat?.group));
+    assert.equal(groups.size, 2, 'one group per load');
+    for (const group of groups) assert.equal(catalog.repeatGroup(group!).length, 2);
+  } finally {
+    catalog.close();
+  }
+});
+
