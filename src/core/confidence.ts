@@ -6,6 +6,9 @@
 import { mean } from './stats.js';
 import { studentTQuantile } from './student-t.js';
 
+/** The level intervals and tests take unless told otherwise: 95%. */
+export const DEFAULT_CONFIDENCE_LEVEL = 0.95;
+
 /** The sample standard deviation (n − 1 in the denominator); NaN for fewer than two values. */
 export function sampleStd(values: readonly number[]): number {
   if (values.length < 2) return NaN;

@@ -10,6 +10,7 @@ import { ServebenchError, UsageError } from '../../core/errors.js';
 import { AT_LEAST_ONE, MAX_TIMER_SECONDS, boundedArgType, describeRange, type FlagRange, type NumberKind } from '../../core/flag-range.js';
 import type { BenchArgs, BenchExtensions } from './types.js';
 import { helpWithDefault } from '../../core/command-parser.js';
+import { DEFAULT_CONFIDENCE_LEVEL } from '../../core/confidence.js';
 import { BENCH_OPTIONS, type OptionSpec } from './options.js';
 
 /** Thrown for `-h`/`--help`: the caller prints `text` to stdout and exits with `exitCode` (0). */
@@ -154,7 +155,6 @@ function addExtensionOptions(parser: ArgumentParser): void {
 const COOLDOWN_RANGE = { min: 0, max: MAX_TIMER_SECONDS };
 /** Below even odds an interval says little; at 1 it would be infinitely wide. */
 const CONFIDENCE_LEVEL_RANGE = { min: 0.5, max: 0.9999 };
-const DEFAULT_CONFIDENCE_LEVEL = 0.95;
 
 /** Seconds between two readings of the server's /metrics, unless --metrics-interval says otherwise. */
 const METRICS_INTERVAL_S = 1;

@@ -3,7 +3,7 @@
  * and, where both runs kept per-request records, a Welch interval (95% unless asked otherwise) on
  * the difference of mean TTFT and mean TPOT, so a change is flagged only when it exceeds the noise.
  */
-import { welchInterval } from '../../core/confidence.js';
+import { DEFAULT_CONFIDENCE_LEVEL, welchInterval } from '../../core/confidence.js';
 import { mean } from '../../core/stats.js';
 import { definitionOf, metricFamily } from '../metric-definitions.js';
 import type { MetricValue, RequestRecord, RunRecord } from '../types.js';
@@ -138,7 +138,7 @@ export function requestTpotsMs(requests: readonly RequestRecord[]): number[] {
 }
 
 /** Noise checks of each run against run 0 at `level`, for TTFT and TPOT, where both have per-request records. */
-export function noiseChecks(requestsPerRun: readonly (readonly RequestRecord[])[], level = 0.95): NoiseCheck[] {
+export function noiseChecks(requestsPerRun: readonly (readonly RequestRecord[])[], level = DEFAULT_CONFIDENCE_LEVEL): NoiseCheck[] {
   const checks: NoiseCheck[] = [];
   const extractors = [['ttft_ms', requestTtftsMs], ['tpot_ms', requestTpotsMs]] as const;
   for (const [metric, extract] of extractors) {

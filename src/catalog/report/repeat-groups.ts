@@ -4,11 +4,8 @@
  * per-run values, at the confidence level the baseline was measured with. Pure.
  */
 import { REPEATED_FIGURES, summarizeRepeatedRuns, type FigureSummary, type RepeatedFigure, type RepeatedRunsSummary } from '../../bench/index.js';
-import { welchInterval, type WelchInterval } from '../../core/confidence.js';
+import { DEFAULT_CONFIDENCE_LEVEL, welchInterval, type WelchInterval } from '../../core/confidence.js';
 import type { RunRecord } from '../types.js';
-
-/** The level a group's intervals take when its runs do not state one. */
-export const DEFAULT_CONFIDENCE_LEVEL = 0.95;
 
 /** The confidence level a run was measured with (`--confidence-level`, kept in its arguments), else 95%. */
 export function confidenceLevelOf(run: RunRecord): number {
