@@ -297,6 +297,7 @@ async function startClient(point: Point, url: string, realtime: boolean): Promis
     request,
     streamIdleTimeout,
     realtime,
+    keepPrepared: false,
     apiUrl: url + PATH[point.api],
     modelId: MODEL,
     headers: { withAuth: {}, withoutAuth: {} },
@@ -308,7 +309,11 @@ async function startClient(point: Point, url: string, realtime: boolean): Promis
     return {
       execute: async (input) => (await workers.execute(workers.prepare(input), { queueTime: 0, dueAt: nowSeconds() }))[0]!,
       startMeasuring: () => workers.startMeasuring(),
-      close: () => workers.close(),
+      close: async () => {
+        const samples = await workers.endMeasuring();
+        await workers.close();
+        return samples;
+      },
     };
   }
   const pool = new HttpPool({ streamIdleTimeout });

@@ -55,6 +55,23 @@ describe('a stop signal mid-run keeps what completed, as the first Ctrl-C does',
   }
 });
 
+test('repeated runs stopped by SIGTERM in the second: both runs kept, no summary over one whole run, exit 143', async () => {
+  const file = join(workDir, 'repeat-stopped.jsonl');
+  const db = join(workDir, 'repeat-stopped.db');
+  const result = await runCli(
+    ['bench', ...SIM, ...WORKLOAD, '--num-prompts', '20', '--request-rate', '5', '--num-runs', '3', '--output-file', file, '--db', db],
+    { whenStdout: { pattern: /Serving Benchmark Result/, delayMs: 1800, act: (child) => child.kill('SIGTERM') } },
+  );
+  assert.equal(result.code, 143, result.stderr);
+  assert.match(result.stderr, /^servebench bench: stopped by SIGTERM; the results of the \d+ completed requests of 2 runs are saved \(exit status 143\)$/m);
+  const records = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line.replace(/\bInfinity\b/g, '1e999')) as { completed: number; servebench: { repeat: { run: number } } });
+  assert.deepEqual(records.map((record) => record.servebench.repeat.run), [1, 2]);
+  assert.equal(records[0]!.completed, 20);
+  assert.ok(records[1]!.completed < 20, `run 2 completed ${records[1]!.completed}`);
+  assert.doesNotMatch(result.stdout, /servebench repeated runs/);
+  assert.equal((await catalogRuns(db)).length, 2);
+});
+
 test('a sweep stopped by SIGTERM after its first point: one line naming the signal, exit 143, the finished point in the catalog', async () => {
   const db = join(workDir, 'sweep-stopped.db');
   const result = await runCli(

@@ -43,18 +43,18 @@ describe('servebench table', () => {
   test('CSV of the reference runs matches the hand-checked table', () => {
     const cookbook = referenceLogPath('deepseek-v3.2_nvidia_cookbook-results.log');
     const expected = [
-      'latency_class,model,hardware,cards,deploy_mode,dataset,quantization,mean_tpot_ms,output_tok_s_per_card,recipe,source,run_id,cards_derivation,definition_notes',
+      'latency_class,model,hardware,cards,deploy_mode,dataset,quantization,mean_tpot_ms,output_tok_s_per_card,recipe,source,run_id,cards_derivation,definition_notes,repeat_runs,confidence_level,mean_tpot_ms_ci_half_width,output_tok_s_per_card_ci_half_width',
       // 86.20 / 16 = 5.3875; 95.62 / 8 = 11.9525
-      `low-latency,DeepSeek-V3.2,H800,16,PD mixed,1K-1K,,10.99,5.39,"H800 x16 (2 nodes), DeepSeek-V3.2, TP16 DP2 dp-attention + MTP, concurrency 1",${cookbook},9777447346e8,label cards=16,`,
-      `low-latency,DeepSeek-V3.2-Exp,B200,8,PD mixed,1K-1K,,9.09,11.95,"B200 x8, DeepSeek-V3.2-Exp, TP8, EAGLE/MTP, concurrency 1",${cookbook},ca726b6370b1,label cards=8,`,
-      `low-latency,qwen2.5-0.5b,,,,64-16,,3.00,,qwen2.5-0.5b_cuda-graph_64-16_r0.log,${QWEN25},62b1a1ae1b60,,`,
+      `low-latency,DeepSeek-V3.2,H800,16,PD mixed,1K-1K,,10.99,5.39,"H800 x16 (2 nodes), DeepSeek-V3.2, TP16 DP2 dp-attention + MTP, concurrency 1",${cookbook},9777447346e8,label cards=16,,,,,`,
+      `low-latency,DeepSeek-V3.2-Exp,B200,8,PD mixed,1K-1K,,9.09,11.95,"B200 x8, DeepSeek-V3.2-Exp, TP8, EAGLE/MTP, concurrency 1",${cookbook},ca726b6370b1,label cards=8,,,,,`,
+      `low-latency,qwen2.5-0.5b,,,,64-16,,3.00,,qwen2.5-0.5b_cuda-graph_64-16_r0.log,${QWEN25},62b1a1ae1b60,,,,,,`,
       // 3421.84 / 16 = 213.865; 2530.66 / 16 = 158.166; 462.22 / 32 = 14.444; 1489.93 / 8 = 186.241
-      `balanced,DeepSeek-V3.2,H800,16,PD mixed,1K-1K,,36.31,213.87,"H800 x16, same deployment and benchmark plus --random-range-ratio 1",${cookbook},dbc9eeab1996,label cards=16,`,
-      `balanced,DeepSeek-V3.2,H800,16,PD mixed,1K-1K,,49.18,158.17,"H800 x16, same deployment, concurrency 1024, 2048 prompts",${cookbook},4e022ca2de0d,label cards=16,`,
-      `balanced,DeepSeek-V3.2-Exp-W8A8,ascend-a3,32,PD separation,64K-3K,W8A8,27.29,14.44,deepseek-v3.2-exp-w8a8_ascend-a3_64k-3k_c32.log,${DS64K},084bbcde76cb,recipe: prefill 32 + decode 32 dies = 32 ascend-a3 cards (2 dies per card),`,
-      `balanced,Qwen3-Coder-480B-A35B-Instruct-w8a8-QuaRot,ascend-a3,8,PD mixed,3.5K-1.5K,W8A8,49.43,186.24,qwen3-coder-480b-w8a8_ascend_3500-1500_c80.log,${CODER},067751541dd3,recipe: mixed 16 dies = 8 ascend-a3 cards (2 dies per card),`,
+      `balanced,DeepSeek-V3.2,H800,16,PD mixed,1K-1K,,36.31,213.87,"H800 x16, same deployment and benchmark plus --random-range-ratio 1",${cookbook},dbc9eeab1996,label cards=16,,,,,`,
+      `balanced,DeepSeek-V3.2,H800,16,PD mixed,1K-1K,,49.18,158.17,"H800 x16, same deployment, concurrency 1024, 2048 prompts",${cookbook},4e022ca2de0d,label cards=16,,,,,`,
+      `balanced,DeepSeek-V3.2-Exp-W8A8,ascend-a3,32,PD separation,64K-3K,W8A8,27.29,14.44,deepseek-v3.2-exp-w8a8_ascend-a3_64k-3k_c32.log,${DS64K},084bbcde76cb,recipe: prefill 32 + decode 32 dies = 32 ascend-a3 cards (2 dies per card),,,,,`,
+      `balanced,Qwen3-Coder-480B-A35B-Instruct-w8a8-QuaRot,ascend-a3,8,PD mixed,3.5K-1.5K,W8A8,49.43,186.24,qwen3-coder-480b-w8a8_ascend_3500-1500_c80.log,${CODER},067751541dd3,recipe: mixed 16 dies = 8 ascend-a3 cards (2 dies per card),,,,,`,
       // 859.80 / 8 = 107.475
-      `high-throughput,DeepSeek-V3.2-Exp,B200,8,PD mixed,1K-1K,,106.16,107.48,"B200 x8, DeepSeek-V3.2-Exp, TP8 EP8 DP8 dp-attention, concurrency 100",${cookbook},3718f513569f,label cards=8,`,
+      `high-throughput,DeepSeek-V3.2-Exp,B200,8,PD mixed,1K-1K,,106.16,107.48,"B200 x8, DeepSeek-V3.2-Exp, TP8 EP8 DP8 dp-attention, concurrency 100",${cookbook},3718f513569f,label cards=8,,,,,`,
     ];
     assert.equal(cli('table', '--format', 'csv'), expected.join('\n') + '\n');
   });
@@ -130,18 +130,19 @@ describe('servebench runs / show / compare', () => {
     assert.match(missing.stderr, /no run 'ffffff'/);
   });
 
-  test('compare flags a TTFT shift beyond noise and a TPOT jitter within it', () => {
+  test('compare flags a TTFT shift beyond the spread between requests and a TPOT jitter within it; one run cannot tell run-to-run noise', () => {
     const ingest = cli('ingest', 'test/fixtures/catalog/bench-details.jsonl');
     const [base, slower] = [...ingest.matchAll(/^ {2}([0-9a-f]{12}) /gm)].map((m) => m[1]!);
     const text = cli('compare', base!, slower!);
     assert.match(text, /mean_ttft_ms\s+99\.94\s+129\.52 \(\+29\.6%\)/);
-    assert.match(text, /mean TTFT [0-9a-f]+ vs [0-9a-f]+: \+29\.58 ms \(95% Welch interval [\d.]+ \.\. [\d.]+ ms, n=40\/40\): CHANGED beyond run-to-run noise/);
-    assert.match(text, /mean TPOT .*: within run-to-run noise/);
+    assert.match(text, /mean TTFT [0-9a-f]+ vs [0-9a-f]+: \+29\.58 ms \(95% Welch interval over requests [\d.]+ \.\. [\d.]+ ms, n=40\/40\): CHANGED beyond the spread between requests/);
+    assert.match(text, /mean TPOT .*: within the spread between requests/);
+    assert.match(text, /^run-to-run noise: runs [0-9a-f]{12}, [0-9a-f]{12} were measured once, and one run cannot tell a difference from run-to-run noise; measure each side with --num-runs N/m);
     const noDetails = cli('compare', '0677', '084b');
-    assert.match(noDetails, /^noise: runs 0677[0-9a-f]{8}, 084b[0-9a-f]{8} have no per-request records/m);
+    assert.match(noDetails, /^request spread: runs 0677[0-9a-f]{8}, 084b[0-9a-f]{8} have no per-request records/m);
     // One side with 40 records, the other with none: the line names the one that lacks them.
     const oneSided = cli('compare', base!, '0677');
-    assert.match(oneSided, /^noise: run 0677[0-9a-f]{8} has no per-request records \(its source kept none\)/m);
+    assert.match(oneSided, /^request spread: run 0677[0-9a-f]{8} has no per-request records \(its source kept none\)/m);
     assert.doesNotMatch(oneSided, new RegExp(`run ${base} has no`));
     assert.equal(runCli(['compare', '--db', db, '0677']).status, 2);
   });

@@ -26,7 +26,7 @@ const MODEL = 'Qwen/Qwen3-8B';
 
 function config(backend: BackendName, apiUrl: string, multiTurn = false): LoadWorkerConfig {
   const { request, streamIdleTimeout, realtime } = resolveRunConfig(parseBenchArgs(['--backend', backend, '--stream-idle-timeout', '30']));
-  return { backend, request, streamIdleTimeout, realtime, apiUrl, modelId: MODEL, headers: { withAuth: {}, withoutAuth: {} }, multiTurn, startAt: 'write' };
+  return { backend, request, streamIdleTimeout, realtime, keepPrepared: false, apiUrl, modelId: MODEL, headers: { withAuth: {}, withoutAuth: {} }, multiTurn, startAt: 'write' };
 }
 
 /** Prepares `request` on the next worker and sends it at once. */
@@ -59,7 +59,8 @@ describe('load workers against a truth-mode sim', () => {
       Array.from({ length: 12 }, (_, i) => send(workers, input(`${sim.url}/generate`, 3 + i, { rid: `merge-${i}` }), 0.25)),
     );
     const sentUntil = nowSeconds();
-    const samples = await workers.close();
+    const samples = await workers.endMeasuring();
+    await workers.close();
     const truth = (await (await fetch(`${sim.url}/sim/truth`)).json()) as { requests: Record<string, TruthRecord> };
     const offsetMs = threadClockOffsetMs();
 
@@ -101,19 +102,37 @@ describe('load workers against a truth-mode sim', () => {
     await workers.close();
   });
 
-  test('the self-check covers workers that sent something, or every worker once measuring started', async () => {
+  test('the self-check covers workers that sent something, or every worker once measuring started, once per measured phase', async () => {
     const url = `${sim.url}/generate`;
     const idle = await LoadWorkers.start(3, config('sglang', url), () => {});
     await send(idle, input(url, 2), 0);
-    assert.equal((await idle.close()).length, 1, 'two workers never sent: nothing to judge');
+    assert.equal((await idle.endMeasuring()).length, 1, 'two workers never sent: nothing to judge');
+    await idle.close();
 
     const measured = await LoadWorkers.start(3, config('sglang', url), () => {});
     await send(measured, input(url, 2), 0);
     measured.startMeasuring();
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const samples = await measured.close();
+    const samples = await measured.endMeasuring();
+    measured.startMeasuring();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const again = await measured.endMeasuring();
+    await measured.close();
     assert.equal(samples.length, 3);
     for (const sample of samples) assert.ok(sample.wallSeconds > 0 && sample.wallSeconds < 5, `window ${sample.wallSeconds} s`);
+    assert.equal(again.length, 3, 'a repeated run has samples of its own');
+  });
+
+  test('a repeated run sends each prepared request again (keepPrepared), once per run', async () => {
+    const url = `${sim.url}/generate`;
+    const workers = await LoadWorkers.start(2, { ...config('sglang', url), keepPrepared: true }, () => {});
+    const ticket = workers.prepare(input(url, 3));
+    for (let run = 0; run < 2; run++) {
+      const [output] = await workers.execute(ticket, { queueTime: 0, dueAt: nowSeconds() });
+      assert.equal(output!.success, true, output!.error);
+      assert.equal(output!.outputLen, 3);
+    }
+    await workers.close();
   });
 });
 

@@ -24,6 +24,8 @@ export { calculateExtras } from './metrics/extras.js';
 export { perSecondTimeline, type TimedRequest, type Timeline } from './metrics/per-second.js';
 export type { ServerMetricsSeries } from './server-metrics/summary.js';
 export type { BenchmarkMetrics, ServebenchExtras } from './metrics/types.js';
+export { NOISY_CV, REPEATED_FIGURES, summarizeRepeatedRuns, type FigureSummary, type RepeatedFigure, type RepeatedRunsSummary, type RepeatMembership } from './metrics/repeated-runs.js';
+export { figureSummaryText } from './output/repeated-block.js';
 export { formatResultBlock, sectionHeader, textLine } from './output/block.js';
 export { formatExtendedBlock } from './output/extras-block.js';
 export { appendJsonl, checkOutputFile, defaultOutputFileName } from './output/jsonl-file.js';

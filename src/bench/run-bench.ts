@@ -1,11 +1,12 @@
 /**
  * The bench pipeline, the one way servebench measures a server: start the sim to benchmark (if
  * any), resolve the target (port, URLs, model), load the tokenizer; then for each run build the
- * dataset, send it, summarize it and fetch the server's info. `servebench bench` runs it once with
- * bench_serving's console and a report that prints and keeps the results; a sweep opens it once and
- * measures every load quietly. Failures are thrown as typed errors; the commands decide what is
- * printed and the exit status.
+ * dataset, send it (`--num-runs` times: the same requests, prepared once), summarize each run and
+ * fetch the server's info. `servebench bench` runs it once with bench_serving's console and a
+ * report that prints and keeps the results; a sweep opens it once and measures every load quietly.
+ * Failures are thrown as typed errors; the commands decide what is printed and the exit status.
  */
+import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { UserError } from '../core/errors.js';
 import { pythonJsonLoads } from '../core/pyjson.js';
@@ -18,7 +19,8 @@ import { buildDataset } from './datasets/index.js';
 import type { BenchmarkMetrics, ServebenchExtras } from './metrics/types.js';
 import { createProgressBar, stallTimeoutNotice } from './output/progress.js';
 import type { BenchRunConfig } from './run-config.js';
-import { runBenchmark } from './runner/benchmark.js';
+import { prepareBenchmark, type PreparedBenchmark } from './runner/benchmark.js';
+import type { RepeatMembership } from './metrics/repeated-runs.js';
 import { InterruptWatch, signalExitCode, signalName, type StopSignal } from './runner/interrupt.js';
 import { summarizeRun } from './runner/report.js';
 import { judgeClient, requestBoundsOf, type ClientVerdict, type LoopHealthSample } from './selfcheck/verdict.js';
@@ -71,6 +73,8 @@ export interface MeasuredRun {
   selfCheck: ClientVerdict;
   /** Wall seconds per engine second of the started sim during the run (1: real time, or no sim); every time above is in engine time. */
   simTimeScale: number;
+  /** With `--num-runs` N ≥ 2: which run of the repeated measurement this is; null for a single run. */
+  repeat: RepeatMembership | null;
 }
 
 export interface BenchResult extends MeasuredRun {
@@ -78,11 +82,16 @@ export interface BenchResult extends MeasuredRun {
   serverInfo: PyValue;
 }
 
-/** A caller that shows and keeps a run's results as it goes (`servebench bench`); both hooks run while stop signals are caught. */
+/** A caller that shows and keeps a run's results as it goes (`servebench bench`); the hooks run while stop signals are caught. */
 export interface BenchReport {
   /** The metrics are in; `simSelfCheck` gives the started sim's verdict on its writes (null without one). The server info is fetched next. */
   summarized(run: MeasuredRun, simSelfCheck: (() => Promise<string>) | null): Promise<void>;
   finished(result: BenchResult): Promise<void>;
+  /**
+   * The repeated runs are over (`--num-runs` N ≥ 2): `results` are those no stop signal cut short,
+   * two or more, all of one group. Not called for a single run.
+   */
+  repeated(results: readonly BenchResult[]): Promise<void>;
 }
 
 export interface MeasureOptions {
@@ -102,13 +111,25 @@ export class RunInterrupted extends UserError {
   }
 }
 
+/** What {@link BenchSession.measure} returns: at least one run's results, in run order. */
+export interface Measured {
+  results: BenchResult[];
+  signal: StopSignal | null;
+}
+
+/** A repeated measurement's group id: random, as two measurements are never the same one. */
+function newRepeatGroup(): string {
+  return randomBytes(6).toString('hex');
+}
+
 export interface BenchSession {
   readonly target: BenchTarget;
   /**
-   * One run of `config`: the session's, or a sweep point's (the same target at another load).
-   * `signal` is the stop signal that came before the run's results were kept, or null.
+   * The runs of `config` (`config.repeat.runs` of them, fewer when a stop signal ends them): the
+   * session's, or a sweep point's (the same target at another load). `signal` is the stop signal
+   * that came before the last run's results were kept, or null.
    */
-  measure(config: BenchRunConfig, options: MeasureOptions): Promise<{ result: BenchResult; signal: StopSignal | null }>;
+  measure(config: BenchRunConfig, options: MeasureOptions): Promise<Measured>;
   close(): Promise<void>;
 }
 
@@ -152,7 +173,7 @@ class OpenSession implements BenchSession {
     private readonly options: OpenOptions,
   ) {}
 
-  async measure(config: BenchRunConfig, options: MeasureOptions): Promise<{ result: BenchResult; signal: StopSignal | null }> {
+  async measure(config: BenchRunConfig, options: MeasureOptions): Promise<Measured> {
     const { target, tokenizer, pool, headers, sim, io } = this;
     const benchConsole = this.options.console;
     const rngs = createBenchRngs(config.seed);
@@ -161,15 +182,15 @@ class OpenSession implements BenchSession {
     const timeScale = await this.setSimTimeScale(config, dataset, rngs);
     // On stderr, as the progress line: stdout stays bench_serving's.
     if (benchConsole !== null) io.notice(stallTimeoutNotice(config.streamIdleTimeout));
-    const startedAt = new Date();
     // From the first request until the results are kept, a stop signal ends sending and the results
     // of what completed are still summarized; before that there is nothing to keep.
     const interrupts = new InterruptWatch();
     const abandonOnStop = (): void => {
       if (options.onStop === 'abandon' && interrupts.signal !== null) throw new RunInterrupted(interrupts.signal);
     };
+    let benchmark: PreparedBenchmark | null = null;
     try {
-      const run = await runBenchmark({
+      benchmark = await prepareBenchmark({
         config,
         target,
         dataset,
@@ -185,27 +206,49 @@ class OpenSession implements BenchSession {
         workers,
         timeScale,
       });
-      abandonOnStop();
-      const { metrics, extras, server } = await summarizeRun(run, config, tokenizer, timeScale);
-      const measured: MeasuredRun = {
-        config,
-        target,
-        startedAt,
-        outputs: run.outputs,
-        durationS: run.duration,
-        metrics,
-        extras,
-        server,
-        loopHealth: run.loopHealth,
-        selfCheck: judgeClient(run.loopHealth, requestBoundsOf(run.outputs)),
-        simTimeScale: timeScale,
-      };
-      await options.report?.summarized(measured, sim === null ? null : () => sim.selfCheck(timeScale));
-      const result: BenchResult = { ...measured, serverInfo: await fetchServerInfo(pool, target.urls.baseUrl, headers.withAuth, pythonJsonLoads) };
-      await options.report?.finished(result);
-      abandonOnStop();
-      return { result, signal: interrupts.signal };
+      const { runs } = config.repeat;
+      const group = runs > 1 ? newRepeatGroup() : null;
+      const results: BenchResult[] = [];
+      // The runs no stop signal cut short: only they are summarized over.
+      const whole: BenchResult[] = [];
+      for (let run = 1; run <= runs; run++) {
+        // The server settles between runs; a stop signal meanwhile (or in the run before) ends the runs
+        // before the next starts. The first always runs: a signal before it leaves it nothing to send.
+        if (run > 1) {
+          await interrupts.pause(config.repeat.cooldownS);
+          abandonOnStop();
+          if (interrupts.signal !== null) break;
+        }
+        const startedAt = new Date();
+        const measured = await benchmark.measure({ last: run === runs });
+        const cutShort = interrupts.signal !== null;
+        abandonOnStop();
+        const { metrics, extras, server } = await summarizeRun(measured, config, tokenizer, timeScale);
+        const summary: MeasuredRun = {
+          config,
+          target,
+          startedAt,
+          outputs: measured.outputs,
+          durationS: measured.duration,
+          metrics,
+          extras,
+          server,
+          loopHealth: measured.loopHealth,
+          selfCheck: judgeClient(measured.loopHealth, requestBoundsOf(measured.outputs)),
+          simTimeScale: timeScale,
+          repeat: group === null ? null : { group, run, runs },
+        };
+        await options.report?.summarized(summary, sim === null ? null : () => sim.selfCheck(timeScale));
+        const result: BenchResult = { ...summary, serverInfo: await fetchServerInfo(pool, target.urls.baseUrl, headers.withAuth, pythonJsonLoads) };
+        await options.report?.finished(result);
+        abandonOnStop();
+        results.push(result);
+        if (!cutShort) whole.push(result);
+      }
+      if (group !== null && whole.length >= 2) await options.report?.repeated(whole);
+      return { results, signal: interrupts.signal };
     } finally {
+      await benchmark?.close();
       interrupts.dispose();
     }
   }
@@ -230,12 +273,8 @@ class OpenSession implements BenchSession {
   }
 }
 
-/** Opens the target, runs `config` once, closes: what `servebench bench` does. */
-export async function runBench(
-  config: BenchRunConfig,
-  io: BenchIo,
-  options: OpenOptions & MeasureOptions,
-): Promise<{ result: BenchResult; signal: StopSignal | null }> {
+/** Opens the target, runs `config` (`--num-runs` times), closes: what `servebench bench` does. */
+export async function runBench(config: BenchRunConfig, io: BenchIo, options: OpenOptions & MeasureOptions): Promise<Measured> {
   const session = await openBench(config, io, options);
   try {
     return await session.measure(config, options);

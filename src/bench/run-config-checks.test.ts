@@ -46,6 +46,11 @@ describe('validateRunConfig (through resolveRunConfig)', () => {
     assert.match(validationError(['--lora-request-distribution', 'skewed', '--lora-name', 'a']).message, /needs at least two adapters/);
     resolve(['--lora-request-distribution', 'distinct', '--lora-name', 'a', 'b']);
   });
+  test('--cooldown needs repeated runs; --profile traces one run', () => {
+    assert.match(validationError(['--cooldown', '5']).message, /^--cooldown waits between repeated runs: add --num-runs N/);
+    assert.match(validationError(['--num-runs', '2', '--profile']).message, /^--profile traces one run/);
+    assert.deepEqual(resolve(['--num-runs', '3', '--cooldown', '5']).repeat, { runs: 3, cooldownS: 5, confidenceLevel: 0.95 });
+  });
   test('every error is one line with exit code 1', () => {
     for (const argv of [['--backend', 'trt'], ['--backend', 'gserver'], ['--tokenize-prompt', '--backend', 'vllm']]) {
       const error = validationError(argv);

@@ -132,6 +132,17 @@ export interface BenchRunConfig {
   readonly streamIdleTimeout: number;
   /** The server's side of the run: `/metrics` read every `intervalS` and the responses' own figures reported; off with `--no-server-metrics`. */
   readonly serverMetrics: { readonly enabled: boolean; readonly intervalS: number };
+  readonly repeat: RepeatOptions;
+}
+
+/** `--num-runs` and what goes with it: the measured phase repeated against one server with the same requests. */
+export interface RepeatOptions {
+  /** How many times the measured phase runs (1: once). */
+  readonly runs: number;
+  /** Seconds between two runs. */
+  readonly cooldownS: number;
+  /** Of the intervals over the runs (0.95: 95%). */
+  readonly confidenceLevel: number;
 }
 
 /** The datasets whose requests carry images: bench_serving applies the chat template for them whatever the flag says. */
@@ -234,6 +245,7 @@ export function resolveRunConfig(args: BenchArgs, options: ResolveOptions = {}):
     lazyConnect: args.extensions.lazyConnect,
     streamIdleTimeout: args.extensions.streamIdleTimeout,
     serverMetrics: { enabled: !args.extensions.noServerMetrics, intervalS: args.extensions.metricsInterval },
+    repeat: { runs: args.extensions.numRuns, cooldownS: args.extensions.cooldown, confidenceLevel: args.extensions.confidenceLevel },
   });
   validateRunConfig(config);
   return config;
@@ -267,6 +279,10 @@ function validateRunConfig(config: BenchRunConfig): void {
   if (malformed !== undefined) {
     throw new UserError(`--header entry without ':' or '=' (${malformed.length} characters, not shown: it may hold a secret); write it as 'Key: Value' or Key=Value`);
   }
+  const { repeat } = config;
+  if (repeat.cooldownS > 0 && repeat.runs === 1) throw new UserError('--cooldown waits between repeated runs: add --num-runs N (N ≥ 2), or drop it');
+  // One trace per profiled run would be N sets of traces in one directory, told apart by nothing.
+  if (repeat.runs > 1 && config.profile.enabled) throw new UserError('--profile traces one run: drop --num-runs to profile, or --profile to repeat');
   const { names, distribution } = config.request.lora;
   if ((distribution === 'distinct' || distribution === 'skewed') && (names ?? []).length < 2) {
     throw new UserError(`--lora-request-distribution ${distribution} needs at least two adapters; pass them with --lora-name A B ...`);

@@ -60,7 +60,7 @@ export function requestRecordsFromOutputs(outputs: readonly RequestOutput[], vir
 /** The `RunInput` for `catalog.recordRun` after a bench run. */
 export function runInputFromBench(parts: BenchRunParts): RunInput {
   const plain = toPlain(parts.record) as Record<string, unknown>;
-  const { metrics, serverInfo, labels, serverMetrics } = readJsonlRecord(plain);
+  const { metrics, serverInfo, labels, serverMetrics, repeat } = readJsonlRecord(plain);
   const startedAt = parts.startedAt.toISOString();
   const contentHash = createHash('sha256').update(`${startedAt}\n${encodeJson(plain)}`).digest('hex');
   return {
@@ -76,5 +76,6 @@ export function runInputFromBench(parts: BenchRunParts): RunInput {
     warnings: [...(parts.warnings ?? []), ...suspectWarnings(metrics)],
     requests: requestRecordsFromOutputs(parts.outputs, parts.virtualClock ?? false),
     serverMetrics,
+    repeat,
   };
 }

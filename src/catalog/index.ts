@@ -24,15 +24,16 @@ export type {
 export { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveHardware, deriveQuantization, instanceFacts, shortModelName, formatLength } from './report/run-facts.js';
 export { bestPerConfiguration, bestPracticeRow, groupByLatencyClass, parseClasses, DEFAULT_CLASSES } from './report/best-practice.js';
 export type { BestPracticeRow, ClassGroup, LatencyClass } from './report/best-practice.js';
-export { compareMetrics, noiseChecks, requestTtftsMs, requestTpotsMs, settingDifferences, welchInterval } from './report/compare.js';
+export { compareMetrics, noiseChecks, requestTtftsMs, requestTpotsMs, settingDifferences } from './report/compare.js';
 export type { MetricRow, NoiseCheck, SettingDifference, SettingDifferences } from './report/compare.js';
+export { repeatGroupChecks, summarizeGroup, type FigureNoiseCheck, type GroupNoiseCheck } from './report/repeat-groups.js';
 export { escapeHtml } from './report/escape.js';
 export { splitLabelPair } from '../core/label-pair.js';
 export { parseDeploymentInstance } from './ingest/launch-config.js';
 export { readRunsFromText } from './ingest/read-runs.js';
 export { recipeFromServerInfo } from './ingest/server-info.js';
 export { SELF_CHECK_METRIC, SIM_SELF_CHECK_METRIC, TEXT_METRICS } from './ingest/jsonl.js';
-export { renderBestPractice, type ExtraColumn, type TableFormat } from './report/best-practice-render.js';
+export { figureWithInterval, renderBestPractice, type ExtraColumn, type TableFormat } from './report/best-practice-render.js';
 export { accuracyColumns, accuracyText, isEvalRun, linkedRuns, type LinkedRun } from './report/eval-runs.js';
 export { formatComparison, formatRunDetails, formatRunList } from './report/run-views.js';
 export { formatMetric, formatNumber, formatSigned, formatTextTable } from './report/text-table.js';

@@ -2,6 +2,7 @@
  * Contracts of the run catalog: what a writer hands to `recordRun` and what readers get back.
  * Metric names are bench_serving's JSONL keys (`mean_ttft_ms`, `output_throughput`, ...).
  */
+import type { RepeatMembership } from '../bench/index.js';
 import type { Deployment, DeploymentFlags, DeploymentInstance, ReportedHardware } from '../deployment/index.js';
 import type { MetricDefinitions } from './metric-definitions.js';
 import type { RunMode } from './run-mode.js';
@@ -142,6 +143,8 @@ export interface RunInput {
   serverMetrics?: ServerMetricsRecord | null;
   /** What the run is; default: what its labels, arguments and metrics say (run-mode.ts). */
   mode?: RunMode;
+  /** One run of a repeated measurement (`bench --num-runs`): its group, and which run of how many. */
+  repeat?: RepeatMembership | null;
 }
 
 /** A stored run as readers see it (per-request records are fetched separately). */
@@ -167,6 +170,8 @@ export interface RunRecord {
   mode: RunMode;
   /** The server's /metrics over the run; absent or null when none were read. */
   serverMetrics?: ServerMetricsRecord | null;
+  /** One run of a repeated measurement; absent or null for a run measured once. */
+  repeat?: RepeatMembership | null;
 }
 
 /** Filters of `listRuns`; every given filter must hold. */

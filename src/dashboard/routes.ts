@@ -2,7 +2,7 @@
  * What each dashboard address answers, as a plain reply value (status, type, body): HTML pages,
  * chart images and the JSON API. The HTTP server (`server.ts`) only transports these replies.
  */
-import { DEFAULT_CLASSES, bestPerConfiguration, compareMetrics, groupByLatencyClass, noiseChecks, parseClasses, type Catalog, type ClassGroup, type LatencyClass, type RunRecord, linkedRuns, encodeJson, RUN_MODES, settingDifferences, suspectWarnings, type RunMode } from '../catalog/index.js';
+import { DEFAULT_CLASSES, bestPerConfiguration, compareMetrics, groupByLatencyClass, noiseChecks, parseClasses, type Catalog, type ClassGroup, type LatencyClass, type RunRecord, linkedRuns, encodeJson, RUN_MODES, settingDifferences, suspectWarnings, type RunMode, repeatGroupChecks, summarizeGroup } from '../catalog/index.js';
 import { UsageError, UserError } from '../core/errors.js';
 import { HttpError } from '../core/http-error.js';
 import { RUN_PLOT_KINDS, runChartOption, throughputPoints, type RunPlotKind, encodeChart } from '../plots/index.js';
@@ -129,7 +129,13 @@ function apiReply(catalog: Catalog, parts: string[], params: URLSearchParams): R
   if (resource === 'compare' && parts.length === 1) {
     const runs = comparedRuns(catalog, params);
     if (runs.length < 2) throw new HttpError(400, 'give at least two runs: /api/compare?run=ID&run=ID');
-    return jsonReply({ runs: runs.map((r) => r.id), metrics: compareMetrics(runs), settings: settingDifferences(runs), noise: noiseChecks(runs.map((r) => catalog.getRequests(r.id))) });
+    return jsonReply({
+      runs: runs.map((r) => r.id),
+      metrics: compareMetrics(runs),
+      settings: settingDifferences(runs),
+      noise: noiseChecks(runs.map((r) => catalog.getRequests(r.id))),
+      repeatGroups: repeatGroupChecks(runs, (group) => catalog.repeatGroup(group)),
+    });
   }
   if (resource === 'table' && parts.length === 1) {
     const { classes, groups, error } = bestPractice(catalog, params, 'all');
@@ -147,13 +153,15 @@ function pageReply(catalog: Catalog, parts: string[], params: URLSearchParams): 
   }
   if (parts[0] === 'runs' && parts.length === 2) {
     const run = findRun(catalog, parts[1]!);
-    return htmlReply(renderRunPage(run, catalog.getRequests(run.id), linkedRuns(run, catalog.listRuns())));
+    const group = run.repeat ? catalog.repeatGroup(run.repeat.group) : [];
+    return htmlReply(renderRunPage(run, catalog.getRequests(run.id), linkedRuns(run, catalog.listRuns()), group, group.length > 0 ? summarizeGroup(group) : null));
   }
   if (parts[0] === 'runs' && parts.length === 4 && parts[2] === 'plots') return plotReply(catalog, parts[1]!, parts[3]!);
   if (parts[0] === 'compare' && parts.length === 1) {
     const runs = comparedRuns(catalog, params);
     const allRuns = runs.length < 2 ? catalog.listRuns() : [];
-    return htmlReply(renderComparePage(runs, runs.map((r) => catalog.getRequests(r.id)), allRuns));
+    const groupChecks = repeatGroupChecks(runs, (group) => catalog.repeatGroup(group));
+    return htmlReply(renderComparePage(runs, runs.map((r) => catalog.getRequests(r.id)), allRuns, groupChecks));
   }
   if (parts[0] === 'sweeps' && parts.length === 1) {
     const all = sweepsOf(catalog.listRuns({ labels: {} }).filter((run) => run.labels.sweep !== undefined));

@@ -23,4 +23,15 @@ describe('sweepChartOption', () => {
     const data = (option.series as Array<{ data: Array<{ itemStyle?: unknown }> }>)[0]!.data;
     assert.deepEqual(data.map((d) => d.itemStyle !== undefined), [true, true, false]);
   });
+
+  test('a point measured several times gets error bars: its interval on both axes, one series per curve and panel', () => {
+    const repeated = { ...point('4', 200, 8, 120), intervals: { output_throughput: 20, mean_tpot_ms: 0.5, mean_ttft_ms: null } };
+    const option = sweepChartOption({ title: 't', loadName: 'concurrency', cards: 2, series: [{ name: 'sim', points: [point('1', 100, 5, 100), repeated] }] });
+    const series = option.series as Array<{ name: string; xAxisIndex: number; data: unknown[] }>;
+    assert.deepEqual(series.map((s) => [s.name, s.xAxisIndex]), [['sim', 0], ['sim interval', 0], ['sim', 1], ['sim interval', 1]]);
+    // ±20 tok/s over 2 cards is ±10 per card; ±0.5 ms of TPOT across.
+    assert.deepEqual(series[1]!.data, [[8, 90], [8, 110], '-', [7.5, 100], [8.5, 100], '-']);
+    assert.deepEqual(series[3]!.data, [[120, 90], [120, 110], '-'], 'no TTFT interval: the vertical bar only');
+    assert.match(String((option.title as { subtext: string }).subtext), /bars: confidence interval over repeated runs/);
+  });
 });

@@ -2,7 +2,8 @@
  * A sweep's chart as an ECharts option (pure): output throughput per card against mean TPOT
  * (left) and mean TTFT (right), one point per load, labelled with the load. Curves of several
  * sweeps (e.g. measured and predicted) share the axes so they can be compared at a glance; the
- * points no other point of their curve beats on both axes (its Pareto front) are ringed.
+ * points no other point of their curve beats on both axes (its Pareto front) are ringed. A point
+ * measured several times (`--num-runs`) carries error bars: its confidence interval on each axis.
  */
 import type { EChartsOption } from 'echarts';
 import { PALETTE } from './options.js';
@@ -11,6 +12,8 @@ import { PALETTE } from './options.js';
 export interface SweepChartPoint {
   label: string;
   metrics: Readonly<Record<string, unknown>>;
+  /** Half-widths of the figures' confidence intervals over repeated runs, keyed as `metrics`; absent for a point measured once. */
+  intervals?: Readonly<Record<string, number | null>>;
 }
 
 export interface SweepChartSeries {
@@ -50,6 +53,40 @@ function limitSeries(limitMs: number | undefined, panel: number, maxY: number): 
   }];
 }
 
+/** A point's place on one panel and the half-widths of its intervals on each axis (0: none). */
+interface Placed {
+  x: number;
+  y: number;
+  load: string;
+  halfX: number;
+  halfY: number;
+}
+
+/**
+ * A curve's error bars on one panel as one line series: for each point with an interval, a
+ * vertical and a horizontal segment, each ended by an empty value ('-') so no segment joins the next.
+ */
+function errorBarSeries(name: string, placed: readonly Placed[], panel: number, color: string | undefined): Record<string, unknown>[] {
+  const data: Array<[number, number] | '-'> = [];
+  for (const p of placed) {
+    if (p.halfY > 0) data.push([p.x, p.y - p.halfY], [p.x, p.y + p.halfY], '-');
+    if (p.halfX > 0) data.push([p.x - p.halfX, p.y], [p.x + p.halfX, p.y], '-');
+  }
+  if (data.length === 0) return [];
+  return [{
+    name: `${name} interval`,
+    type: 'line',
+    xAxisIndex: panel,
+    yAxisIndex: panel,
+    symbol: 'none',
+    silent: true,
+    connectNulls: false,
+    color,
+    lineStyle: { width: 1.5, color },
+    data,
+  }];
+}
+
 /** Indices of the points no other point beats on both axes: lower x (latency) and higher y (throughput) are better. */
 export function paretoFront(points: readonly (readonly [number, number])[]): Set<number> {
   const front = new Set<number>();
@@ -67,15 +104,16 @@ export function sweepChartOption(input: SweepChartInput): EChartsOption {
     { key: 'mean_ttft_ms', axis: 'mean TTFT (ms)', limit: input.ttftLimitMs },
   ];
   const perCard = (point: SweepChartPoint): number => (numeric(point.metrics, 'output_throughput') ?? 0) / input.cards;
-  const maxY = Math.max(0, ...input.series.flatMap((curve) => curve.points.map(perCard)));
+  const halfOf = (point: SweepChartPoint, key: string): number => point.intervals?.[key] ?? 0;
+  const maxY = Math.max(0, ...input.series.flatMap((curve) => curve.points.map((point) => perCard(point) + halfOf(point, 'output_throughput') / input.cards)));
   const series = panels.flatMap((panel, index) =>
-    input.series.map((curve, curveIndex): Record<string, unknown> => {
+    input.series.flatMap((curve, curveIndex): Record<string, unknown>[] => {
       const placed = curve.points
-        .map((point) => ({ x: numeric(point.metrics, panel.key), y: perCard(point), load: point.label }))
-        .filter((entry): entry is { x: number; y: number; load: string } => entry.x !== null);
+        .map((point) => ({ x: numeric(point.metrics, panel.key), y: perCard(point), load: point.label, halfX: halfOf(point, panel.key), halfY: halfOf(point, 'output_throughput') / input.cards }))
+        .filter((entry): entry is Placed => entry.x !== null);
       const front = paretoFront(placed.map((p) => [p.x, p.y] as const));
       const color = PALETTE[curveIndex % PALETTE.length];
-      return {
+      const points = {
         name: curve.name,
         type: 'line',
         xAxisIndex: index,
@@ -90,12 +128,14 @@ export function sweepChartOption(input: SweepChartInput): EChartsOption {
         })),
         label: { show: true, position: 'top', fontSize: 10, formatter: (params: { data: { load: string } }) => params.data.load },
       };
+      return [points, ...errorBarSeries(curve.name, placed, index, color)];
     }).concat(limitSeries(panel.limit, index, maxY)),
   );
+  const hasIntervals = input.series.some((curve) => curve.points.some((point) => point.intervals !== undefined));
   return {
     animation: false,
     backgroundColor: '#ffffff',
-    title: { text: input.title, subtext: `point labels: ${input.loadName} · ringed: Pareto front`, left: 'center', top: 6 },
+    title: { text: input.title, subtext: `point labels: ${input.loadName} · ringed: Pareto front${hasIntervals ? ' · bars: confidence interval over repeated runs' : ''}`, left: 'center', top: 6 },
     legend: { top: 62, data: input.series.map((curve) => curve.name) },
     grid: [
       { left: 70, right: '54%', top: 100, bottom: 60 },

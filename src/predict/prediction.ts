@@ -42,6 +42,9 @@ export async function predictableWorkload(config: BenchRunConfig, workloads: Wor
   if (config.load.useTraceTimestamps) {
     throw new UserError('predict does not replay trace timestamps yet: drop --use-trace-timestamps (arrivals then follow --request-rate), or bench the sim in real time');
   }
+  if (config.repeat.runs > 1) {
+    throw new UserError('a prediction is deterministic, so repeated runs would all be the same: drop --num-runs (it repeats measurements: bench, sweep --sim or a server)');
+  }
   const workload = await workloads.workload(config);
   if (workload.dataset.multiTurn) {
     throw new UserError('predict does not model multi-turn conversations yet: use --gsp-num-turns 1, or bench the sim in real time (servebench bench --sim ...)');

@@ -3,7 +3,7 @@
  * result record and the catalog run, so every point is a normal run in the catalog, labelled
  * with its sweep and load.
  */
-import { type BenchmarkMetrics, type BenchRunConfig, type BenchTarget, type ServebenchExtras, buildResultRecord, resolvedNamespace, type RequestOutput } from '../bench/index.js';
+import { type BenchmarkMetrics, type BenchRunConfig, type BenchTarget, type ServebenchExtras, buildResultRecord, resolvedNamespace, type RepeatMembership, type RequestOutput } from '../bench/index.js';
 import { runInputFromBench, parseDeploymentInstance, type RecipeConfig, type RunInput } from '../catalog/index.js';
 import type { PyValue } from '../core/pyrepr.js';
 import { resolveInstance, type CrossValidationSummary } from '../sim/index.js';
@@ -26,6 +26,8 @@ export interface PointRunInput {
   deployment: LaunchDeployment | null;
   /** Set for predictions: the model's expected error, stored in the record (`buildResultRecord`). */
   prediction?: { expectedError: CrossValidationSummary | null };
+  /** One run of a point measured several times: the catalog keeps the point's runs as one repeat group. */
+  repeat?: RepeatMembership | null;
 }
 
 /**
@@ -49,9 +51,9 @@ export function recipeOf(deployment: LaunchDeployment, launcher: string): Recipe
  * is the deployment the server reported (the sim's, or a real server's), else the predicted one.
  */
 export function pointRunInput(input: PointRunInput): RunInput {
-  const { metrics, serverInfo, outputs, extras, prediction } = input;
+  const { metrics, serverInfo, outputs, extras, prediction, repeat } = input;
   const args = resolvedNamespace(input.config, input.server);
-  const record = buildResultRecord({ args, metrics, serverInfo, outputs, extras, prediction });
+  const record = buildResultRecord({ args, metrics, serverInfo, outputs, extras, prediction, repeat });
   const run = runInputFromBench({
     record,
     args: args as unknown as Record<string, unknown>,

@@ -17,6 +17,8 @@ import { sweepJson } from './sweep-json.js';
 import type { BenchFlagsParser, LoadSweepPlan, OutputSpec } from './sweep-plan.js';
 import { formatSweepSummary, formatSweepTable } from './sweep-table.js';
 import { liveTarget, measureAtFor, predictionTarget, type SweepTarget } from './sweep-target.js';
+import { intervalsOf } from './repeated-point.js';
+import { formatConfidenceLevel } from '../core/confidence.js';
 
 type Print = (line: string) => void;
 
@@ -62,10 +64,13 @@ function sweepLabels(plan: LoadSweepPlan, startedAt: Date): Record<string, strin
 function pointLine(kind: LoadKind, point: SweepPoint): string {
   const value = (key: string): string => {
     const v = point.metrics[key];
-    return typeof v === 'number' ? v.toFixed(2) : '-';
+    if (typeof v !== 'number') return '-';
+    // A point measured several times: the mean over its runs ± the half-width of its interval.
+    const half = point.repeat?.figures.find((figure) => figure.figure.key === key)?.halfWidth ?? null;
+    return half === null ? v.toFixed(2) : `${v.toFixed(2)} ± ${half.toFixed(2)}`;
   };
   const verdict = point.verdict === null ? '' : point.verdict.met ? ', SLO met' : ', SLO missed';
-  const run = point.runId === null ? '' : ` (run ${point.runId})`;
+  const run = point.runId === null ? '' : point.repeat ? ` (${point.repeat.runs} runs from ${point.runId}, ${formatConfidenceLevel(point.repeat.level)} CI)` : ` (run ${point.runId})`;
   const scaled = point.simTimeScale === undefined ? '' : `; engine ${point.simTimeScale}x slower than the wall clock, times divided by ${point.simTimeScale}`;
   return `${kind} ${formatLoad(point.load)}: ${value('output_throughput')} output tok/s, mean TTFT ${value('mean_ttft_ms')} ms, mean TPOT ${value('mean_tpot_ms')} ms${verdict}${run}${scaled}`;
 }
@@ -98,6 +103,9 @@ export async function runLoadSweep(plan: LoadSweepPlan, print: Print, parseBench
     const how = plan.series === null ? `SLO search over ${plan.loadKind} for ${formatSlo(plan.slo as Slo)}` : `${plan.loadKind} sweep`;
     print(`servebench sweep (${target.mode === 'predict' ? 'prediction, virtual time' : 'real time'}): ${what}; ${how}; sweep id ${labels.sweep}`);
     if (note !== null) print(note);
+    if (target.config.repeat.runs > 1) {
+      print(`note: every load runs ${target.config.repeat.runs} times; its figures are the means over its runs, ± the half-width of their ${formatConfidenceLevel(target.config.repeat.confidenceLevel)} confidence interval`);
+    }
     if (target.mode === 'server' && plan.cards === null) print('note: per-card figures assume 1 card; pass --cards N for the server under test');
     if (target.mode === 'server' && !target.config.load.flushCache) {
       print("note: every point replays the same prompts; add --flush-cache to the bench flags so the server's prefix cache does not carry over");
@@ -128,10 +136,13 @@ export async function runLoadSweep(plan: LoadSweepPlan, print: Print, parseBench
     print('');
     const expectedError = target.prediction?.expectedError ?? null;
     for (const line of formatSweepSummary({ points, kind: plan.loadKind, cards, slo: plan.slo, expectedError, ...(knee !== undefined ? { knee, runs } : {}) })) print(line);
-    if (catalog !== null) print(`Recorded ${points.length} runs in ${catalog.path} with label sweep=${labels.sweep}`);
+    const recorded = points.length * target.config.repeat.runs;
+    if (catalog !== null) print(`Recorded ${recorded} runs in ${catalog.path} with label sweep=${labels.sweep}`);
     if (plan.output.plot !== null) {
       const title = `${target.mode === 'predict' ? 'Predicted' : 'Measured'}: ${what}`;
-      const chartPoints = [...points].sort((a, b) => a.load - b.load).map((point) => ({ label: formatLoad(point.load), metrics: point.metrics }));
+      const chartPoints = [...points]
+        .sort((a, b) => a.load - b.load)
+        .map((point) => ({ label: formatLoad(point.load), metrics: point.metrics, ...(point.repeat ? { intervals: intervalsOf(point.repeat) } : {}) }));
       const option = sweepChartOption({
         title,
         loadName: plan.loadKind === 'concurrency' ? 'concurrency' : 'req/s',

@@ -27,6 +27,10 @@ function pointJson(point: SweepPoint): Record<string, unknown> {
     load: loadValue(point.load),
     run_id: point.runId,
     metrics: point.metrics,
+    // A point measured several times: the runs, the level and each headline figure's interval half-width.
+    ...(point.repeat
+      ? { repeat: { runs: point.repeat.runs, confidence_level: point.repeat.level, half_widths: Object.fromEntries(point.repeat.figures.map((f) => [f.figure.key, f.halfWidth])) } }
+      : {}),
     goodput: point.goodput && { request_goodput: point.goodput.requestGoodput, good_requests: point.goodput.goodRequests, good_fraction: point.goodput.goodFraction },
     slo_met: point.verdict ? point.verdict.met : null,
     slo_observed_ms: point.verdict ? Object.fromEntries(point.verdict.targets.map((t) => [targetLabel(t.target), t.observedMs])) : null,

@@ -22,7 +22,8 @@ function metric(point: SweepPoint, key: string): string {
 function columns(kind: LoadKind, cards: number, withSlo: boolean): Column[] {
   const list: Column[] = [
     { title: kind === 'concurrency' ? 'concurrency' : 'rate (req/s)', value: (p) => formatLoad(p.load) },
-    { title: 'ok/total', value: (p) => `${p.metrics.completed ?? '-'}/${p.outputs.length}` },
+    // Counted from the requests: a point measured several times has every run's.
+    { title: 'ok/total', value: (p) => `${p.outputs.filter((output) => output.success).length}/${p.outputs.length}` },
     { title: 'req/s', value: (p) => metric(p, 'request_throughput') },
     { title: 'out tok/s', value: (p) => metric(p, 'output_throughput') },
     { title: 'tok/s/card', value: (p) => (outputThroughput(p) / cards).toFixed(2) },

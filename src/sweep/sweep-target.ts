@@ -1,9 +1,10 @@
 /**
  * What a sweep measures: a prediction, the in-process sim in real time, or a real server. Each
- * target runs one bench at a given run config; `measureAtFor` turns that into the sweep's
- * `MeasureAt`, recording every point as a catalog run labelled with its sweep and load.
+ * target runs one bench at a given run config (`--num-runs` times when measured so); `measureAtFor`
+ * turns that into the sweep's `MeasureAt`, recording every run as a catalog run labelled with its
+ * sweep and load (a point's runs as one repeat group).
  */
-import { openBench, RunInterrupted, signalName, type BenchIo, type BenchRunConfig, type BenchSession, type BenchTarget, type BenchmarkMetrics, type ServebenchExtras, type RequestOutput } from '../bench/index.js';
+import { openBench, RunInterrupted, signalName, type BenchIo, type BenchRunConfig, type BenchSession, type BenchTarget, type BenchmarkMetrics, type ServebenchExtras, type RepeatMembership, type RequestOutput } from '../bench/index.js';
 import type { RunInput } from '../catalog/index.js';
 import { deepFreeze } from '../core/deep-freeze.js';
 import { UserError } from '../core/errors.js';
@@ -15,7 +16,8 @@ import { embeddedSimTarget, predictBench, type WorkloadCache } from '../predict/
 import { configAtLoad } from './load-config.js';
 import { formatLoad, type LoadKind } from './load-series.js';
 import { pointRunInput } from './point-record.js';
-import type { MeasureAt } from './sweep.js';
+import type { MeasureAt, PointMeasurement } from './sweep.js';
+import { repeatedPoint, type PointRun } from './repeated-point.js';
 
 export type TargetMode = 'predict' | 'sim' | 'server';
 
@@ -27,6 +29,8 @@ export interface BenchOutcome {
   serverInfo: PyValue;
   /** Wall seconds per engine second of a time-scaled sim (the times above are its engine's); absent or 1: real time. */
   simTimeScale?: number;
+  /** One run of a point measured several times; absent or null when measured once. */
+  repeat?: RepeatMembership | null;
 }
 
 export interface SweepTarget {
@@ -41,7 +45,8 @@ export interface SweepTarget {
   deployment: LaunchDeployment | null;
   /** For predictions, the model's cross-validated error (null before its first fit); null for targets that measure. */
   prediction: { expectedError: CrossValidationSummary | null } | null;
-  run(config: BenchRunConfig): Promise<BenchOutcome>;
+  /** The point's runs: one, or `--num-runs` of a measurement. */
+  run(config: BenchRunConfig): Promise<BenchOutcome[]>;
   close(): Promise<void>;
 }
 
@@ -54,7 +59,7 @@ export function predictionTarget(deployment: LaunchDeployment, config: BenchRunC
     server: null,
     deployment,
     prediction: { expectedError: storedCrossValidation() },
-    run: async (config) => ({ ...(await predictBench(deployment, config, workloads)), serverInfo: null }),
+    run: async (config) => [{ ...(await predictBench(deployment, config, workloads)), serverInfo: null }],
     close: async () => {},
   };
 }
@@ -66,10 +71,10 @@ const POINT_IO: BenchIo = {
   env: process.env,
 };
 
-/** One point through the bench pipeline; a stop signal ends the sweep. */
-async function measurePoint(session: BenchSession, config: BenchRunConfig): Promise<BenchOutcome> {
+/** One point through the bench pipeline (its runs); a stop signal ends the sweep. */
+async function measurePoint(session: BenchSession, config: BenchRunConfig): Promise<BenchOutcome[]> {
   try {
-    return (await session.measure(config, { onStop: 'abandon' })).result;
+    return (await session.measure(config, { onStop: 'abandon' })).results;
   } catch (error) {
     if (!(error instanceof RunInterrupted)) throw error;
     throw new UserError(`the sweep was stopped by ${signalName(error.signal)}; points finished so far are in the catalog`, error.exitCode);
@@ -107,22 +112,34 @@ function timeScaleLabel(simTimeScale: number | undefined): Record<string, string
   return simTimeScale === undefined || simTimeScale === 1 ? {} : { sim_time_scale: String(simTimeScale) };
 }
 
-/** The sweep's `MeasureAt` over a target. */
+/** The sweep's `MeasureAt` over a target; a point measured several times is their means, with intervals (`repeatedPoint`). */
 export function measureAtFor(target: SweepTarget, options: MeasureOptions): MeasureAt {
   return async (load) => {
     const config = configAtLoad(target.config, options.kind, load, options.promptsPerLoad);
     const startedAt = new Date();
-    const outcome = await target.run(config);
-    const run = pointRunInput({
-      ...outcome,
-      config,
-      server: target.server,
-      startedAt,
-      labels: { ...options.labels, mode: target.mode, sweep_load: formatLoad(load), ...timeScaleLabel(outcome.simTimeScale) },
-      deployment: target.deployment,
-      prediction: target.prediction ?? undefined,
+    const outcomes = await target.run(config);
+    const runs = outcomes.map((outcome) => {
+      const run = pointRunInput({
+        ...outcome,
+        config,
+        server: target.server,
+        startedAt,
+        labels: { ...options.labels, mode: target.mode, sweep_load: formatLoad(load), ...timeScaleLabel(outcome.simTimeScale) },
+        deployment: target.deployment,
+        prediction: target.prediction ?? undefined,
+      });
+      return { metrics: run.metrics, outputs: outcome.outputs, durationSeconds: outcome.durationS, runId: options.record(run) };
     });
-    const measurement = { metrics: run.metrics, outputs: outcome.outputs, durationSeconds: outcome.durationS, runId: options.record(run) };
-    return outcome.simTimeScale === undefined || outcome.simTimeScale === 1 ? measurement : { ...measurement, simTimeScale: outcome.simTimeScale };
+    const first = runs[0]!;
+    const measurement: PointMeasurement =
+      runs.length === 1 ? first : { ...repeatedPointOf(runs, config.repeat.confidenceLevel), runId: first.runId };
+    const { simTimeScale } = outcomes[0]!;
+    return simTimeScale === undefined || simTimeScale === 1 ? measurement : { ...measurement, simTimeScale };
   };
+}
+
+/** The measurement of a point's runs: their means, pooled requests, and the intervals. */
+function repeatedPointOf(runs: readonly PointRun[], level: number): Omit<PointMeasurement, 'runId'> {
+  const { metrics, outputs, durationSeconds, summary } = repeatedPoint(runs, level);
+  return { metrics, outputs, durationSeconds, repeat: summary };
 }

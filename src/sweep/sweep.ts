@@ -3,7 +3,7 @@
  * measured (a real server, the sim in real time, or a virtual-time prediction) is the caller's
  * `measureAt`; this module only decides which loads to visit and judges each point.
  */
-import type { RequestOutput } from '../bench/index.js';
+import type { RepeatedRunsSummary, RequestOutput } from '../bench/index.js';
 import type { MetricValue } from '../catalog/index.js';
 import { computeGoodput, type Goodput } from './goodput.js';
 import { searchKnee } from './knee-search.js';
@@ -21,6 +21,11 @@ export interface PointMeasurement {
   runId: string | null;
   /** Wall seconds per engine second of a time-scaled sim point; absent: real time (or a prediction). */
   simTimeScale?: number;
+  /**
+   * A point measured several times (`--num-runs`): `metrics` are the means over its runs, `outputs`
+   * and `durationSeconds` pooled, and this the headline figures' intervals; `runId` is the first run's.
+   */
+  repeat?: RepeatedRunsSummary;
 }
 
 export interface SweepPoint extends PointMeasurement {

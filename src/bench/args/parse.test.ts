@@ -167,24 +167,33 @@ describe('servebench extension options', () => {
   test('defaults', () => {
     assert.deepEqual(parseBenchArgs([]).extensions, {
       sim: null, simTimeScale: null, workers: null, realtime: false, lazyConnect: false, labels: {}, db: null, noCatalog: false, streamIdleTimeout: 600,
-      metricsInterval: 1, noServerMetrics: false,
+      metricsInterval: 1, noServerMetrics: false, numRuns: 1, cooldown: 0, confidenceLevel: 0.95,
     });
   });
   test('values, repeatable labels and --sim flags that start with dashes', () => {
     const args = parseBenchArgs([
       '--sim', '--model-path=Qwen/Qwen2.5-7B', '--sim-time-scale', '2.5', '--workers', '3', '--label', 'gpu=h100', 'note=a=b',
       '--label', 'run=2', '--db', '/tmp/x.db', '--no-catalog', '--stream-idle-timeout', '30', '--realtime', '--lazy-connect',
-      '--metrics-interval', '0.5', '--no-server-metrics',
+      '--metrics-interval', '0.5', '--no-server-metrics', '--num-runs', '3', '--cooldown', '2.5', '--confidence-level', '0.99',
     ]);
     assert.deepEqual(args.extensions, {
       sim: '--model-path=Qwen/Qwen2.5-7B', simTimeScale: 2.5, workers: 3, realtime: true, lazyConnect: true, labels: { gpu: 'h100', note: 'a=b', run: '2' },
-      db: '/tmp/x.db', noCatalog: true, streamIdleTimeout: 30, metricsInterval: 0.5, noServerMetrics: true,
+      db: '/tmp/x.db', noCatalog: true, streamIdleTimeout: 30, metricsInterval: 0.5, noServerMetrics: true, numRuns: 3, cooldown: 2.5, confidenceLevel: 0.99,
     });
+  });
+  test("the repeat options leave bench_serving's abbreviations in use unique", () => {
+    assert.equal(parseBenchArgs(['--num-prompt', '7']).num_prompts, 7);
+    assert.equal(parseBenchArgs(['--num-p', '8']).num_prompts, 8);
+    assert.equal(parseBenchArgs(['--num-r', '2']).extensions.numRuns, 2);
+    assert.equal(parseBenchArgs(['--max-con', '4']).max_concurrency, 4);
   });
   test('bad extension values are usage errors', () => {
     assert.match(usageError(['--workers', '0']).message, /^argument --workers: 0 is out of range: expected an integer ≥ 1 /);
     assert.match(usageError(['--label', '=x']).message, /^argument --label: expected KEY=VALUE/);
     assert.match(usageError(['--metrics-interval', '0.05']).message, /^argument --metrics-interval: 0\.05 is out of range: expected a number from 0\.1 to 2147483 /);
+    assert.match(usageError(['--num-runs', '0']).message, /^argument --num-runs: 0 is out of range: expected an integer ≥ 1 /);
+    assert.match(usageError(['--confidence-level', '1']).message, /^argument --confidence-level: 1 is out of range: expected a number from 0\.5 to 0\.9999 /);
+    assert.match(usageError(['--cooldown', '-1']).message, /^argument --cooldown: -1 is out of range: expected a number from 0 to 2147483 /);
     assert.match(usageError(['--stream-idle-timeout', '0']).message, /^argument --stream-idle-timeout: 0 is out of range: expected a number > 0 and ≤ 2147483 /);
   });
 });

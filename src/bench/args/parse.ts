@@ -10,6 +10,7 @@ import { ServebenchError, UsageError } from '../../core/errors.js';
 import { AT_LEAST_ONE, MAX_TIMER_SECONDS, boundedArgType, describeRange, type FlagRange, type NumberKind } from '../../core/flag-range.js';
 import type { BenchArgs, BenchExtensions } from './types.js';
 import { helpWithDefault } from '../../core/command-parser.js';
+import { DEFAULT_CONFIDENCE_LEVEL } from '../../core/confidence.js';
 import { BENCH_OPTIONS, type OptionSpec } from './options.js';
 
 /** Thrown for `-h`/`--help`: the caller prints `text` to stdout and exits with `exitCode` (0). */
@@ -110,12 +111,50 @@ function addExtensionOptions(parser: ArgumentParser): void {
       'int',
     ),
   });
+  group.add_argument('--num-runs', {
+    dest: 'ext_num_runs',
+    metavar: 'N',
+    type: boundedArgType('int', AT_LEAST_ONE),
+    default: 1,
+    help: helpWithDefault(
+      withRangeSentence(
+        "Run the measured phase N times against the same server with the same requests (the same seed; the warmup, the warm pool and the prepared requests once; --flush-cache before each run). Each run prints its block and appends its record; then a 'servebench repeated runs' section gives each headline figure's mean over the runs with its Student's t confidence interval and coefficient of variation, and the output file gets one more record with them. The catalog keeps the runs as one repeat group, which compare tests against another.",
+        'int',
+        AT_LEAST_ONE,
+      ),
+      1,
+      'int',
+    ),
+  });
+  group.add_argument('--cooldown', {
+    dest: 'ext_cooldown',
+    metavar: 'SECONDS',
+    type: boundedArgType('float', COOLDOWN_RANGE),
+    default: 0,
+    help: helpWithDefault(withRangeSentence('With --num-runs: wait this long between two runs, so the server settles (queues drained, clocks cooled).', 'float', COOLDOWN_RANGE), 0, 'int'),
+  });
+  group.add_argument('--confidence-level', {
+    dest: 'ext_confidence_level',
+    metavar: 'P',
+    type: boundedArgType('float', CONFIDENCE_LEVEL_RANGE),
+    default: DEFAULT_CONFIDENCE_LEVEL,
+    help: helpWithDefault(
+      withRangeSentence("With --num-runs: the confidence level of the intervals over the runs (0.95: 95%%) and of compare's test against another group.", 'float', CONFIDENCE_LEVEL_RANGE),
+      DEFAULT_CONFIDENCE_LEVEL,
+      'float',
+    ),
+  });
   group.add_argument('--no-server-metrics', {
     dest: 'ext_no_server_metrics',
     action: 'store_true',
     help: "Do not read the server's /metrics, and print no server-side section (what responses say about themselves is still kept in the catalog's per-request records).",
   });
 }
+
+/** A pause between runs is a timer: above Node's longest one it would fire at once. */
+const COOLDOWN_RANGE = { min: 0, max: MAX_TIMER_SECONDS };
+/** Below even odds an interval says little; at 1 it would be infinitely wide. */
+const CONFIDENCE_LEVEL_RANGE = { min: 0.5, max: 0.9999 };
 
 /** Seconds between two readings of the server's /metrics, unless --metrics-interval says otherwise. */
 const METRICS_INTERVAL_S = 1;
@@ -209,6 +248,9 @@ export function parseBenchArgs(argv: readonly string[], simElsewhere = false): B
     streamIdleTimeout: namespace.ext_stream_idle_timeout as number,
     metricsInterval: namespace.ext_metrics_interval as number,
     noServerMetrics: namespace.ext_no_server_metrics === true,
+    numRuns: namespace.ext_num_runs as number,
+    cooldown: namespace.ext_cooldown as number,
+    confidenceLevel: namespace.ext_confidence_level as number,
   };
   if (extensions.simTimeScale !== null && extensions.sim === null && !simElsewhere) {
     throw new UsageError('--sim-time-scale applies only to a simulated server started with --sim (bench --sim, sweep --sim); a real server keeps its own time: drop it');

@@ -122,4 +122,10 @@ export interface BenchExtensions {
   metricsInterval: number;
   /** `--no-server-metrics`: no `/metrics` readings and no server-side section. */
   noServerMetrics: boolean;
+  /** `--num-runs`: how many times the measured phase runs (1: once, as bench_serving). */
+  numRuns: number;
+  /** `--cooldown`: seconds between two repeated runs. */
+  cooldown: number;
+  /** `--confidence-level`: of the intervals over repeated runs (0.95: 95%). */
+  confidenceLevel: number;
 }

@@ -1,7 +1,8 @@
 /**
- * `servebench bench`'s report on its run: once the metrics are in, bench_serving's result block,
- * servebench's extras and the self-check verdicts on stdout; once the server info is, the JSONL
- * record (with the resolved Namespace as arguments) and the rest of what is kept.
+ * `servebench bench`'s report on its runs: once a run's metrics are in, bench_serving's result
+ * block, servebench's extras and the self-check verdicts on stdout; once the server info is, the
+ * JSONL record (with the resolved Namespace as arguments) and the rest of what is kept. After
+ * repeated runs, the section over them and its record.
  */
 import { resolvedNamespace } from '../args/resolved-namespace.js';
 import { ALL_REQUESTS_FAILED_WARNING } from '../metrics/calculate.js';
@@ -10,7 +11,10 @@ import { formatResultBlock } from './block.js';
 import { formatExtendedBlock } from './extras-block.js';
 import { formatServerBlock, serverSideNotes } from './server-block.js';
 import { keepResults, type ResultKeepers } from './keep-results.js';
-import { buildResultRecord } from './record.js';
+import { buildRepeatedRunsRecord, buildResultRecord } from './record.js';
+import { appendJsonl } from './jsonl-file.js';
+import { repeatedFigureValues, summarizeRepeatedRuns } from '../metrics/repeated-runs.js';
+import { formatRepeatedBlock, repeatedRunsNotes } from './repeated-block.js';
 
 export interface ConsoleReportOptions {
   outputFile: string;
@@ -54,9 +58,18 @@ export function consoleReport(options: ConsoleReportOptions): BenchReport {
         selfCheck: result.selfCheck,
         simTimeScale: result.simTimeScale,
         ...(simSelfCheck === undefined ? {} : { simSelfCheck }),
+        repeat: result.repeat,
       });
       const { config, outputs, startedAt } = result;
       await keepResults({ record, args, config, outputFile: options.outputFile, outputs, startedAt }, options.keepers, notice);
+    },
+    async repeated(results) {
+      const { config, target, repeat } = results[0]!;
+      const summary = summarizeRepeatedRuns(results.map((result) => repeatedFigureValues(result.metrics)), config.repeat.confidenceLevel);
+      write(formatRepeatedBlock(summary));
+      for (const note of repeatedRunsNotes(summary)) print(note);
+      // Each run's record and catalog run are kept already; this record only adds what they imply together.
+      appendJsonl(options.outputFile, buildRepeatedRunsRecord(resolvedNamespace(config, target), repeat!.group, summary));
     },
   };
 }

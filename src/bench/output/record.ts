@@ -8,6 +8,7 @@ import type { PyValue } from '../../core/pyrepr.js';
 import { redactText, redactValue } from '../../core/redact.js';
 import type { BenchArgs } from '../args/types.js';
 import type { BenchmarkMetrics, ServebenchExtras } from '../metrics/types.js';
+import type { RepeatedRunsSummary, RepeatMembership } from '../metrics/repeated-runs.js';
 import type { ClientVerdict } from '../selfcheck/verdict.js';
 import type { RequestOutput } from '../types.js';
 import { hasServerSide, type ServerSide } from '../server-metrics/server-side.js';
@@ -62,6 +63,8 @@ export interface ResultRecordInput {
   simTimeScale?: number;
   /** The started sim's self-check line (`bench --sim`), a warning when it fell behind its model. */
   simSelfCheck?: string;
+  /** With `--num-runs` N ≥ 2: which run of which repeated measurement this is. */
+  repeat?: RepeatMembership | null;
 }
 
 /** An ordered JSON object ready for `pythonJsonDumps`. */
@@ -129,6 +132,7 @@ function servebenchKey(input: ResultRecordInput): JsonRecord {
     ...(input.prediction === undefined ? {} : { prediction_error: predictionError(input.prediction.expectedError) }),
     ...(input.selfCheck === undefined ? {} : selfCheckKeys(input.selfCheck)),
     ...(input.simSelfCheck === undefined ? {} : { sim_self_check: input.simSelfCheck }),
+    ...(input.repeat == null ? {} : { repeat: { group: input.repeat.group, run: input.repeat.run, runs: input.repeat.runs } }),
     ...(input.server == null || !hasServerSide(input.server) ? {} : { server_side: serverSideKeys(input.server) }),
     ...(args.output_details ? requestServerKeys(input.outputs) : {}),
   };
@@ -192,10 +196,9 @@ function predictionError(summary: ExpectedError | null): JsonRecord | null {
   return summary && { mean_tpot: float(summary.meanTpot), output_throughput: float(summary.outputThroughput), mean_ttft: float(summary.meanTtft) };
 }
 
-/** Builds the record bench_serving appends to the JSONL file, plus the `servebench` key. */
-export function buildResultRecord(input: ResultRecordInput): JsonRecord {
-  const { args, metrics: m } = input;
-  const record: JsonRecord = {
+/** bench_serving's argument keys, at the head of every record. */
+function argumentKeys(args: RecordArgs): JsonRecord {
+  return {
     tag: args.tag,
     backend: args.backend,
     dataset_name: args.dataset_name,
@@ -205,6 +208,14 @@ export function buildResultRecord(input: ResultRecordInput): JsonRecord {
     random_input_len: args.random_input_len,
     random_output_len: args.random_output_len,
     random_range_ratio: float(args.random_range_ratio),
+  };
+}
+
+/** Builds the record bench_serving appends to the JSONL file, plus the `servebench` key. */
+export function buildResultRecord(input: ResultRecordInput): JsonRecord {
+  const { args, metrics: m } = input;
+  const record: JsonRecord = {
+    ...argumentKeys(args),
     server_info: redactValue(input.serverInfo),
     duration: float(m.durationS),
     completed: m.completed,
@@ -243,4 +254,35 @@ export function buildResultRecord(input: ResultRecordInput): JsonRecord {
   if (args.output_details) Object.assign(record, detailKeys(input.outputs));
   record.servebench = servebenchKey(input);
   return record;
+}
+
+/**
+ * The record appended after the runs of `--num-runs`: the runs' arguments, then under
+ * `servebench.repeat_summary` each figure's mean, interval half-width, CV and per-run values, and
+ * the headline figures the runs disagree on. It holds no run of its own (catalog ingest skips it:
+ * the runs' own records carry the group).
+ */
+export function buildRepeatedRunsRecord(args: RecordArgs, group: string, summary: RepeatedRunsSummary): JsonRecord {
+  const figures: JsonRecord = {};
+  for (const figure of summary.figures) {
+    figures[figure.figure.key] = {
+      mean: float(figure.mean),
+      half_width: floatOrNull(figure.halfWidth),
+      cv: floatOrNull(figure.cv),
+      values: pyFloats(figure.values),
+    };
+  }
+  return {
+    ...argumentKeys(args),
+    servebench: {
+      repeat_summary: {
+        group,
+        runs: summary.runs,
+        confidence_level: float(summary.level),
+        figures,
+        noisy: summary.noisy.map((noisy) => noisy.figure.key),
+      },
+      labels: { ...args.extensions.labels },
+    },
+  };
 }

@@ -3,7 +3,7 @@
  * precomputed absolute times behind the FIFO concurrency limit, profiler stop, accept length —
  * the last two inside the duration, as the reference measures it. Before the pause, servebench
  * opens the warm pool (warm-pool.ts) and builds every request's bytes, so the measured phase only
- * writes them.
+ * writes them; with `--num-runs` the measured phase repeats on them.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UserError } from '../../core/errors.js';
@@ -130,7 +130,6 @@ async function openWarmPool(plan: BenchmarkPlan, schedule: readonly ScheduledReq
   if (notice !== null) plan.notice(notice);
 }
 
-/** Runs warmup and the measured phase; prints the reference's lines between them. */
 /** Runs the measured phase; a failure in it (the profiler, the server's info) stops the scrape, whose connection must not outlive the run. */
 async function stoppingScrapeOnFailure<T>(scrape: ServerScrape | null, measure: () => Promise<T>): Promise<T> {
   try {
@@ -141,10 +140,48 @@ async function stoppingScrapeOnFailure<T>(scrape: ServerScrape | null, measure: 
   }
 }
 
-export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
+/**
+ * A benchmark ready to measure: the warmup done, the cache flushed, the warm pool open and every
+ * request's bytes built. `measure` runs the measured phase; with `--num-runs` it runs again with
+ * the same schedule and the same prepared requests (the cache flushed before each later run), the
+ * warm pool's connections reused.
+ */
+export interface PreparedBenchmark {
+  /** Runs the measured phase once; `last`: no run follows, so each request's bytes go once it is sent. */
+  measure(options: { last: boolean }): Promise<BenchmarkRun>;
+  /** Ends the load workers; the pool is the caller's. */
+  close(): Promise<void>;
+}
+
+/** What the measured phase needs, built once by {@link prepareBenchmark}. */
+interface Prepared {
+  plan: BenchmarkPlan;
+  schedule: readonly ScheduledRequest[];
+  executor: RequestExecutor;
+  workers: LoadWorkers | null;
+  /** Each schedule item's prepared request, by its index. */
+  requests: Map<number, unknown>;
+  multiTurn: boolean;
+}
+
+/** Posts /flush_cache when `--flush-cache` asks for it (or bench_serving's CI setting does for sglang). */
+async function flushCacheIfAsked(plan: BenchmarkPlan): Promise<void> {
+  const { config, pool, headers } = plan;
+  if ((config.backend.includes('sglang') && isTruthyEnv(plan.env.SGLANG_IS_IN_CI)) || config.load.flushCache) {
+    await postForStatus(pool, `${plan.target.urls.baseUrl}/flush_cache`, headers.withAuth);
+  }
+}
+
+/** Collects the sending threads' garbage, so the run starts on a settled heap (core/settle-heap.ts). */
+async function settleHeaps(workers: LoadWorkers | null): Promise<void> {
+  if (workers) await workers.settleHeaps();
+  else settleHeap();
+}
+
+/** Warmup, cache flush, warm pool, every request built: everything before the first measured phase. */
+export async function prepareBenchmark(plan: BenchmarkPlan): Promise<PreparedBenchmark> {
   const { config, dataset, pool, headers, print } = plan;
   const { backend } = config;
-  const { baseUrl } = plan.target.urls;
   const rows = dataset.rows;
   if (rows.length === 0) {
     throw new UserError('the dataset produced no requests; check --dataset-path, --num-prompts and the length options');
@@ -164,25 +201,49 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
   };
   const localExecutor = createExecutor({ ...executorOptions, pool, print });
   // With --workers N > 1 the requests are prepared and sent on N threads; rows become inputs here, as before.
-  const workerConfig = { ...executorOptions, streamIdleTimeout: config.streamIdleTimeout, realtime: config.realtime };
+  const workerConfig = { ...executorOptions, streamIdleTimeout: config.streamIdleTimeout, realtime: config.realtime, keepPrepared: config.repeat.runs > 1 };
   const workers = (plan.workers ?? 1) > 1 ? await LoadWorkers.start(plan.workers!, workerConfig, print) : null;
-  const executor: RequestExecutor = workers
-    ? { inputFor: localExecutor.inputFor, prepare: (input) => workers.prepare(input), execute: (ticket, release) => workers.execute(ticket as WorkerTicket, release) }
-    : localExecutor;
+  try {
+    const executor: RequestExecutor = workers
+      ? { inputFor: localExecutor.inputFor, prepare: (input) => workers.prepare(input), execute: (ticket, release) => workers.execute(ticket as WorkerTicket, release) }
+      : localExecutor;
 
-  // Built first (its random draws come after the dataset's either way); replay lines print where the reference prints them.
-  const schedule = buildSchedule(plan);
-  await runWarmup(config, dataset.warmupRow ?? rows[0]!, executor, print, plan.notice);
-  if ((backend.includes('sglang') && isTruthyEnv(plan.env.SGLANG_IS_IN_CI)) || config.load.flushCache) {
-    await postForStatus(pool, `${baseUrl}/flush_cache`, headers.withAuth);
+    // Built first (its random draws come after the dataset's either way); replay lines print where the reference prints them.
+    const schedule = buildSchedule(plan);
+    await runWarmup(config, dataset.warmupRow ?? rows[0]!, executor, print, plan.notice);
+    await flushCacheIfAsked(plan);
+    await openWarmPool(plan, schedule, workers);
+    const requests = new Map<number, unknown>();
+    for (const item of schedule) {
+      requests.set(item.index, executor.prepare(executor.inputFor(item.row, item.loraName, { ...config.request.extraBody, ...item.row.extraRequestBody })));
+    }
+    await settleHeaps(workers);
+    const prepared: Prepared = { plan, schedule, executor, workers, requests, multiTurn };
+    let runs = 0;
+    return {
+      measure: async ({ last }) => {
+        if (runs++ > 0) {
+          await flushCacheIfAsked(plan);
+          await settleHeaps(workers);
+        }
+        return measurePhase(prepared, last);
+      },
+      close: async () => {
+        await workers?.close();
+      },
+    };
+  } catch (error) {
+    await workers?.close();
+    throw error;
   }
-  await openWarmPool(plan, schedule, workers);
-  const prepared = new Map<number, unknown>();
-  for (const item of schedule) {
-    prepared.set(item.index, executor.prepare(executor.inputFor(item.row, item.loraName, { ...config.request.extraBody, ...item.row.extraRequestBody })));
-  }
-  if (workers) await workers.settleHeaps();
-  else settleHeap();
+}
+
+/** One measured phase: the pause, the server's readings, the profiler, the schedule sent, the run's records in the server's time. */
+async function measurePhase(prepared: Prepared, last: boolean): Promise<BenchmarkRun> {
+  const { plan, schedule, executor, workers, requests, multiTurn } = prepared;
+  const { config, pool, headers, print } = plan;
+  const { backend } = config;
+  const { baseUrl } = plan.target.urls;
   // The pause also gives the server time to accept the warm pool's connections.
   await sleep(PRE_RUN_PAUSE_MS);
   // The server's first reading opens the measured window; later ones ride an unref'd timer on their own connection.
@@ -195,7 +256,7 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
     printReplayLines(plan);
 
     const transfers = workers ?? pool;
-    const progress = plan.createProgress(rows.length, () => transfers.silentTransfers());
+    const progress = plan.createProgress(schedule.length, () => transfers.silentTransfers());
     workers?.startMeasuring();
     // Sending from this thread: its loop is the one to judge (and to raise under --realtime).
     const health = workers ? null : startThreadHealthMonitor({ realtime: config.realtime });
@@ -205,9 +266,9 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
       dispatched = await dispatchSchedule({
         schedule,
         send: (item, release) => {
-          const request = prepared.get(item.index);
-          // Sent once: its bytes need not outlive the send.
-          prepared.delete(item.index);
+          const request = requests.get(item.index);
+          // Sent for the last time: its bytes need not outlive the send.
+          if (last) requests.delete(item.index);
           return executor.execute(request, release);
         },
         maxConcurrency: config.load.maxConcurrency,
@@ -232,15 +293,25 @@ export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
     const serverScrape = (await scrape?.stop()) ?? null;
     return { dispatched, ownLoop, acceptLength, duration, serverScrape };
   });
+  // Asked after the duration is taken: the workers' reports are not part of the run.
+  const loopHealth = workers ? await workers.endMeasuring() : ownLoop ? [ownLoop] : [];
   const run: BenchmarkRun = {
     outputs: dispatched.sent.flatMap((item) => item.outputs),
     rows: multiTurn ? null : dispatched.sent.map((item) => schedule[item.index]!.row),
     duration,
     acceptLength,
-    loopHealth: ownLoop ? [ownLoop] : [],
+    loopHealth,
     serverScrape,
   };
-  // Closed after the duration is taken: ending the threads is not part of the run.
-  if (workers) run.loopHealth = await workers.close();
   return inServerTime(run, plan.timeScale);
+}
+
+/** Prepares, measures once and ends the workers: one run of bench_serving's §4.1. */
+export async function runBenchmark(plan: BenchmarkPlan): Promise<BenchmarkRun> {
+  const benchmark = await prepareBenchmark(plan);
+  try {
+    return await benchmark.measure({ last: true });
+  } finally {
+    await benchmark.close();
+  }
 }

@@ -44,3 +44,17 @@ test('dispose removes the handlers, so the signals act as before again', () => {
   watch.dispose();
   assert.deepEqual(STOP_SIGNALS.map((signal) => process.listenerCount(signal)), before);
 });
+
+test('a pause between repeated runs ends early at a stop signal', async () => {
+  const watch = new InterruptWatch();
+  try {
+    const started = Date.now();
+    setTimeout(() => process.emit('SIGTERM'), 20);
+    await watch.pause(30);
+    assert.ok(Date.now() - started < 5000, 'the pause did not wait for its 30 s');
+    assert.equal(watch.signal, 'SIGTERM');
+    await watch.pause(30);
+  } finally {
+    watch.dispose();
+  }
+});

@@ -6,6 +6,7 @@
  * reports for a process that signal ended. A second signal of any of them exits at once.
  */
 import { constants } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The signals that stop a run the way Ctrl-C does. */
 export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -44,6 +45,20 @@ export class InterruptWatch {
     if (this.received !== null) stop(this.received);
     else this.stopHandlers.add(stop);
     return () => this.stopHandlers.delete(stop);
+  }
+
+  /** Waits `seconds`, or less when a stop signal comes first (at once if one already came). */
+  async pause(seconds: number): Promise<void> {
+    if (seconds <= 0 || this.received !== null) return;
+    const stop = new AbortController();
+    const unsubscribe = this.onStop(() => stop.abort());
+    try {
+      await sleep(seconds * 1000, undefined, { signal: stop.signal });
+    } catch (error) {
+      if (!stop.signal.aborted) throw error;
+    } finally {
+      unsubscribe();
+    }
   }
 
   dispose(): void {

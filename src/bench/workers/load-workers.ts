@@ -25,7 +25,7 @@ interface Pending {
 }
 
 /** A worker's answer to a question asked of every worker. */
-type WorkerAnswer = Extract<FromWorker, { kind: 'prewarmed' | 'heap-settled' }>;
+type WorkerAnswer = Extract<FromWorker, { kind: 'prewarmed' | 'heap-settled' | 'health' }>;
 
 /** A request prepared on a worker: which one holds it, under which id. */
 export interface WorkerTicket {
@@ -39,9 +39,6 @@ interface WorkerSlot {
   onAnswer(answer: WorkerAnswer | null): void;
   /** The worker failed: it answers nothing any more. */
   dead: boolean;
-  /** Resolves with the worker's self-check sample once it has finished; null when it sent nothing or died first. */
-  finished: Promise<LoopHealthSample | null>;
-  onFinished(sample: LoopHealthSample | null): void;
   /** The worker's last report of its silent transfers. */
   silent: SilentTransfers;
 }
@@ -58,9 +55,7 @@ export class LoadWorkers {
     let started = 0;
     for (let index = 0; index < count; index++) {
       const thread = startModuleWorker(import.meta.url, 'worker-entry', { workerData: config });
-      let onFinished: (sample: LoopHealthSample | null) => void = () => {};
-      const finished = new Promise<LoopHealthSample | null>((resolve) => (onFinished = resolve));
-      this.slots.push({ thread, finished, onFinished: (sample) => onFinished(sample), onAnswer: () => {}, dead: false, silent: { count: 0, longestSeconds: 0 } });
+      this.slots.push({ thread, onAnswer: () => {}, dead: false, silent: { count: 0, longestSeconds: 0 } });
       thread.on('message', (message: FromWorker) => {
         switch (message.kind) {
           case 'ready':
@@ -77,13 +72,11 @@ export class LoadWorkers {
             return;
           case 'heap-settled':
           case 'prewarmed':
+          case 'health':
             this.slots[index]!.onAnswer(message);
             return;
           case 'silence':
             this.slots[index]!.silent = message.silent;
-            return;
-          case 'health':
-            this.slots[index]!.onFinished(message.sample);
             return;
         }
       });
@@ -166,14 +159,21 @@ export class LoadWorkers {
     for (let index = 0; index < this.slots.length; index++) this.post(index, { kind: 'abort-all', message });
   }
 
-  /** Ends every worker; resolves with the self-check sample of each one that sent requests and lived to report, in worker order. */
-  async close(): Promise<LoopHealthSample[]> {
+  /**
+   * The measured phase is over: the self-check sample of each worker that sent requests (since the
+   * first, or since {@link startMeasuring}) and lives to report, in worker order. Repeated runs
+   * ask once per run.
+   */
+  async endMeasuring(): Promise<LoopHealthSample[]> {
+    const answers = await this.askEvery({ kind: 'end-measure' });
+    return answers.flatMap((answer) => (answer?.kind === 'health' && answer.sample !== null ? [answer.sample] : []));
+  }
+
+  /** Ends every worker. */
+  async close(): Promise<void> {
     this.closing = true;
-    this.holdProcess(true);
     this.slots.forEach((_slot, index) => this.post(index, { kind: 'finish' }));
-    const samples = await Promise.all(this.slots.map((slot) => slot.finished));
     await Promise.all(this.slots.map((slot) => slot.thread.terminate()));
-    return samples.filter((sample): sample is LoopHealthSample => sample !== null);
   }
 
   /**
@@ -228,6 +228,5 @@ export class LoadWorkers {
     if (this.pending.size === 0 && !this.closing) this.holdProcess(false);
     this.slots[worker]!.dead = true;
     this.slots[worker]!.onAnswer(null);
-    this.slots[worker]!.onFinished(null);
   }
 }

@@ -15,6 +15,8 @@ export type LoadWorkerConfig = Omit<ExecutorOptions, 'pool' | 'print'> & {
   streamIdleTimeout: number;
   /** Raise the worker's loop under SCHED_FIFO for the measured phase (`--realtime`). */
   realtime: boolean;
+  /** The measured phase repeats (`--num-runs`): keep each prepared request for the next run instead of dropping it once sent. */
+  keepPrepared: boolean;
 };
 
 export type ToWorker =
@@ -30,7 +32,9 @@ export type ToWorker =
   | { kind: 'measure' }
   /** Ctrl-C grace expired: fail everything in flight and anything sent later. */
   | { kind: 'abort-all'; message: string }
-  /** The run is over: report the loop's health, close the pool, exit. */
+  /** The measured phase is over: report the loop's health over it and stop watching. */
+  | { kind: 'end-measure' }
+  /** The benchmark is over: close the pool, exit. */
   | { kind: 'finish' };
 
 export type FromWorker =
@@ -44,5 +48,5 @@ export type FromWorker =
   | { kind: 'heap-settled' }
   /** The worker's silent transfers changed (sent at most once a second, for the progress line). */
   | { kind: 'silence'; silent: SilentTransfers }
-  /** The loop's self-check over its working window; null when it was never given a request. */
+  /** The loop's self-check over its working window (the answer to `end-measure`); null when it was never given a request. */
   | { kind: 'health'; sample: LoopHealthSample | null };

@@ -18,7 +18,7 @@ const offsetMs = threadClockOffsetMs();
 const post = (message: FromWorker): void => port.postMessage(message);
 const pool = new HttpPool({ streamIdleTimeout: config.streamIdleTimeout });
 const executor = createExecutor({ ...config, pool, print: (line) => post({ kind: 'print', line }) });
-/** Requests prepared and not yet sent, by the main thread's id. */
+/** Requests prepared and not yet sent (or kept for the next run), by the main thread's id. */
 const prepared = new Map<number, LocalPrepared>();
 
 /**
@@ -43,7 +43,7 @@ const silenceReports = setInterval(() => {
 
 async function send(message: Extract<ToWorker, { kind: 'send' }>): Promise<void> {
   const request = prepared.get(message.id)!;
-  prepared.delete(message.id);
+  if (!config.keepPrepared) prepared.delete(message.id);
   const outputs = await executor.execute(request, { queueTime: message.queueTime, dueAt: fromSharedSeconds(message.dueAt, offsetMs) });
   post({ kind: 'done', id: message.id, outputs: outputsToSharedClock(outputs, offsetMs) });
 }
@@ -76,9 +76,13 @@ port.on('message', (message: ToWorker) => {
     case 'abort-all':
       pool.abortAll(message.message);
       return;
+    case 'end-measure':
+      post({ kind: 'health', sample: health?.stop() ?? null });
+      health = null;
+      return;
     case 'finish':
       clearInterval(silenceReports);
-      post({ kind: 'health', sample: health?.stop() ?? null });
+      health?.stop();
       void pool.close().then(() => port.close());
       return;
   }

@@ -8,7 +8,7 @@ import { PyFloat } from '../../core/pyformat.js';
 import { pythonJsonLoads } from '../../core/pyjson.js';
 import type { PyValue } from '../../core/pyrepr.js';
 import type { MetricValue, RequestRecord, ServerMetricsRecord } from '../types.js';
-import { serverReportFrom } from '../../bench/index.js';
+import { serverReportFrom, type RepeatMembership } from '../../bench/index.js';
 
 /** Keys of the record that are bench arguments rather than results (spec §7.2). */
 const ARG_KEYS = ['tag', 'backend', 'dataset_name', 'request_rate', 'max_concurrency', 'sharegpt_output_len', 'random_input_len', 'random_output_len', 'random_range_ratio'];
@@ -42,7 +42,29 @@ export interface JsonlRun {
   fromServebench: boolean;
   /** `servebench.server_side.metrics`: the server's /metrics over the run, when bench read them. */
   serverMetrics: ServerMetricsRecord | null;
+  /** `servebench.repeat`: the run's place in a repeated measurement (`bench --num-runs`), or null. */
+  repeat: RepeatMembership | null;
   warnings: string[];
+}
+
+/** The `servebench` keys that are no figures: read apart, never flattened into metrics. */
+const STRUCTURED_KEYS = new Set(['repeat', 'repeat_summary']);
+
+/** `servebench.repeat` of a record, when it is what bench writes (a group id, run k of N). */
+function repeatOf(record: Record<string, unknown>): RepeatMembership | null {
+  const repeat = isObject(record.servebench) ? record.servebench.repeat : undefined;
+  if (!isObject(repeat)) return null;
+  const { group, run, runs } = repeat;
+  const whole = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
+  return typeof group === 'string' && group !== '' && whole(run) && whole(runs) && run <= runs ? { group, run, runs } : null;
+}
+
+/**
+ * The record bench appends after repeated runs (`servebench.repeat_summary`): the runs' summary,
+ * no run of its own.
+ */
+export function isRepeatedRunsRecord(record: Record<string, unknown>): boolean {
+  return isObject(record.servebench) && isObject(record.servebench.repeat_summary);
 }
 
 /** A run's server readings take a few KB a minute; beyond this a file's are not what bench wrote. */
@@ -74,6 +96,7 @@ export const TEXT_METRICS: ReadonlySet<string> = new Set([SELF_CHECK_METRIC, SIM
  */
 function readServebenchKey(extra: Record<string, unknown>, metrics: Record<string, MetricValue>, labels: Record<string, string>, args: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(extra)) {
+    if (STRUCTURED_KEYS.has(key)) continue;
     if (value === null || typeof value === 'number' || (TEXT_METRICS.has(key) && typeof value === 'string')) {
       if (key !== 'sim') metrics[key] = value;
     } else if (key === 'labels' && isObject(value)) {
@@ -147,5 +170,5 @@ export function readJsonlRecord(record: Record<string, unknown>): JsonlRun {
   }
   const fromServebench = isObject(record.servebench);
   const serverMetrics = serverMetricsOf(record, warnings);
-  return { args, metrics, serverInfo: record.server_info ?? null, requests: requestsFromDetails(record, warnings), labels, fromServebench, serverMetrics, warnings };
+  return { args, metrics, serverInfo: record.server_info ?? null, requests: requestsFromDetails(record, warnings), labels, fromServebench, serverMetrics, repeat: repeatOf(record), warnings };
 }

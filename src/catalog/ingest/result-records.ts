@@ -11,7 +11,7 @@ import { isObject } from '../../core/json-object.js';
 import type { RunInput } from '../types.js';
 import { contentHash } from './content-hash.js';
 import { isGuidellmReport, readGuidellmReport } from './guidellm-report.js';
-import { parsePythonJson, readJsonlRecord } from './jsonl.js';
+import { isRepeatedRunsRecord, parsePythonJson, readJsonlRecord } from './jsonl.js';
 import { recipeFromServerInfo } from './server-info.js';
 import { suspectWarnings } from '../suspect.js';
 import { profileExportTool, readProfileExportJson } from './profile-export.js';
@@ -88,6 +88,7 @@ function recordRun(record: Record<string, unknown>, recordText: string, file: st
     labels: read.labels,
     warnings: [...read.warnings, ...suspectWarnings(read.metrics)],
     serverMetrics: read.serverMetrics,
+    repeat: read.repeat,
   };
 }
 
@@ -107,7 +108,8 @@ export function readResultRecords(text: string, file: string): RunInput[] {
     throw new UserError(`${file} holds AIPerf per-request records, not a run's results; ingest the run's profile_export_aiperf.json or .csv`);
   }
   const fileWarnings = skipped.length ? [skippedLinesWarning(file, skipped)] : [];
-  return records.map(({ record, text: recordText, line }) => {
+  // A repeated measurement's summary is derived from its runs' records, which are read for themselves.
+  return records.filter(({ record }) => !isRepeatedRunsRecord(record)).map(({ record, text: recordText, line }) => {
     const run = recordRun(record, recordText, file, line);
     return { ...run, warnings: [...fileWarnings, ...(run.warnings ?? [])] };
   });

@@ -2,6 +2,7 @@
 import type { BestPracticeRow, ClassGroup, DefinitionNote } from './best-practice.js';
 import { csvField, escapeHtml, escapeMarkdownCell } from './escape.js';
 import { formatNumber } from './text-table.js';
+import { formatConfidenceLevel } from '../../core/confidence.js';
 
 export type TableFormat = 'md' | 'csv' | 'html';
 
@@ -46,8 +47,21 @@ function cells(row: BestPracticeRow, extra: readonly ExtraColumn[], figures: (ro
   ];
 }
 
+/** A row's figure, with `± half-width` when the row stands for a repeat group. */
+export function figureWithInterval(row: BestPracticeRow, column: 'meanTpotMs' | 'outputPerCard'): string {
+  const half = row.interval?.[column] ?? null;
+  return half === null || row[column] === null ? formatNumber(row[column]) : `${formatNumber(row[column])} ± ${formatNumber(half)}`;
+}
+
 function markedFigures(row: BestPracticeRow): string[] {
-  return [marked(row, 'meanTpotMs', formatNumber(row.meanTpotMs)), marked(row, 'outputPerCard', formatNumber(row.outputPerCard))];
+  return [marked(row, 'meanTpotMs', figureWithInterval(row, 'meanTpotMs')), marked(row, 'outputPerCard', figureWithInterval(row, 'outputPerCard'))];
+}
+
+/** The line under a class whose rows have intervals: what ± means there. */
+function intervalLines(group: ClassGroup): string[] {
+  const levels = [...new Set(group.rows.flatMap((row) => (row.interval ? [formatConfidenceLevel(row.interval.level)] : [])))];
+  if (levels.length === 0) return [];
+  return [`± half-width of the ${levels.join(' or ')} confidence interval of the mean over a repeat group's runs (servebench bench --num-runs); the row's run is its first`];
 }
 
 /** CSV cells stay plain numbers; what a redefined figure means goes in its own column. */
@@ -74,7 +88,7 @@ function markdown(groups: readonly ClassGroup[], extra: readonly ExtraColumn[]):
       const link = row.link ? `[${recipe}](<${row.link.replace(/[<>]/g, encodeURIComponent)}>) (run ${row.runId})` : `run ${row.runId}`;
       out.push(`| ${[...cells(row, extra).map(escapeMarkdownCell), link].join(' | ')} |`);
     }
-    const notes = definitionLines(group);
+    const notes = [...definitionLines(group), ...intervalLines(group)];
     out.push('', ...notes.map((n) => `${escapeMarkdownCell(n)}  `), ...(notes.length ? [''] : []));
   }
   return out.join('\n');
@@ -84,12 +98,15 @@ function csv(groups: readonly ClassGroup[], extra: readonly ExtraColumn[]): stri
   const header = [
     'latency_class', 'model', 'hardware', 'cards', 'deploy_mode', 'dataset', 'quantization', 'mean_tpot_ms', 'output_tok_s_per_card',
     ...extra.map((column) => column.csvHeader), 'recipe', 'source', 'run_id', 'cards_derivation', 'definition_notes',
+    'repeat_runs', 'confidence_level', 'mean_tpot_ms_ci_half_width', 'output_tok_s_per_card_ci_half_width',
   ];
   const lines = [header.join(',')];
   for (const group of groups) {
     for (const row of group.rows) {
       const notes = shownNotes(row).map((n) => `${COLUMN_NAMES[n.column]}: ${n.definition}`).join('; ');
-      const fields = [group.latencyClass.name, ...cells(row, extra, plainFigures), row.recipe, row.link ?? '', row.runId, row.cardsHow ?? '', notes];
+      const { interval } = row;
+      const repeat = interval ? [String(interval.runs), String(interval.level), formatNumber(interval.meanTpotMs), formatNumber(interval.outputPerCard)] : ['', '', '', ''];
+      const fields = [group.latencyClass.name, ...cells(row, extra, plainFigures), row.recipe, row.link ?? '', row.runId, row.cardsHow ?? '', notes, ...repeat];
       lines.push(fields.map((f) => csvField(f === '-' ? '' : f)).join(','));
     }
   }
@@ -108,7 +125,7 @@ function html(groups: readonly ClassGroup[], extra: readonly ExtraColumn[]): str
         : `<code>${escapeHtml(row.runId)}</code>`;
       out.push(`<tr>${tds.join('')}<td>${recipe}</td></tr>`);
     }
-    out.push('</table>', ...definitionLines(group).map((n) => `<p>${escapeHtml(n)}</p>`));
+    out.push('</table>', ...[...definitionLines(group), ...intervalLines(group)].map((n) => `<p>${escapeHtml(n)}</p>`));
   }
   out.push('</body></html>');
   return out.join('\n') + '\n';

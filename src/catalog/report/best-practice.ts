@@ -1,13 +1,15 @@
 /**
  * The best-practice table: one row per run (model, hardware, cards, deploy mode, dataset label,
  * quantization, mean TPOT, output tok/s per card, link), grouped into latency classes by TPOT as
- * the published SGLang best-practice pages do.
+ * the published SGLang best-practice pages do. The runs of one repeated measurement make one row:
+ * their means, with the half-widths of their confidence intervals.
  */
 import { UsageError } from '../../core/errors.js';
 import { BENCH_SERVING_DEFINITIONS, definitionOf, metricFamily } from '../metric-definitions.js';
 import type { RunRecord } from '../types.js';
 import { isEvalRun } from './eval-runs.js';
 import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveHardware, deriveQuantization, shortModelName } from './run-facts.js';
+import { summarizeGroup } from './repeat-groups.js';
 
 /** A latency class: runs whose mean TPOT is at most `maxTpotMs` (null = no bound: the catch-all class). */
 export interface LatencyClass {
@@ -38,6 +40,17 @@ export interface BestPracticeRow {
   link: string | null;
   /** Set by `bestPerConfiguration`: the other runs of the same configuration this row stands for. */
   alternatives?: number;
+  /** The row stands for a repeat group: its figures are the means over `runs` runs, ± these half-widths at `level`. */
+  interval?: RowInterval;
+}
+
+/** How sure a repeat group's row is of its two figures. */
+export interface RowInterval {
+  runs: number;
+  level: number;
+  /** Half-widths of the intervals of the figures of the same name; null where the group has none. */
+  meanTpotMs: number | null;
+  outputPerCard: number | null;
 }
 
 /** A table figure whose definition is not bench_serving's (the table's columns are bench_serving's). */
@@ -105,14 +118,53 @@ export function bestPracticeRow(run: RunRecord): BestPracticeRow {
 }
 
 /**
+ * The row of a repeat group's runs: the first run's facts, each figure the mean over the runs with
+ * its interval's half-width (per card as the figure is).
+ */
+export function repeatGroupRow(runs: readonly RunRecord[]): BestPracticeRow {
+  const row = bestPracticeRow(runs[0]!);
+  const summary = summarizeGroup(runs);
+  const figure = (key: string) => summary.figures.find((f) => f.figure.key === key);
+  const tpot = figure('mean_tpot_ms');
+  const output = figure('output_throughput');
+  const perCard = (value: number): number => (row.cards ? Math.round((value / row.cards) * 100) / 100 : value);
+  return {
+    ...row,
+    meanTpotMs: tpot?.mean ?? null,
+    outputThroughput: output?.mean ?? null,
+    outputPerCard: output && row.cards ? perCard(output.mean) : null,
+    interval: {
+      runs: runs.length,
+      level: summary.level,
+      meanTpotMs: tpot?.halfWidth ?? null,
+      outputPerCard: output?.halfWidth != null && row.cards ? perCard(output.halfWidth) : null,
+    },
+  };
+}
+
+/** One row per repeat group (two or more of its runs among `runs`) and per other run, in the order of their first run. */
+function tableRows(runs: readonly RunRecord[]): BestPracticeRow[] {
+  const groups = new Map<string, RunRecord[]>();
+  for (const run of runs) if (run.repeat) groups.set(run.repeat.group, [...(groups.get(run.repeat.group) ?? []), run]);
+  const rows: BestPracticeRow[] = [];
+  for (const run of runs) {
+    const group = run.repeat ? groups.get(run.repeat.group)! : null;
+    if (group === null || group.length < 2) rows.push(bestPracticeRow(run));
+    else if (group[0] === run) rows.push(repeatGroupRow(group));
+  }
+  return rows;
+}
+
+/**
  * Rows grouped by latency class (first class whose bound holds); rows without a TPOT form a final
  * `unclassified` group. Within a class: by model, then the highest output per card first. Eval
  * (accuracy) runs are no rows of their own: their accuracy goes beside the rows (`accuracyColumns`).
+ * A repeat group's runs make one row (`repeatGroupRow`).
  */
 export function groupByLatencyClass(runs: readonly RunRecord[], classes: readonly LatencyClass[]): ClassGroup[] {
   const groups: ClassGroup[] = classes.map((latencyClass) => ({ latencyClass, rows: [] }));
   const unclassified: ClassGroup = { latencyClass: { name: 'unclassified', maxTpotMs: null }, rows: [] };
-  for (const row of runs.filter((run) => !isEvalRun(run)).map(bestPracticeRow)) {
+  for (const row of tableRows(runs.filter((run) => !isEvalRun(run)))) {
     const tpot = row.meanTpotMs;
     const group = tpot === null ? unclassified : groups.find((g) => g.latencyClass.maxTpotMs === null || tpot <= g.latencyClass.maxTpotMs);
     (group ?? unclassified).rows.push(row);

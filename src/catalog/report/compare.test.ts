@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareMetrics, definitionDifferences, noiseChecks, requestTpotsMs, settingDifferences, tQuantile975, welchInterval } from './compare.js';
+import { compareMetrics, definitionDifferences, noiseChecks, requestTpotsMs, settingDifferences } from './compare.js';
 import { formatComparison } from './run-views.js';
 import { BENCH_SERVING_DEFINITIONS } from '../metric-definitions.js';
 import type { RequestRecord, RunRecord } from '../types.js';
@@ -24,16 +24,6 @@ test('relative change against the first run; strings and zero baselines have non
   assert.ok(Math.abs(rows[1]!.change[1]! - 0.1) < 1e-12);
   assert.deepEqual([rows[0]!.change[1], rows[2]!.change[1], rows[3]!.change[1]], [null, null, null]);
   assert.equal(rows[3]!.values[0], undefined);
-});
-
-test('t quantile matches tables; Welch interval of a known case', () => {
-  assert.ok(Math.abs(tQuantile975(10) - 2.228) < 0.01);
-  assert.ok(Math.abs(tQuantile975(30) - 2.042) < 0.002);
-  const interval = welchInterval([1, 2, 3, 4, 5], [3, 4, 5, 6, 7])!;
-  assert.equal(interval.difference, 2);
-  // sd 1.5811 each, se = 1.0, df = 8, t = 2.306
-  assert.ok(Math.abs(interval.high - interval.low - 2 * 2.306) < 0.03);
-  assert.equal(welchInterval([1], [2, 3]), null);
 });
 
 test('noise: a shift larger than the spread is flagged, a jitter is not', () => {

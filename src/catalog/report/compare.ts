@@ -1,9 +1,10 @@
 /**
  * Side-by-side comparison of runs: every metric with its relative change against the first run,
- * and, where both runs kept per-request records, a Welch 95% interval on the difference of mean
- * TTFT and mean TPOT, so a change is flagged only when it exceeds run-to-run noise.
+ * and, where both runs kept per-request records, a Welch interval (95% unless asked otherwise) on
+ * the difference of mean TTFT and mean TPOT, so a change is flagged only when it exceeds the noise.
  */
-import { mean, std } from '../../core/stats.js';
+import { DEFAULT_CONFIDENCE_LEVEL, welchInterval } from '../../core/confidence.js';
+import { mean } from '../../core/stats.js';
 import { definitionOf, metricFamily } from '../metric-definitions.js';
 import type { MetricValue, RequestRecord, RunRecord } from '../types.js';
 import { formatSetting } from './text-table.js';
@@ -25,7 +26,9 @@ export interface NoiseCheck {
   difference: number;
   low: number;
   high: number;
-  /** True when the 95% interval of the difference excludes zero. */
+  /** The interval's confidence level (0.95: 95%). */
+  level: number;
+  /** True when the interval of the difference excludes zero. */
   beyondNoise: boolean;
   samples: [number, number];
 }
@@ -135,48 +138,18 @@ export function requestTpotsMs(requests: readonly RequestRecord[]): number[] {
   return out;
 }
 
-/** Two-sided 97.5% quantile of Student's t (Cornish-Fisher expansion around the normal; exact enough for df ≥ 3). */
-export function tQuantile975(df: number): number {
-  const z = 1.959963984540054;
-  if (!Number.isFinite(df)) return z;
-  const z3 = z ** 3, z5 = z ** 5, z7 = z ** 7;
-  return z + (z3 + z) / (4 * df) + (5 * z5 + 16 * z3 + 3 * z) / (96 * df ** 2) + (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * df ** 3);
-}
-
-/** Welch's 95% interval for mean(b) − mean(a); null when either side has fewer than 2 samples. */
-export function welchInterval(a: readonly number[], b: readonly number[]): { difference: number; low: number; high: number } | null {
-  if (a.length < 2 || b.length < 2) return null;
-  const va = (std(a) ** 2 * a.length) / (a.length - 1);
-  const vb = (std(b) ** 2 * b.length) / (b.length - 1);
-  const sa = va / a.length;
-  const sb = vb / b.length;
-  const difference = mean(b) - mean(a);
-  const se = Math.sqrt(sa + sb);
-  if (se === 0) return { difference, low: difference, high: difference };
-  const df = (sa + sb) ** 2 / ((sa * sa) / (a.length - 1) + (sb * sb) / (b.length - 1));
-  const half = tQuantile975(df) * se;
-  return { difference, low: difference - half, high: difference + half };
-}
-
-/** Noise checks of each run against run 0, for TTFT and TPOT, where both have per-request records. */
-export function noiseChecks(requestsPerRun: readonly (readonly RequestRecord[])[]): NoiseCheck[] {
+/** Noise checks of each run against run 0 at `level`, for TTFT and TPOT, where both have per-request records. */
+export function noiseChecks(requestsPerRun: readonly (readonly RequestRecord[])[], level = DEFAULT_CONFIDENCE_LEVEL): NoiseCheck[] {
   const checks: NoiseCheck[] = [];
   const extractors = [['ttft_ms', requestTtftsMs], ['tpot_ms', requestTpotsMs]] as const;
   for (const [metric, extract] of extractors) {
     const baseline = extract(requestsPerRun[0] ?? []);
     for (let run = 1; run < requestsPerRun.length; run++) {
       const other = extract(requestsPerRun[run]!);
-      const interval = welchInterval(baseline, other);
+      const interval = welchInterval(baseline, other, level);
       if (!interval) continue;
-      checks.push({
-        metric,
-        run,
-        baselineMean: mean(baseline),
-        otherMean: mean(other),
-        ...interval,
-        beyondNoise: interval.low > 0 || interval.high < 0,
-        samples: [baseline.length, other.length],
-      });
+      const { difference, low, high, beyondNoise } = interval;
+      checks.push({ metric, run, baselineMean: mean(baseline), otherMean: mean(other), difference, low, high, level, beyondNoise, samples: [baseline.length, other.length] });
     }
   }
   return checks;

@@ -29,6 +29,15 @@ function sampleRun(hash: string, extra: Partial<RunInput> = {}): RunInput {
 }
 
 describe('catalog store', () => {
+  test('the runs of a repeated measurement come back as one group, in run order; other runs have none', () => {
+    const catalog = openCatalog(join(dir, 'repeat.db'));
+    for (const run of [3, 1, 2]) catalog.recordRun(sampleRun(`r${run}`, { repeat: { group: 'g1', run, runs: 3 } }));
+    const single = catalog.recordRun(sampleRun('single'));
+    assert.deepEqual(catalog.repeatGroup('g1').map((run) => run.repeat), [1, 2, 3].map((run) => ({ group: 'g1', run, runs: 3 })));
+    assert.equal(catalog.getRun(single).repeat, null);
+    assert.deepEqual(catalog.repeatGroup('none'), []);
+    catalog.close();
+  });
   test('records a run and reads it back unchanged, secrets redacted', () => {
     const catalog = openCatalog(join(dir, 'a.db'));
     const id = catalog.recordRun(sampleRun('h1'));
@@ -135,10 +144,11 @@ describe('catalog store', () => {
     assert.deepEqual(catalog.listRuns({ modes: ['measured'] }).map((r) => r.id), [measured]);
     assert.deepEqual(catalog.listRuns({ modes: [] }), []);
     catalog.close();
-    // The catalog as the schema before modes left it: no mode (nor queue time, nor server side) column, version 2.
+    // The catalog as the schema before modes left it: no mode (nor queue time, server side, repeat group) column, version 2.
     const raw = new Database(path);
     raw.exec('DROP INDEX runs_by_mode; ALTER TABLE runs DROP COLUMN mode; ALTER TABLE requests DROP COLUMN queue_time');
     raw.exec('ALTER TABLE runs DROP COLUMN server_metrics_json; ALTER TABLE requests DROP COLUMN server_json');
+    raw.exec('DROP INDEX runs_by_repeat_group; ALTER TABLE runs DROP COLUMN repeat_group; ALTER TABLE runs DROP COLUMN repeat_run; ALTER TABLE runs DROP COLUMN repeat_runs');
     raw.pragma('user_version = 2');
     raw.close();
     const upgraded = openCatalog(path);

@@ -43,6 +43,9 @@ interface RunRow {
   metric_definitions_json: string | null;
   mode: RunMode;
   server_metrics_json: string | null;
+  repeat_group: string | null;
+  repeat_run: number | null;
+  repeat_runs: number | null;
 }
 
 interface RequestRow {
@@ -61,7 +64,8 @@ interface RequestRow {
 
 const RUN_COLUMNS = `r.id, r.recorded_at, r.started_at, r.model, r.tool_version, r.source_kind, r.source_file,
   r.source_title, r.content_hash, r.args_json, r.metrics_json, r.server_info_json, r.environment_json,
-  r.recipe_json, r.warnings_json, r.request_count, r.metric_definitions_json, r.mode, r.server_metrics_json`;
+  r.recipe_json, r.warnings_json, r.request_count, r.metric_definitions_json, r.mode, r.server_metrics_json,
+  r.repeat_group, r.repeat_run, r.repeat_runs`;
 
 /**
  * A run's hardware contains the pattern (bound twice): its `hardware` label, which the user gave and
@@ -148,8 +152,8 @@ export class Catalog {
       .prepare(
         `INSERT INTO runs (id, recorded_at, started_at, model, tool_version, source_kind, source_file, source_title,
            content_hash, args_json, metrics_json, server_info_json, environment_json, recipe_json, warnings_json, request_count,
-           metric_definitions_json, mode, server_metrics_json)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           metric_definitions_json, mode, server_metrics_json, repeat_group, repeat_run, repeat_runs)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         id,
@@ -171,6 +175,9 @@ export class Catalog {
         run.metricDefinitions && Object.keys(run.metricDefinitions).length > 0 ? encodeJson(run.metricDefinitions) : null,
         run.mode ?? runModeOf(run),
         run.serverMetrics ? encodeJson(run.serverMetrics) : null,
+        run.repeat?.group ?? null,
+        run.repeat?.run ?? null,
+        run.repeat?.runs ?? null,
       );
     const addLabel = this.db.prepare('INSERT INTO run_labels (run_id, key, value) VALUES (?, ?, ?)');
     for (const [key, value] of Object.entries(run.labels ?? {})) addLabel.run(id, key, value);
@@ -249,6 +256,12 @@ export class Catalog {
     return run;
   }
 
+  /** The runs of a repeated measurement, in run order (empty when no run has that group). */
+  repeatGroup(group: string): RunRecord[] {
+    const sql = `SELECT ${RUN_COLUMNS} FROM runs r WHERE r.repeat_group = ? ORDER BY r.repeat_run, r.seq`;
+    return this.guard(() => (this.db.prepare(sql).all(group) as RunRow[]).map((row) => this.toRecord(row)));
+  }
+
   /** The per-request records of a run, in request order (empty when the source had none). */
   getRequests(runId: string): RequestRecord[] {
     const rows = this.guard(
@@ -304,6 +317,7 @@ export class Catalog {
       requestCount: row.request_count,
       mode: row.mode,
       serverMetrics: row.server_metrics_json ? decodeJson(row.server_metrics_json) : null,
+      repeat: row.repeat_group === null ? null : { group: row.repeat_group, run: row.repeat_run ?? 0, runs: row.repeat_runs ?? 0 },
     };
   }
 }

@@ -82,6 +82,15 @@ const MIGRATIONS: readonly Migration[] = [
     db.exec('ALTER TABLE runs ADD COLUMN server_metrics_json TEXT');
     db.exec('ALTER TABLE requests ADD COLUMN server_json TEXT');
   },
+  // The runs of one repeated measurement (`bench --num-runs`) share a group; run k of N within it.
+  (db) => {
+    db.exec(`
+      ALTER TABLE runs ADD COLUMN repeat_group TEXT;
+      ALTER TABLE runs ADD COLUMN repeat_run INTEGER;
+      ALTER TABLE runs ADD COLUMN repeat_runs INTEGER;
+      CREATE INDEX runs_by_repeat_group ON runs(repeat_group);
+    `);
+  },
 ];
 
 /** The schema version this build writes. */

@@ -58,14 +58,18 @@ async function run(argv: string[]): Promise<number> {
     error.lines.forEach(print);
     return 1;
   }
-  const { result, signal } = outcome;
+  const { results, signal } = outcome;
   if (signal !== null) {
-    notice(`servebench bench: stopped by ${signalName(signal)}; the results of the ${result.metrics.completed} completed requests are saved (exit status ${signalExitCode(signal)})`);
+    const completed = results.reduce((sum, result) => sum + result.metrics.completed, 0);
+    const runs = results.length === 1 ? '' : ` of ${results.length} runs`;
+    notice(`servebench bench: stopped by ${signalName(signal)}; the results of the ${completed} completed requests${runs} are saved (exit status ${signalExitCode(signal)})`);
     return signalExitCode(signal);
   }
-  if (result.metrics.completed === 0) {
+  const failed = results.filter((result) => result.metrics.completed === 0);
+  if (failed.length > 0) {
     const where = config.output.details ? `each request's error is in ${outputFile}` : 'add --output-details to record each error';
-    throw new UserError(`all ${result.outputs.length} requests failed (causes above; ${where}); check the server and the benchmark arguments`);
+    const which = results.length === 1 ? '' : ` in ${failed.length} of ${results.length} runs (run ${failed.map((result) => result.repeat!.run).join(', ')})`;
+    throw new UserError(`all ${failed[0]!.outputs.length} requests failed${which} (causes above; ${where}); check the server and the benchmark arguments`);
   }
   return 0;
 }

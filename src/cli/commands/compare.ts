@@ -2,7 +2,7 @@
 import type { Command } from '../main.js';
 import { UsageError } from '../../core/errors.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
-import { compareMetrics, noiseChecks, formatComparison } from '../../catalog/index.js';
+import { compareMetrics, repeatGroupChecks, noiseChecks, formatComparison } from '../../catalog/index.js';
 
 interface CompareArgs extends CatalogArgs {
   runs: string[];
@@ -10,8 +10,9 @@ interface CompareArgs extends CatalogArgs {
 
 export const command: Command = catalogCommand<CompareArgs>({
   name: 'compare',
-  summary: 'compare runs side by side; flags TTFT/TPOT changes beyond run-to-run noise',
-  description: 'Compare runs: metrics side by side with the relative change against the first run.',
+  summary: 'compare runs side by side; says which differences of repeated runs are beyond run-to-run noise',
+  description:
+    "Compare runs: metrics side by side with the relative change against the first run. A run measured with --num-runs brings its repeat group: each headline figure's mean over the group's runs is tested against the baseline group's with Welch's test, at the confidence level the baseline was measured with, and called within or beyond run-to-run noise.",
   addArguments(parser) {
     parser.add_argument('runs', { nargs: '+', metavar: 'RUN', help: 'run ids or unique prefixes; the first is the baseline' });
   },
@@ -20,7 +21,8 @@ export const command: Command = catalogCommand<CompareArgs>({
     await withCatalog(args.db, (catalog) => {
       const runs = args.runs.map((id) => catalog.getRun(id));
       const checks = noiseChecks(runs.map((run) => catalog.getRequests(run.id)));
-      process.stdout.write(`${formatComparison(runs, compareMetrics(runs), checks)}\n`);
+      const groupChecks = repeatGroupChecks(runs, (group) => catalog.repeatGroup(group));
+      process.stdout.write(`${formatComparison(runs, compareMetrics(runs), checks, groupChecks)}\n`);
     });
     return 0;
   },

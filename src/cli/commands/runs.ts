@@ -4,7 +4,7 @@ import { AT_LEAST_ONE, boundedArgType, withRangeHelp } from '../../core/flag-ran
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
 import { addOption } from '../../core/command-parser.js';
 import { addRunFilterArguments, runFilterOf, type RunFilterArgs } from '../run-filter-args.js';
-import { formatRunList, encodeJson } from '../../catalog/index.js';
+import { formatRunList, encodeJson, summarizeGroup } from '../../catalog/index.js';
 
 interface RunsArgs extends CatalogArgs, RunFilterArgs {
   limit: number;
@@ -26,7 +26,12 @@ export const command: Command = catalogCommand<RunsArgs>({
       const runs = catalog.listRuns(filter);
       if (args.json) process.stdout.write(`${encodeJson(runs)}\n`);
       else if (runs.length === 0) process.stdout.write(`no runs match in ${catalog.path}\n`);
-      else process.stdout.write(`${formatRunList(runs)}\n`);
+      else {
+        // Each group's summary is over all its runs, listed or not.
+        const groups = new Set(runs.flatMap((run) => (run.repeat && run.repeat.runs > 1 ? [run.repeat.group] : [])));
+        const summaries = new Map([...groups].map((group) => [group, summarizeGroup(catalog.repeatGroup(group))] as const));
+        process.stdout.write(`${formatRunList(runs, summaries)}\n`);
+      }
     });
     return 0;
   },

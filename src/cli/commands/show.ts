@@ -1,7 +1,7 @@
 /** `servebench show RUN`: everything stored about one run. */
 import type { Command } from '../main.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
-import { linkedRuns, formatRunDetails, encodeJson } from '../../catalog/index.js';
+import { linkedRuns, formatRunDetails, encodeJson, summarizeGroup } from '../../catalog/index.js';
 
 interface ShowArgs extends CatalogArgs {
   run: string;
@@ -25,7 +25,8 @@ export const command: Command = catalogCommand<ShowArgs>({
         const body = args.requests ? { ...run, requests: catalog.getRequests(run.id) } : run;
         process.stdout.write(`${encodeJson(body)}\n`);
       } else {
-        process.stdout.write(`${formatRunDetails(run, linkedRuns(run, catalog.listRuns()))}\n`);
+        const group = run.repeat ? catalog.repeatGroup(run.repeat.group) : [];
+        process.stdout.write(`${formatRunDetails(run, linkedRuns(run, catalog.listRuns()), group, group.length > 0 ? summarizeGroup(group) : null)}\n`);
       }
     });
     return 0;

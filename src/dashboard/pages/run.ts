@@ -1,6 +1,6 @@
 /** One run: headline figures, facts, warnings, its plots (the per-request timeline among them), every metric, and its configuration. */
 import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveHardware, deriveQuantization, instanceFacts, shortModelName, type RequestRecord, type RunRecord, accuracyText, isEvalRun, type LinkedRun, formatMetric, TEXT_METRICS, formatNumber } from '../../catalog/index.js';
-import { metricLabel } from '../../bench/index.js';
+import { figureSummaryText, metricLabel, type RepeatedRunsSummary } from '../../bench/index.js';
 import { RUN_PLOT_KINDS, runChartAvailability, runChartOption, type RunPlotKind } from '../../plots/index.js';
 import { html, type HtmlValue, type SafeHtml } from '../html.js';
 import { chartFigure, missingChart } from '../inline-chart.js';
@@ -113,14 +113,38 @@ function linkedSection(run: RunRecord, linked: readonly LinkedRun[]): SafeHtml {
 ${linked.length === 0 ? html`<p class="sub">${empty}</p>` : html`<ul id="linked">${linked.map((other) => html`<li><a href="/runs/${other.id}"><code>${other.id}</code></a> ${other.summary}</li>`)}</ul>`}`;
 }
 
+/** The run's repeat group: its runs (this one marked), and each figure's mean ± interval and CV over them. */
+function repeatSection(run: RunRecord, group: readonly RunRecord[], summary: RepeatedRunsSummary | null): SafeHtml {
+  if (!run.repeat) return html``;
+  const runs = group.map((member) => (member.id === run.id ? html`<strong><code>${member.id}</code></strong>` : html`<a href="/runs/${member.id}"><code>${member.id}</code></a>`));
+  return html`<h2>Repeated runs</h2>
+<p class="sub">Run ${String(run.repeat.run)} of ${String(run.repeat.runs)} of repeat group <code>${run.repeat.group}</code>: ${runs.map((link) => html`${link} `)}</p>
+${
+  summary !== null && summary.runs >= 2
+    ? html`<table id="repeat-group"><thead><tr><th>Figure</th><th>Over the runs</th></tr></thead><tbody>${summary.figures.map(
+        (f) => html`<tr data-figure="${f.figure.key}"><th>${f.figure.label.replace(/:$/, '')}</th><td class="num">${figureSummaryText(f, summary.level)}</td></tr>`,
+      )}</tbody></table>`
+    : ''
+}`;
+}
+
 /** The client's and the sim's verdicts on their own timing, as `servebench bench` printed them (runs measured by servebench only). */
 function selfChecks(run: RunRecord): SafeHtml {
   const lines = [...TEXT_METRICS].map((key) => run.metrics[key]).filter((line): line is string => typeof line === 'string');
   return lines.length === 0 ? html`` : html`<div class="sub" id="self-check">${lines.map((line) => html`<p>${line}</p>`)}</div>`;
 }
 
-/** The run detail page; `linked` are the runs of the same server configuration (`linkedRuns`). */
-export function renderRunPage(run: RunRecord, requests: readonly RequestRecord[], linked: readonly LinkedRun[] = []): string {
+/**
+ * The run detail page; `linked` are the runs of the same server configuration (`linkedRuns`);
+ * `group` the runs of its repeat group, `groupSummary` over them.
+ */
+export function renderRunPage(
+  run: RunRecord,
+  requests: readonly RequestRecord[],
+  linked: readonly LinkedRun[] = [],
+  group: readonly RunRecord[] = [],
+  groupSummary: RepeatedRunsSummary | null = null,
+): string {
   const figures = Object.fromEntries(Object.entries(run.metrics).filter(([key]) => !TEXT_METRICS.has(key)));
   const body = html`<h1>${shortModelName(run) ?? 'unknown model'}</h1>
 <p class="sub">run <code>${run.id}</code>${run.source.title ? ` · ${run.source.title}` : ''}</p>
@@ -131,6 +155,7 @@ ${
     ? html`<div class="warnings" id="warnings"><strong>Warnings</strong><ul>${run.warnings.map((w) => html`<li>${w}</li>`)}</ul></div>`
     : ''
 }
+${repeatSection(run, group, groupSummary)}
 ${linkedSection(run, linked)}
 <h2>Plots</h2>
 ${plots(run, requests)}

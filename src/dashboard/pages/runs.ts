@@ -61,6 +61,7 @@ function row(run: RunRecord, ticked: boolean): SafeHtml {
 <td class="num">${formatNumber(run.metrics.mean_ttft_ms)}</td>
 <td class="num">${run.requestCount}</td>
 <td class="num"${suspect ? html` title="${run.warnings[0]!}"` : ''}>${suspect ? html`<span class="flag" aria-label="suspect run">⚠</span> ` : ''}${run.warnings.length}</td>
+<td class="repeat nowrap"${run.repeat ? html` title="run ${String(run.repeat.run)} of ${String(run.repeat.runs)} of repeat group ${run.repeat.group}"` : ''}>${run.repeat ? `${run.repeat.run}/${run.repeat.runs}` : '-'}</td>
 <td class="source">${run.source.title ?? run.source.file?.split('/').pop() ?? run.source.kind}</td>
 </tr>`;
 }
@@ -68,7 +69,7 @@ function row(run: RunRecord, ticked: boolean): SafeHtml {
 /** The runs as a table (rows in `ticked` pre-ticked) whose ticked rows a "Compare selected" button sends to the comparison page. */
 export function runPickerForm(runs: readonly RunRecord[], ticked: readonly string[] = []): SafeHtml {
   return html`<form method="get" action="/compare"><div class="scroll"><table class="wide" id="runs">
-<thead><tr><th></th><th>ID</th><th>When</th><th title="measured on a server, simulated against servebench's sim, or predicted">Mode</th><th>Model</th><th>Hardware</th><th class="num">Cards</th><th>Dataset</th><th class="num">Conc.</th><th class="num">Out tok/s</th><th class="num" title="mean time per output token">TPOT ms</th><th class="num" title="mean time to first token">TTFT ms</th><th class="num" title="per-request records">Records</th><th class="num">Warn.</th><th>Source</th></tr></thead>
+<thead><tr><th></th><th>ID</th><th>When</th><th title="measured on a server, simulated against servebench's sim, or predicted">Mode</th><th>Model</th><th>Hardware</th><th class="num">Cards</th><th>Dataset</th><th class="num">Conc.</th><th class="num">Out tok/s</th><th class="num" title="mean time per output token">TPOT ms</th><th class="num" title="mean time to first token">TTFT ms</th><th class="num" title="per-request records">Records</th><th class="num">Warn.</th><th title="run k of N of a repeated measurement (bench --num-runs)">Repeat</th><th>Source</th></tr></thead>
 <tbody>${runs.map((run) => row(run, ticked.includes(run.id)))}</tbody>
 </table></div>
 <p><button type="submit">Compare selected</button></p></form>`;

@@ -1,9 +1,10 @@
 /** The best-practice table page: runs grouped into latency classes by mean TPOT, with output tok/s per card. */
-import { type ClassGroup, formatNumber, type RunMode } from '../../catalog/index.js';
+import { type ClassGroup, figureWithInterval, type RunMode } from '../../catalog/index.js';
 import { throughputVsTpotOption, type ThroughputPoint } from '../../plots/index.js';
 import { html, type SafeHtml } from '../html.js';
 import { chartFigure } from '../inline-chart.js';
 import { page } from '../layout.js';
+import { formatConfidenceLevel } from '../../core/confidence.js';
 
 /**
  * One latency class; with `modes` (a table that holds more than measured runs) a Mode column says
@@ -17,8 +18,10 @@ function groupTable(group: ClassGroup, modes: ReadonlyMap<string, RunMode> | nul
 <tbody>${group.rows.map(
     (row) => html`<tr data-run="${row.runId}"${suspect.has(row.runId) ? html` class="suspect" title="${suspect.get(row.runId)!.join('; ')}"` : ''}><td>${suspect.has(row.runId) ? html`<span class="flag" aria-label="suspect run">⚠</span> ` : ''}${row.model ?? '-'}</td><td>${row.hardware ?? '-'}</td>
 <td class="num" title="${row.cardsHow ?? ''}">${row.cards === null ? '-' : String(row.cards)}</td><td>${row.deployMode ?? '-'}</td>
-<td>${row.dataset ?? '-'}</td><td>${row.quantization ?? '-'}</td><td class="num">${formatNumber(row.meanTpotMs)}</td>
-<td class="num">${formatNumber(row.outputPerCard)}</td>${modes ? html`<td class="mode">${modes.get(row.runId) ?? '-'}</td>` : ''}<td><a href="/runs/${row.runId}">${row.recipe}</a>${row.alternatives ? html` <small class="alternatives">(best of ${row.alternatives + 1} runs)</small>` : ''}</td></tr>`,
+<td>${row.dataset ?? '-'}</td><td>${row.quantization ?? '-'}</td><td class="num">${figureWithInterval(row, 'meanTpotMs')}</td>
+<td class="num">${figureWithInterval(row, 'outputPerCard')}</td>${modes ? html`<td class="mode">${modes.get(row.runId) ?? '-'}</td>` : ''}<td><a href="/runs/${row.runId}">${row.recipe}</a>${row.alternatives ? html` <small class="alternatives">(best of ${row.alternatives + 1} runs)</small>` : ''}${
+      row.interval ? html` <small class="repeat" title="means over the group's runs ± the half-width of their ${formatConfidenceLevel(row.interval.level)} confidence interval">(mean of ${String(row.interval.runs)} runs)</small>` : ''
+    }</td></tr>`,
   )}</tbody></table></section>`;
 }
 
