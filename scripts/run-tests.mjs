@@ -79,7 +79,8 @@ function runBatch(batch, concurrency) {
     if (batch.length === 0) return resolve({ passed: 0, failed: 0, code: 0, failures: [] });
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--test', '--test-reporter=tap', `--test-concurrency=${concurrency}`, ...batch],
+      // Every test process gets the isolated Hugging Face settings: no hub, no developer's cache.
+      ['--import', 'tsx', '--import', './test/helpers/isolate-hub.ts', '--test', '--test-reporter=tap', `--test-concurrency=${concurrency}`, ...batch],
       { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SERVEBENCH_TEST: '1' } },
     );
     let tap = '';

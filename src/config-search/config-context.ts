@@ -68,7 +68,7 @@ export function infeasibility(deployment: LaunchDeployment, config: BenchRunConf
 /** Builds the context; the tokenizer is loaded only when the first candidate is predicted. */
 export function createSearchContext(spec: ConfigSearchSpec): SearchContext {
   const hardware = spec.hardware;
-  const { model } = resolveModel(spec.modelPath, null);
+  const { model } = resolveModel({ modelPath: spec.modelPath, revision: null, simModel: null });
   const candidates = enumerateConfigs({ model, devices: spec.devices, includePd: spec.includePd });
   const deployments = candidates.map((candidate) => candidateDeployment(candidate, spec.modelPath, hardware));
   const cards = cardsFor(hardware, spec.devices);

@@ -9,6 +9,7 @@ export { readHardwareSpec } from './flags/hardware-spec-file.js';
 export { defaultLaunchConfig, parseLaunchArgs, sglangFlagName } from './flags/launch-flags.js';
 export type { LaunchConfig, TruthOptions } from './launch-config.js';
 export { getHardware, type HardwareFamily, hardwareForLabel, hardwareNames, type HardwareProfile, type ModelSpec, type QuantName, type VisionConfig } from './model/catalog.js';
-export { resolveModel } from './model/model-source.js';
+export { fetchModelConfigs } from './model/fetch-model-config.js';
+export { type ModelRequest, resolveModel } from './model/model-source.js';
 export { kvElementBytes, mathPeak, type QuantFormat, quantizationFlagOf, quantOnHardware, resolveQuant } from './model/quantization.js';
 export { hardwareInfo, type HardwareInfo, readServebenchInfo, type ReportedHardware, type ReportedSimulation, SERVEBENCH_INFO_KEY, type ServebenchInfo } from './server-info.js';

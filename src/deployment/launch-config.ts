@@ -10,6 +10,8 @@ export type LogLevel = 'critical' | 'error' | 'warning' | 'info' | 'debug';
  */
 export interface LaunchConfig {
   modelPath: string;
+  /** `--revision`: the branch, tag or commit of a hub `--model-path` whose config.json is read; null: `main`. */
+  revision: string | null;
   servedModelName: string | null;
   host: string;
   port: number;

@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { ISOLATED_HUB_ENV } from './hub-isolation.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = fileURLToPath(new URL('../../bin/servebench.js', import.meta.url));
@@ -23,6 +24,7 @@ export interface OutputTrigger {
 
 export interface CliOptions {
   cwd?: string;
+  /** Over the inherited environment and the isolated hub settings (hub-isolation.ts). */
   env?: NodeJS.ProcessEnv;
   /** Runs `act` on the child `delayMs` after stdout first matches `pattern`: a Ctrl-C at a known point, say. */
   whenStdout?: OutputTrigger;
@@ -35,7 +37,7 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? REPO_ROOT,
-      env: { ...process.env, OPENAI_API_KEY: '', API_KEY: '', ...options.env },
+      env: { ...process.env, OPENAI_API_KEY: '', API_KEY: '', ...ISOLATED_HUB_ENV, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const collected = { stdout: '', stderr: '' };

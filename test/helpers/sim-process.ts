@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { ISOLATED_HUB_ENV } from './hub-isolation.js';
 
 const BIN = fileURLToPath(new URL('../../bin/servebench.js', import.meta.url));
 
@@ -17,7 +18,7 @@ export interface SimProcess {
 
 /** Spawns `servebench sim <args>` and resolves with its printed address once it listens. */
 export async function spawnSim(args: string[]): Promise<SimProcess> {
-  const child = spawn(process.execPath, [BIN, 'sim', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'sim', ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...ISOLATED_HUB_ENV } });
   let output = '';
   child.stderr.setEncoding('utf8').on('data', (text: string) => (output += text));
   const url = await new Promise<string>((resolve, reject) => {

@@ -5,7 +5,9 @@
  */
 import { UserError } from '../../core/errors.js';
 import { resolvedNamespace, type BenchArgs, ModelDiscoveryError, consoleReport, resolveRunConfig, runBench, signalExitCode, signalName, type ResultKeepers, checkOutputFile, defaultOutputFileName, formatNamespace, HelpRequested, parseBenchArgs } from '../../bench/index.js';
+import { splitCommandLine } from '../../core/command-line.js';
 import type { Command } from '../main.js';
+import { fetchModels, simModels } from '../model-configs.js';
 
 const write = (text: string): void => {
   process.stdout.write(text);
@@ -38,6 +40,8 @@ async function run(argv: string[]): Promise<number> {
   // Results that could not be kept are not worth measuring: the file is tried before anything starts.
   const outputFile = config.output.file ?? defaultOutputFileName(config, new Date());
   checkOutputFile(outputFile);
+  // The sim's thread reads the HF cache only: a hub id's config.json is fetched before it starts.
+  if (config.sim !== null) await fetchModels('bench', simModels(splitCommandLine(config.sim)));
   let outcome: Awaited<ReturnType<typeof runBench>>;
   try {
     outcome = await runBench(config, { print, notice, env: process.env }, {

@@ -10,6 +10,7 @@ import { addHelpGroups, commandParser, wantsHelp } from '../../core/command-pars
 import { extractOptions, helpGroups, optionsOf, splitAtDoubleDash, type OptionGroup } from '../exact-options.js';
 import { SGLANG_FLAGS_HELP, SIM_MODEL_FLAGS_HELP } from '../launch-flags-help.js';
 import type { Command } from '../main.js';
+import { fetchModels } from '../model-configs.js';
 
 const PREDICT_OPTIONS: readonly OptionGroup[] = [
   {
@@ -74,6 +75,7 @@ async function run(argv: string[]): Promise<number> {
   }
   const options = extractOptions(before, OPTIONS, 'predict', true);
   const deployment = parseDeployment(options.rest, options.values.get('prefill') ?? [], options.values.get('decode') ?? []);
+  await fetchModels('predict', deployment.instances.map((instance) => instance.config));
   const first = deployment.instances[0]!.config;
   const config = resolveRunConfig(parseEmbeddedBenchArgs(after, 'predict'), { defaultModel: first.servedModelName ?? first.modelPath });
   const args = resolvedNamespace(config);

@@ -7,6 +7,7 @@ import { startDedicatedSim } from '../../sim/index.js';
 import { addHelpGroups, commandParser, wantsHelp } from '../../core/command-parser.js';
 import { SGLANG_FLAGS_HELP, SIM_MODEL_FLAGS_HELP, SIM_SERVER_FLAGS_HELP, TRUTH_FLAGS_HELP } from '../launch-flags-help.js';
 import type { Command } from '../main.js';
+import { fetchModels, simModels } from '../model-configs.js';
 
 function help(): string {
   const parser = commandParser({
@@ -28,6 +29,7 @@ export const command: Command = {
       process.stdout.write(help());
       return 0;
     }
+    await fetchModels('sim', simModels(argv));
     const server = await startDedicatedSim(argv, { logs: true });
     const signal = new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'));

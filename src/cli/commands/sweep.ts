@@ -8,6 +8,7 @@ import { parseEmbeddedBenchArgs, resolveRunConfig } from '../../bench/index.js';
 import { addHelpGroups, commandParser, wantsHelp } from '../../core/command-parser.js';
 import { helpGroups, splitAtDoubleDash } from '../exact-options.js';
 import type { Command } from '../main.js';
+import { fetchModels, sweepModels } from '../model-configs.js';
 import { SWEEP_OPTION_GROUPS, parseSweepCommand } from '../sweep-args.js';
 
 function help(): string {
@@ -42,6 +43,7 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${line}\n`);
   };
   const plan = parseSweepCommand(argv);
+  await fetchModels('sweep', sweepModels(plan));
   const simTarget = plan.kind !== 'configs' && plan.target.mode === 'sim';
   const parseBench = (benchArgv: readonly string[], defaultModel: string | null) =>
     resolveRunConfig(parseEmbeddedBenchArgs(benchArgv, 'sweep', simTarget), { defaultModel });

@@ -94,11 +94,24 @@ function hardwareKey(value: string, flag: string): string {
   return profile.key;
 }
 
+/**
+ * A git revision as a hub takes it: a branch, a tag or a commit. It names a file under the HF cache's
+ * `refs/`, so no part of it may climb out of there.
+ */
+function revisionName(value: string, flag: string): string {
+  const parts = value.split('/');
+  if (value.includes('\\') || value.includes('\0') || parts.some((part) => part === '' || part === '.' || part === '..')) {
+    throw new UsageError(`argument --${flag}: '${value}' is not a branch, tag or commit name (e.g. --${flag} main)`);
+  }
+  return value;
+}
+
 const launch = flagsOf<LaunchConfig>();
 
 /** SGLang's flags that shape the simulation or its server. Absent, a value SGLang derives takes their place. */
 export const SGLANG_FLAGS: readonly FlagSpec<LaunchConfig>[] = [
   launch.value('model-path', 'modelPath', 'PATH', text, 'the model: a Hugging Face id or a local folder (its config.json); required'),
+  launch.value('revision', 'revision', 'REV', revisionName, "the branch, tag or commit of a Hugging Face id's config.json (default: main)"),
   launch.value('served-model-name', 'servedModelName', 'NAME', text, 'the model name the APIs answer to, instead of the path'),
   launch.value('host', 'host', 'HOST', text, 'address the server listens on'),
   launch.value('port', 'port', 'PORT', number('int', LISTEN_PORT), 'port the server listens on'),

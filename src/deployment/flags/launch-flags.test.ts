@@ -37,6 +37,14 @@ describe('parseLaunchArgs', () => {
     assert.deepEqual(launch.ignoredFlags, []);
   });
 
+  test('--revision names the branch, tag or commit of a hub model; none of its parts may climb out of refs/', () => {
+    assert.equal(parseLaunchArgs(['--model-path', 'Qwen/Qwen3-8B']).launch.revision, null);
+    assert.equal(parseLaunchArgs(['--model-path', 'Qwen/Qwen3-8B', '--revision', 'refs/pr/3']).launch.revision, 'refs/pr/3');
+    for (const bad of ['../../etc', 'a//b', '/main', 'a\\b']) {
+      assert.throws(() => parseLaunchArgs(['--model-path', 'Qwen/Qwen3-8B', '--revision', bad]), (e: unknown) => e instanceof UsageError && /^argument --revision: '.*' is not a branch, tag or commit name/.test(e.message), bad);
+    }
+  });
+
   test('defaults match a bare sglang serve', () => {
     const { launch } = parseLaunchArgs(['--model-path', 'Qwen/Qwen2.5-0.5B-Instruct']);
     assert.equal(launch.host, '127.0.0.1');

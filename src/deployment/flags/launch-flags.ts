@@ -76,6 +76,7 @@ function resolveFlagName(written: string): string {
 export function defaultLaunchConfig(): LaunchConfig {
   return {
     modelPath: '',
+    revision: null,
     servedModelName: null,
     host: '127.0.0.1',
     port: 30000,

@@ -207,7 +207,7 @@ function resolveSpeculative(launch: LaunchConfig, model: ModelSpec, quant: Quant
  */
 export function resolveInstance(launch: LaunchConfig, calibration: Calibration = {}): ResolvedInstance {
   const hardware = launchHardware(launch);
-  const { model, announcedQuant } = resolveModel(launch.modelPath, launch.simModel);
+  const { model, announcedQuant } = resolveModel(launch);
   const quant = quantOnHardware(resolveQuant(launch.quantization, announcedQuant, model.nativeQuant), hardware);
   const kvBytes = kvElementBytes(launch.kvCacheDtype);
   const efficiency = efficiencyFor({ family: hardware.family, modelKey: model.key, dataset: launch.simDataset, ...calibration });
