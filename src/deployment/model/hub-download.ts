@@ -57,11 +57,6 @@ async function readCapped(response: Response, limit: number): Promise<Buffer | n
   return Buffer.concat(chunks);
 }
 
-/** The deadline's abort, which `fetch` and a body read raise as a TimeoutError (an AbortError in older undici). */
-function isDeadline(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-}
-
 /** What a failed `fetch` says in one word: the system's error code, else its message. */
 function failureReason(error: unknown): string {
   let cause: unknown = error;
@@ -115,6 +110,7 @@ export async function downloadHubFile(access: HubAccess, repoId: string, revisio
     }
     return { kind: 'unusable', reason: `redirected more than ${MAX_REDIRECTS} times` };
   } catch (error) {
-    return isDeadline(error) ? { kind: 'timed-out' } : { kind: 'unreachable', reason: failureReason(error) };
+    // The deadline's signal says whether it fired; what fetch throws then differs between undici versions.
+    return signal.aborted ? { kind: 'timed-out' } : { kind: 'unreachable', reason: failureReason(error) };
   }
 }
