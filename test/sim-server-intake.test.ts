@@ -37,6 +37,7 @@ function postBytes(url: string, path: string, parts: Array<string | Buffer>, len
     // A server that refuses a body mid-stream resets the connection while parts are still being
     // written: every error after the reply is expected, and one unheard would crash the test.
     req.on('error', reject);
+    req.on('socket', (socket) => socket.on('error', reject));
     for (const part of parts) req.write(part);
     req.end();
   });
