@@ -10,18 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli, type CliResult } from './helpers/cli.js';
-import { writeCachedRepo } from './helpers/hf-cache.js';
+import { TINY_QWEN2_CONFIG as tinyQwen2, writeCachedRepo } from './helpers/hf-cache.js';
 import { startMockHub, type MockHub } from './helpers/mock-hub.js';
 
 const workDir = mkdtempSync(join(tmpdir(), 'servebench-hub-config-'));
 after(() => rmSync(workDir, { recursive: true, force: true }));
 
-/** Qwen2.5-0.5B's shape under a name no bundled model has. */
-const tinyQwen2 = {
-  architectures: ['Qwen2ForCausalLM'], model_type: 'qwen2', num_hidden_layers: 24, hidden_size: 896, num_attention_heads: 14,
-  num_key_value_heads: 2, intermediate_size: 4864, vocab_size: 151936, max_position_embeddings: 32768, tie_word_embeddings: true,
-  torch_dtype: 'bfloat16',
-};
 const MAIN = 'c'.repeat(40);
 const TAGGED = 'd'.repeat(40);
 const TOKEN = 'hf_cli_test_token_never_printed';

@@ -27,3 +27,10 @@ export function writeCachedRepo(cacheDir: string, repoId: string, repo: RepoFile
   for (const [name, commit] of Object.entries(repo.refs)) writeFileSync(join(folder, 'refs', name), commit);
   return folder;
 }
+
+/** Qwen2.5-0.5B's shape under a name no bundled model has: a config.json the hub tests serve and cache. */
+export const TINY_QWEN2_CONFIG = {
+  architectures: ['Qwen2ForCausalLM'], model_type: 'qwen2', num_hidden_layers: 24, hidden_size: 896, num_attention_heads: 14,
+  num_key_value_heads: 2, intermediate_size: 4864, vocab_size: 151936, max_position_embeddings: 32768, tie_word_embeddings: true,
+  torch_dtype: 'bfloat16',
+};

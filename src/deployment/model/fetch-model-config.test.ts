@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../../core/errors.js';
+import { TINY_QWEN2_CONFIG as tinyQwen2 } from '../../../test/helpers/hf-cache.js';
 import { startMockHub, type MockHub } from '../../../test/helpers/mock-hub.js';
 import { fetchModelConfigs } from './fetch-model-config.js';
 import type { HubEnv } from './hub-settings.js';
@@ -14,12 +15,6 @@ import { type ModelRequest, resolveModel } from './model-source.js';
 const root = mkdtempSync(join(tmpdir(), 'servebench-fetch-config-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
-/** Qwen2.5-0.5B's shape, under names no bundled model has. */
-const tinyQwen2 = {
-  architectures: ['Qwen2ForCausalLM'], model_type: 'qwen2', num_hidden_layers: 24, hidden_size: 896, num_attention_heads: 14,
-  num_key_value_heads: 2, intermediate_size: 4864, vocab_size: 151936, max_position_embeddings: 32768, tie_word_embeddings: true,
-  torch_dtype: 'bfloat16',
-};
 const MAIN = '1'.repeat(40);
 const TAGGED = '2'.repeat(40);
 const TOKEN = 'hf_test_token_never_printed';
