@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { getModel, type ModelSpec } from '../deployment/model/catalog.js';
+import { getModel } from '../deployment/model/bundled-models.js';
+import type { ModelSpec } from '../deployment/model/catalog.js';
 import { enumerateConfigs, parallelLayouts, speculativeFlags } from './config-space.js';
 import { renderLaunchCommands, shellQuote } from './launch-render.js';
 

@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UsageError, UserError } from '../../core/errors.js';
-import { allModels, getHardware, hardwareForLabel, hardwareNames } from './catalog.js';
+import { allModels } from './bundled-models.js';
+import { getHardware, hardwareForLabel, hardwareNames } from './catalog.js';
 import { findModelByName, identifyModel } from './identify.js';
 import {
   activeParams,

@@ -1,10 +1,10 @@
 /**
- * The hardware and model catalogs, shipped as data (hardware.json, models.json next to this file).
- * They are loaded with JSON import attributes, which both tsx and Node ≥ 20.10 understand, and which
- * make tsc copy the JSON into dist/ beside the compiled module — so one code path works from src and dist.
+ * The hardware catalog, shipped as data (hardware.json next to this file), and the shapes of the
+ * model facts every config.json becomes (the bundled models are models/*.json: bundled-models.ts).
+ * The JSON is loaded with import attributes, which both tsx and Node ≥ 20.10 understand, and which
+ * make tsc copy it into dist/ beside the compiled module — so one code path works from src and dist.
  */
 import hardwareData from './hardware.json' with { type: 'json' };
-import modelData from './models.json' with { type: 'json' };
 import { UserError } from '../../core/errors.js';
 
 /** The weight formats a model ships in (quantization.ts says what each costs on a device). */
@@ -46,6 +46,7 @@ export interface HardwareProfile {
 }
 
 export interface MlaConfig {
+  /** Rank of the query latent; 0 where queries are projected straight from the hidden state. */
   qLoraRank: number;
   kvLoraRank: number;
   ropeHeadDim: number;
@@ -59,13 +60,43 @@ export interface DsaConfig {
   indexHeadDim: number;
 }
 
+/**
+ * The recurrent layers of a hybrid stack, as SGLang's mamba/linear-attention pool holds them. One shape
+ * covers every kind: a per-request state of `valueHeads × keyHeadDim × valueHeadDim` elements per layer
+ * (Mamba-2: heads × head_dim × ssm_state_size, keyHeads = n_groups) plus a short-convolution state of
+ * `(convKernel − 1) × convChannels` elements; the projections are `2·hidden·keyHeads·keyHeadDim`
+ * (queries and keys; Mamba-2's B and C) and `3·hidden·valueHeads·valueHeadDim` (values, gate, output).
+ */
 export interface LinearAttentionConfig {
+  /** Gated DeltaNet (Qwen3-Next, Qwen3.5), Kimi Delta Attention (Kimi Linear), lightning (MiniMax-M1), Mamba-2 (Nemotron-H). */
+  kind: LinearAttentionKind;
+  /** Layers with this recurrent mixer. */
+  layers: number;
+  /** Layers with softmax attention (the rest of the mixers). */
   fullAttentionLayers: number;
   keyHeads: number;
   valueHeads: number;
   keyHeadDim: number;
   valueHeadDim: number;
+  /** Bytes per state element (FP32 by SGLang's default). */
   stateBytes: number;
+  /** Channels of the short causal convolution and its kernel width (0 when the mixer has none). */
+  convChannels: number;
+  convKernel: number;
+}
+
+export type LinearAttentionKind = 'gated-deltanet' | 'kda' | 'lightning' | 'mamba2';
+
+/** The shape of one kind of softmax-attention layer: heads, KV heads and widths. */
+export interface AttentionGeometry {
+  heads: number;
+  kvHeads: number;
+  /** Query/key width per head. */
+  headDim: number;
+  /** Value width per head (the attention output's). */
+  valueHeadDim: number;
+  /** V is K (Gemma 4's attention_k_eq_v): the cache keeps one tensor per KV head and there is no V projection. */
+  keyIsValue: boolean;
 }
 
 /**
@@ -73,7 +104,7 @@ export interface LinearAttentionConfig {
  * (Gemma 3's local layers, gpt-oss's alternate layers, Mistral-style models whose every layer slides).
  */
 export interface SlidingWindowConfig {
-  /** Tokens of context a window layer attends to: min(context, size). */
+  /** Tokens of context a window layer attends to: min(context, size), or the current chunk's tokens when chunked. */
   size: number;
   /** How many of the softmax-attention layers use the window; the others attend to the whole context. */
   layers: number;
@@ -84,6 +115,22 @@ export interface SlidingWindowConfig {
    * fully: then every layer keeps every token and only the attention math is windowed.
    */
   separatePool: boolean;
+  /**
+   * Chunked attention (Llama 4's attention_chunk_size): a token attends to the tokens of its own
+   * `size`-aligned chunk, not to the last `size` tokens.
+   */
+  chunked?: boolean;
+  /** The window layers' own shape where it differs from the model's (MiMo-V2-Flash's swa_* fields). */
+  attention?: AttentionGeometry;
+}
+
+/**
+ * Layers whose attention reads the KV cache an earlier layer wrote (Gemma 3n / Gemma 4's
+ * num_kv_shared_layers): they compute attention but keep no cache of their own.
+ */
+export interface SharedKvLayers {
+  window: number;
+  global: number;
 }
 
 /**
@@ -119,10 +166,24 @@ export interface ModelSpec {
   heads: number;
   kvHeads: number;
   headDim: number;
-  /** Dense MLP intermediate size (0 when every layer is MoE). */
+  /** Value width per head where it differs from headDim (the attention output's width). */
+  valueHeadDim?: number;
+  /** V is K in every softmax layer of the model's shape (see AttentionGeometry). */
+  keyIsValue?: boolean;
+  /** The full-attention layers' own shape where it differs from the model's (Gemma 4's global_head_dim, num_global_key_value_heads). */
+  globalAttention?: AttentionGeometry;
+  /** Layers that read an earlier layer's KV cache and keep none (Gemma 3n / 4). */
+  sharedKvLayers?: SharedKvLayers;
+  /** Dense MLP intermediate size, averaged over the dense layers where they differ (0 when no layer has one). */
   intermediate: number;
-  /** Layers with a dense MLP (MoE models: the first-k-dense layers). */
+  /** Layers with a dense MLP (MoE models: the first-k-dense layers; both kinds where a layer runs them in parallel). */
   denseLayers: number;
+  /** MLPs of two matrices, up and down (Nemotron-H's squared ReLU), not three. */
+  ungatedMlp?: boolean;
+  /** Layers with routed experts, where not every non-dense layer has them (Nemotron-H's MoE blocks, Gemma 4's parallel branch). */
+  expertLayers?: number;
+  /** Weights looked up, never multiplied: Gemma 3n / 4's per-layer embeddings (they cost memory, not math). */
+  lookupParams?: number;
   experts?: number;
   expertsPerToken?: number;
   moeIntermediate?: number;
@@ -148,32 +209,26 @@ export interface ModelSpec {
 }
 
 /**
- * Catalog entries by key; `$`-keys are comments and `extends` copies an earlier entry's fields,
- * except its aliases: an alias names exactly one entry.
+ * Hardware profiles by key; `$`-keys are comments and `extends` copies an earlier entry's fields,
+ * except its aliases: an alias names exactly one device.
  */
-function entries<T>(data: Record<string, unknown>): Map<string, T> {
-  const map = new Map<string, T>();
+function profiles(data: Record<string, unknown>): Map<string, HardwareProfile> {
+  const map = new Map<string, HardwareProfile>();
   for (const [key, value] of Object.entries(data)) {
     if (key.startsWith('$')) continue;
     const { extends: base, ...own } = value as { extends?: string };
     const inherited = base === undefined ? {} : map.get(base);
-    if (inherited === undefined) throw new Error(`catalog entry '${key}' extends unknown entry '${base}'`);
-    map.set(key, { ...inherited, aliases: [], ...own, key } as T);
+    if (inherited === undefined) throw new Error(`hardware entry '${key}' extends unknown entry '${base}'`);
+    map.set(key, { ...inherited, aliases: [], ...own, key } as unknown as HardwareProfile);
   }
   return map;
 }
 
-const HARDWARE = entries<HardwareProfile>(hardwareData as Record<string, unknown>);
-const MODELS = entries<ModelSpec>(modelData as Record<string, unknown>);
+const HARDWARE = profiles(hardwareData as Record<string, unknown>);
 
 /** Names of the hardware profiles, in catalog order. */
 export function hardwareNames(): string[] {
   return [...HARDWARE.keys()];
-}
-
-/** Names of the catalogued models, in catalog order. */
-export function modelNames(): string[] {
-  return [...MODELS.keys()];
 }
 
 /** The hardware profile named `name`: its key or one of its aliases, case-insensitive. */
@@ -213,14 +268,4 @@ export function hardwareForLabel(label: string): HardwareProfile | undefined {
     if (candidate.pattern.test(label) && (best === undefined || candidate.name.length > best.name.length)) best = candidate;
   }
   return best?.profile;
-}
-
-/** The catalog entry stored under `key`, or undefined. */
-export function getModel(key: string): ModelSpec | undefined {
-  return MODELS.get(key);
-}
-
-/** Every catalog entry (for alias matching). */
-export function allModels(): ModelSpec[] {
-  return [...MODELS.values()];
 }

@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UserError } from '../../core/errors.js';
-import { getModel, type ModelSpec } from './catalog.js';
+import { getModel } from './bundled-models.js';
+import type { ModelSpec } from './catalog.js';
 import { modelSpecFromHfConfig } from './hf-config.js';
 import { totalParams } from '../../sim/model/params.js';
 

@@ -103,7 +103,8 @@ function commonFields(r: ConfigReader) {
   return {
     vocab: r.int('vocab_size'),
     tiedEmbeddings: r.bool('tie_word_embeddings', false),
-    maxContext: r.int('max_position_embeddings'),
+    // Kimi Linear states its context as model_max_length only.
+    maxContext: r.int('max_position_embeddings', r.has('model_max_length') ? r.int('model_max_length') : undefined),
     ...(mtpLayers > 0 ? { mtpLayers } : {}),
   };
 }
@@ -121,9 +122,18 @@ const firstKDenseLayers: MoeLayerRule = (r, layer) =>
 
 const everyLayer: MoeLayerRule = () => true;
 
+/** ERNIE 4.5: layers from `moe_layer_start_index` to `moe_layer_end_index`, every `moe_layer_interval`-th, are sparse. */
+const ernieMoeLayers: MoeLayerRule = (r, layer) => {
+  const start = r.int('moe_layer_start_index', r.int('num_hidden_layers'), 0);
+  const end = r.int('moe_layer_end_index', r.int('num_hidden_layers') - 1, 0);
+  return layer >= start && layer <= end && (layer - start) % r.int('moe_layer_interval', 1) === 0;
+};
+
 /** Field names of one family's expert configuration. */
 interface ExpertFields {
   experts: string;
+  /** The experts each token is routed to (default `num_experts_per_tok`). */
+  topK?: string;
   intermediate: string;
   /** Shared expert: its own intermediate size, or a count of experts of `intermediate` size. */
   shared?: { size: string } | { count: string };
@@ -142,7 +152,7 @@ function mixtureOfExperts(r: ConfigReader, layers: number, fields: ExpertFields)
     intermediate: denseLayers > 0 ? r.int('intermediate_size') : 0,
     denseLayers,
     experts: r.int(fields.experts),
-    expertsPerToken: r.int('num_experts_per_tok'),
+    expertsPerToken: r.int(fields.topK ?? 'num_experts_per_tok'),
     moeIntermediate,
     ...(sharedIntermediate > 0 ? { sharedIntermediate } : {}),
   };
@@ -180,12 +190,10 @@ function slidingWindow(
   return size >= maxContext ? {} : { slidingWindow: { size, layers: windowLayers, separatePool } };
 }
 
+/** Multi-head latent attention; a null `q_lora_rank` projects queries directly (Kimi Linear, DeepSeek-V2-Lite). */
 function multiHeadLatentAttention(r: ConfigReader): MlaConfig {
-  if (!r.has('q_lora_rank')) {
-    r.fail(`${r.field('q_lora_rank')} is not set: attention without a query low-rank projection (DeepSeek-V2-Lite) is not modelled`, UNSUPPORTED_FIX);
-  }
   return {
-    qLoraRank: r.int('q_lora_rank'),
+    qLoraRank: r.int('q_lora_rank', 0, 0),
     kvLoraRank: r.int('kv_lora_rank'),
     ropeHeadDim: r.int('qk_rope_head_dim'),
     nopeHeadDim: r.int('qk_nope_head_dim'),
@@ -196,15 +204,25 @@ function multiHeadLatentAttention(r: ConfigReader): MlaConfig {
 /** Recurrent state is kept in FP32 (SGLang's default mamba/linear-attention state dtype). */
 const LINEAR_STATE_BYTES = 4;
 
-/** Qwen3-Next: Gated DeltaNet layers, with full attention every `full_attention_interval`-th layer. */
+/** Qwen3-Next / Qwen3.5: Gated DeltaNet layers, with full attention every `full_attention_interval`-th layer. */
 function gatedDeltaNet(r: ConfigReader, layers: number): LinearAttentionConfig {
+  const fullAttentionLayers = r.countIn('layer_types', 'full_attention') ?? Math.floor(layers / r.int('full_attention_interval'));
+  const keyHeads = r.int('linear_num_key_heads');
+  const valueHeads = r.int('linear_num_value_heads');
+  const keyHeadDim = r.int('linear_key_head_dim');
+  const valueHeadDim = r.int('linear_value_head_dim');
   return {
-    fullAttentionLayers: r.countIn('layer_types', 'full_attention') ?? Math.floor(layers / r.int('full_attention_interval')),
-    keyHeads: r.int('linear_num_key_heads'),
-    valueHeads: r.int('linear_num_value_heads'),
-    keyHeadDim: r.int('linear_key_head_dim'),
-    valueHeadDim: r.int('linear_value_head_dim'),
+    kind: 'gated-deltanet',
+    layers: layers - fullAttentionLayers,
+    fullAttentionLayers,
+    keyHeads,
+    valueHeads,
+    keyHeadDim,
+    valueHeadDim,
     stateBytes: LINEAR_STATE_BYTES,
+    // The short convolution runs over the concatenated q, k and v.
+    convChannels: 2 * keyHeads * keyHeadDim + valueHeads * valueHeadDim,
+    convKernel: r.int('linear_conv_kernel_dim', 4),
   };
 }
 
@@ -215,12 +233,16 @@ function lightningAttention(r: ConfigReader, heads: number, headDim: number): Pa
   if (softmaxLayers === undefined || softmaxLayers === layers) return {};
   return {
     linearAttention: {
+      kind: 'lightning',
+      layers: layers - softmaxLayers,
       fullAttentionLayers: softmaxLayers,
       keyHeads: heads,
       valueHeads: heads,
       keyHeadDim: headDim,
       valueHeadDim: headDim,
       stateBytes: LINEAR_STATE_BYTES,
+      convChannels: 0,
+      convKernel: 0,
     },
   };
 }
@@ -272,27 +294,141 @@ const DEEPSEEK_EXPERTS: ExpertFields = {
   shared: { count: 'n_shared_experts' },
   moeLayer: firstKDenseLayers,
 };
+const ERNIE_EXPERTS: ExpertFields = {
+  experts: 'moe_num_experts',
+  topK: 'moe_k',
+  intermediate: 'moe_intermediate_size',
+  shared: { count: 'moe_num_shared_experts' },
+  moeLayer: ernieMoeLayers,
+};
+const KIMI_LINEAR_EXPERTS: ExpertFields = {
+  experts: 'num_experts',
+  topK: 'num_experts_per_token',
+  intermediate: 'moe_intermediate_size',
+  shared: { count: 'num_shared_experts' },
+  moeLayer: firstKDenseLayers,
+};
 const LOCAL_EXPERTS: ExpertFields = { experts: 'num_local_experts', intermediate: 'intermediate_size', moeLayer: everyLayer };
 const MINIMAX_EXPERTS: ExpertFields = { ...LOCAL_EXPERTS, shared: { size: 'shared_intermediate_size' } };
 
+/** Multi-head latent attention in every softmax layer, with the family's experts. */
+function mlaStack(r: ConfigReader, layers: number, experts: ExpertFields) {
+  const heads = r.int('num_attention_heads');
+  const mla = multiHeadLatentAttention(r);
+  return {
+    layers,
+    hidden: r.int('hidden_size'),
+    heads,
+    kvHeads: r.int('num_key_value_heads', heads),
+    headDim: mla.vHeadDim,
+    ...mixtureOfExperts(r, layers, experts),
+    ...commonFields(r),
+    mla,
+  };
+}
+
 const deepseekFamily: Family = {
   read(r) {
-    const layers = r.int('num_hidden_layers');
-    const heads = r.int('num_attention_heads');
-    const mla = multiHeadLatentAttention(r);
     return {
-      layers,
-      hidden: r.int('hidden_size'),
-      heads,
-      kvHeads: r.int('num_key_value_heads', heads),
-      headDim: mla.vHeadDim,
-      ...mixtureOfExperts(r, layers, DEEPSEEK_EXPERTS),
-      ...commonFields(r),
-      mla,
+      ...mlaStack(r, r.int('num_hidden_layers'), DEEPSEEK_EXPERTS),
       // DeepSeek-V3.2's sparse attention: a lightning indexer picks the top-k tokens each query attends to.
       ...(r.has('index_topk')
         ? { dsa: { topK: r.int('index_topk'), indexHeads: r.int('index_n_heads'), indexHeadDim: r.int('index_head_dim') } }
         : {}),
+    };
+  },
+};
+
+/**
+ * Kimi Linear: Kimi Delta Attention layers (`linear_attn_config.kda_layers`, numbered from 1) between
+ * MLA layers, with DeepSeek-style experts under their own field names.
+ */
+const kimiLinear: Family = {
+  read(r) {
+    const layers = r.int('num_hidden_layers');
+    const kda = r.nested('linear_attn_config') ?? r.fail(`${r.field('linear_attn_config')} is missing`);
+    const kdaLayers = kda.list('kda_layers')?.length ?? kda.fail(`${kda.field('kda_layers')} is missing`);
+    const heads = kda.int('num_heads');
+    const headDim = kda.int('head_dim');
+    return {
+      ...mlaStack(r, layers, KIMI_LINEAR_EXPERTS),
+      linearAttention: {
+        kind: 'kda',
+        layers: kdaLayers,
+        fullAttentionLayers: layers - kdaLayers,
+        keyHeads: heads,
+        valueHeads: heads,
+        keyHeadDim: headDim,
+        valueHeadDim: headDim,
+        stateBytes: LINEAR_STATE_BYTES,
+        // Short convolutions over q, k and v.
+        convChannels: 3 * heads * headDim,
+        convKernel: kda.int('short_conv_kernel_size', 4),
+      },
+    };
+  },
+};
+
+/** Nemotron-H block letters: each layer is one block, a mixer or an MLP. */
+const NEMOTRON_BLOCKS: Record<string, 'mamba' | 'attention' | 'mlp' | 'moe'> = { M: 'mamba', '*': 'attention', '-': 'mlp', E: 'moe' };
+
+/** SSM state dtypes SGLang keeps (mamba_ssm_cache_dtype). */
+const SSM_STATE_BYTES: Record<string, number> = { float32: 4, bfloat16: 2, float16: 2 };
+
+/**
+ * Nemotron-H (Nemotron 3): a stack of single blocks named by `layers_block_type` or, one letter per layer,
+ * `hybrid_override_pattern` (M Mamba-2, * attention, - MLP, E experts); MLPs are squared-ReLU, two matrices.
+ */
+const nemotronH: Family = {
+  read(r) {
+    const named = r.list('layers_block_type');
+    const pattern = r.text('hybrid_override_pattern');
+    const blocks: string[] =
+      named?.map((kind) => String(kind)) ??
+      (pattern === undefined
+        ? r.fail(`${r.field('hybrid_override_pattern')} is missing`)
+        : [...pattern].map((letter) => NEMOTRON_BLOCKS[letter] ?? r.fail(`${r.field('hybrid_override_pattern')} has block '${letter}', which is not modelled (M, *, -, E)`)));
+    const count = (kind: string): number => blocks.filter((block) => block === kind).length;
+    const unknown = blocks.find((block) => !Object.values(NEMOTRON_BLOCKS).includes(block as never));
+    if (unknown !== undefined) r.fail(`${r.field('layers_block_type')} has block '${unknown}', which is not modelled (mamba, attention, mlp, moe)`, UNSUPPORTED_FIX);
+    if (r.has('moe_latent_size')) r.fail(`${r.field('moe_latent_size')} (latent expert projections) is not modelled`, UNSUPPORTED_FIX);
+    const attention = gqaAttention(r);
+    const mambaHeads = r.int('mamba_num_heads');
+    const mambaHeadDim = r.int('mamba_head_dim');
+    const groups = r.int('n_groups');
+    const stateSize = r.int('ssm_state_size');
+    const stateDtype = r.text('mamba_ssm_cache_dtype') ?? 'float32';
+    const experts = count('moe');
+    const dense = count('mlp');
+    return {
+      ...attention,
+      layers: blocks.length,
+      intermediate: dense > 0 ? r.int('intermediate_size') : 0,
+      denseLayers: dense,
+      ungatedMlp: true,
+      ...(experts > 0
+        ? {
+            experts: r.int('n_routed_experts'),
+            expertsPerToken: r.int('num_experts_per_tok'),
+            moeIntermediate: r.int('moe_intermediate_size'),
+            ...(r.has('moe_shared_expert_intermediate_size') ? { sharedIntermediate: r.int('moe_shared_expert_intermediate_size') } : {}),
+            expertLayers: experts,
+          }
+        : {}),
+      ...commonFields(r),
+      linearAttention: {
+        kind: 'mamba2',
+        layers: count('mamba'),
+        fullAttentionLayers: count('attention'),
+        keyHeads: groups,
+        valueHeads: mambaHeads,
+        keyHeadDim: stateSize,
+        valueHeadDim: mambaHeadDim,
+        stateBytes: SSM_STATE_BYTES[stateDtype] ?? r.fail(`${r.field('mamba_ssm_cache_dtype')} '${stateDtype}' is not one of float32, bfloat16, float16`),
+        // The convolution runs over x, B and C.
+        convChannels: mambaHeads * mambaHeadDim + 2 * groups * stateSize,
+        convKernel: r.int('conv_kernel'),
+      },
     };
   },
 };
@@ -336,6 +472,12 @@ const FAMILIES: Record<string, Family> = {
   gpt_oss: gqaFamily({ experts: LOCAL_EXPERTS, windowRule: alternateLayersSlide, separateWindowPool: true }),
   minimax_m2: minimax,
   minimax_m1: minimax,
+  ernie4_5: gqaFamily(),
+  ernie4_5_moe: gqaFamily({ experts: ERNIE_EXPERTS }),
+  glm4_moe_lite: deepseekFamily,
+  glm_moe_dsa: deepseekFamily,
+  kimi_linear: kimiLinear,
+  nemotron_h: nemotronH,
   deepseek_v2: deepseekFamily,
   deepseek_v3: deepseekFamily,
   deepseek_v32: deepseekFamily,
@@ -356,6 +498,12 @@ const MODEL_TYPE_OF_ARCHITECTURE: Record<string, string> = {
   DeepseekV3ForCausalLM: 'deepseek_v3',
   DeepseekV32ForCausalLM: 'deepseek_v32',
   Glm4MoeForCausalLM: 'glm4_moe',
+  Glm4MoeLiteForCausalLM: 'glm4_moe_lite',
+  GlmMoeDsaForCausalLM: 'glm_moe_dsa',
+  Ernie4_5_ForCausalLM: 'ernie4_5',
+  Ernie4_5_MoeForCausalLM: 'ernie4_5_moe',
+  KimiLinearForCausalLM: 'kimi_linear',
+  NemotronHForCausalLM: 'nemotron_h',
   MiniMaxM2ForCausalLM: 'minimax_m2',
   MiniMaxM1ForCausalLM: 'minimax_m1',
   GptOssForCausalLM: 'gpt_oss',

@@ -3,7 +3,8 @@
  * `qwen2.5-0.5b`, an HF cache dir `models--org--Name/snapshots/<sha>`) to its catalog entry.
  */
 import { UserError } from '../../core/errors.js';
-import { allModels, getModel, modelNames, type ModelSpec } from './catalog.js';
+import { allModels, getModel, modelNames } from './bundled-models.js';
+import type { ModelSpec } from './catalog.js';
 
 /**
  * Name parts that leave the architecture as it is: releases (`-Instruct`, `-it`, `-Thinking`, dates such

@@ -9,7 +9,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UserError } from '../../core/errors.js';
-import { modelNames, type ModelSpec, type QuantName } from './catalog.js';
+import { modelNames } from './bundled-models.js';
+import type { ModelSpec, QuantName } from './catalog.js';
 import { cachedFile, DEFAULT_REVISION, isHubId, repoFolder } from './hub-cache.js';
 import { hubCacheDir, hubOffline, type HubEnv } from './hub-settings.js';
 import { modelSpecFromHfConfig } from './hf-config.js';
@@ -79,6 +80,18 @@ export function localModelName(modelPath: string): string {
   return cached?.[1] ?? basename(modelPath.replace(/[/\\]+$/, ''));
 }
 
+/**
+ * A model read from its own config.json, known by the bundled entry its name names where there is one:
+ * the architecture is the file's, the identity (key, names, EAGLE3 draft) the entry's, so what is
+ * learnt per entry (speculative acceptance) still applies to a checkpoint found in the HF cache.
+ */
+function withBundledIdentity(model: ModelSpec, modelPath: string): ModelSpec {
+  const named = findModelByName(modelPath);
+  if (named === null) return model;
+  const { key, name, aliases, eagle3Draft, publishedParamsB } = named;
+  return { ...model, key, name, aliases, ...(eagle3Draft === undefined ? {} : { eagle3Draft }), ...(publishedParamsB === undefined ? {} : { publishedParamsB }) };
+}
+
 function readConfig(file: string): unknown {
   try {
     return JSON.parse(readFileSync(file, 'utf8'));
@@ -101,7 +114,7 @@ export function resolveModel(request: ModelRequest, env: HubEnv = process.env): 
   }
   const preprocessorPath = join(dirname(config), 'preprocessor_config.json');
   const preprocessor = existsSync(preprocessorPath) ? { config: readConfig(preprocessorPath), file: preprocessorPath } : undefined;
-  const model = modelSpecFromHfConfig(readConfig(config), localModelName(modelPath), config, preprocessor);
+  const model = withBundledIdentity(modelSpecFromHfConfig(readConfig(config), localModelName(modelPath), config, preprocessor), modelPath);
   // A 16-bit checkpoint's config says nothing about its format; its name may (an Ascend `-W8A8` directory).
   return { model, announcedQuant: model.nativeQuant === 'bf16' ? quantFromName(modelPath) : model.nativeQuant };
 }

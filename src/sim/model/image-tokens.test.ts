@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { getModel } from '../../deployment/model/catalog.js';
+import { getModel } from '../../deployment/model/bundled-models.js';
 import { imageTokens } from './image-tokens.js';
 
 const vision = (key: string) => getModel(key)!.vision!;

@@ -2,21 +2,47 @@
  * Parameter and KV-cache sizes derived from a model's architecture (spec §3.2, §5).
  * Weights only (norms and biases are negligible); whole model, no parallel split.
  */
-import type { ModelSpec } from '../../deployment/index.js';
+import type { AttentionGeometry, ModelSpec } from '../../deployment/index.js';
 
-/** Weights of one attention block (Q/K/V/O projections; MLA low-rank projections and DSA indexer). */
+/** The shape the model's fields give a softmax layer (before any per-kind override). */
+function modelGeometry(m: ModelSpec): AttentionGeometry {
+  return { heads: m.heads, kvHeads: m.kvHeads, headDim: m.headDim, valueHeadDim: m.valueHeadDim ?? m.headDim, keyIsValue: m.keyIsValue ?? false };
+}
+
+/** The shape of the layers that attend to the whole context. */
+export function globalGeometry(m: ModelSpec): AttentionGeometry {
+  return m.globalAttention ?? modelGeometry(m);
+}
+
+/** The shape of the sliding-window (or chunked) layers. */
+export function windowGeometry(m: ModelSpec): AttentionGeometry {
+  return m.slidingWindow?.attention ?? modelGeometry(m);
+}
+
+/** Q, K, V and O projection weights of one grouped-query attention layer of shape `g`. */
+function gqaParams(hidden: number, g: AttentionGeometry): number {
+  const kv = g.kvHeads * (g.headDim + (g.keyIsValue ? 0 : g.valueHeadDim));
+  return hidden * g.heads * g.headDim + hidden * kv + g.heads * g.valueHeadDim * hidden;
+}
+
+/** Weights of one softmax-attention block, averaged over the kinds (MLA low-rank projections and DSA indexer; GQA per shape). */
 export function attentionParamsPerLayer(m: ModelSpec): number {
   const h = m.hidden;
   if (m.mla) {
     const { qLoraRank: rq, kvLoraRank: rkv, ropeHeadDim: dr, nopeHeadDim: dn, vHeadDim: dv } = m.mla;
-    let p = h * rq + rq * m.heads * (dn + dr) + h * (rkv + dr) + rkv * m.heads * (dn + dv) + m.heads * dv * h;
-    if (m.dsa) p += rq * m.dsa.indexHeads * m.dsa.indexHeadDim + h * m.dsa.indexHeadDim + h * m.dsa.indexHeads;
+    // Queries come from a low-rank latent, or straight from the hidden state where there is none (rank 0).
+    const queryInput = rq > 0 ? rq : h;
+    const queryLatent = rq > 0 ? h * rq : 0;
+    let p = queryLatent + queryInput * m.heads * (dn + dr) + h * (rkv + dr) + rkv * m.heads * (dn + dv) + m.heads * dv * h;
+    if (m.dsa) p += queryInput * m.dsa.indexHeads * m.dsa.indexHeadDim + h * m.dsa.indexHeadDim + h * m.dsa.indexHeads;
     return p;
   }
-  return h * m.heads * m.headDim + 2 * h * m.kvHeads * m.headDim + m.heads * m.headDim * h;
+  const window = slidingWindowLayers(m);
+  const global = globalAttentionLayers(m);
+  return (global * gqaParams(h, globalGeometry(m)) + window * gqaParams(h, windowGeometry(m))) / (global + window);
 }
 
-/** Weights of one linear-attention (Gated DeltaNet) block: q/k projections, v/gate/out projections. */
+/** Weights of one recurrent block: queries and keys (Mamba-2's B and C), values, gate and output. */
 export function linearAttentionParamsPerLayer(m: ModelSpec): number {
   const la = m.linearAttention;
   if (!la) return 0;
@@ -28,46 +54,61 @@ export function attentionLayers(m: ModelSpec): number {
   return m.linearAttention ? m.linearAttention.fullAttentionLayers : m.layers;
 }
 
-/** Layers with linear attention (fixed per-request state, no KV growth). */
+/** Layers with a recurrent mixer (fixed per-request state, no KV growth). */
 export function linearAttentionLayers(m: ModelSpec): number {
-  return m.layers - attentionLayers(m);
+  return m.linearAttention?.layers ?? 0;
 }
 
-/** Mean attention-block weights per layer, mixing softmax and linear layers. */
+/** Mean mixer weights per layer, mixing softmax and recurrent layers (blocks with no mixer count as 0). */
 export function meanAttentionParams(m: ModelSpec): number {
   const full = attentionLayers(m) * attentionParamsPerLayer(m);
   const linear = linearAttentionLayers(m) * linearAttentionParamsPerLayer(m);
   return (full + linear) / m.layers;
 }
 
-/** Weights of one routed expert (SwiGLU: gate, up, down). */
+/** Weight matrices of one MLP: gate, up and down (SwiGLU, GeGLU), or up and down (Nemotron-H's squared ReLU). */
+function mlpMatrices(m: ModelSpec): number {
+  return m.ungatedMlp ? 2 : 3;
+}
+
+/** Weights of one routed expert. */
 export function expertParams(m: ModelSpec): number {
-  return 3 * m.hidden * (m.moeIntermediate ?? 0);
+  return mlpMatrices(m) * m.hidden * (m.moeIntermediate ?? 0);
 }
 
 /** Weights of the shared expert of one MoE layer (0 when none). */
 export function sharedExpertParams(m: ModelSpec): number {
-  return 3 * m.hidden * (m.sharedIntermediate ?? 0);
+  return mlpMatrices(m) * m.hidden * (m.sharedIntermediate ?? 0);
 }
 
 /** Weights of one dense MLP. */
 export function denseMlpParams(m: ModelSpec): number {
-  return 3 * m.hidden * m.intermediate;
+  return mlpMatrices(m) * m.hidden * m.intermediate;
 }
 
-/** Layers whose MLP is a mixture of experts. */
+/** Layers with routed experts. */
 export function moeLayers(m: ModelSpec): number {
-  return m.experts ? m.layers - m.denseLayers : 0;
+  if (!m.experts) return 0;
+  return m.expertLayers ?? m.layers - m.denseLayers;
 }
 
-/** Layers whose MLP is dense. */
+/** Layers with a dense MLP. */
 export function denseLayers(m: ModelSpec): number {
-  return m.experts ? m.denseLayers : m.layers;
+  return m.denseLayers;
 }
 
-/** Embedding plus LM head weights. */
+/**
+ * Residual blocks of the stack: each mixer and each MLP, a dense MLP beside experts counting once with
+ * them (Gemma 4); under tensor parallelism each ends in an all-reduce. Two per layer in most models,
+ * one per layer in Nemotron-H, whose layers are single blocks.
+ */
+export function residualBlocks(m: ModelSpec): number {
+  return attentionLayers(m) + linearAttentionLayers(m) + Math.min(m.layers, denseLayers(m) + moeLayers(m));
+}
+
+/** Embedding plus LM head weights, and weights only looked up (per-layer embeddings). */
 export function embeddingParams(m: ModelSpec): number {
-  return m.vocab * m.hidden * (m.tiedEmbeddings ? 1 : 2);
+  return m.vocab * m.hidden * (m.tiedEmbeddings ? 1 : 2) + (m.lookupParams ?? 0);
 }
 
 /** Attention and MLP weights of every layer, counting `experts` routed experts per MoE layer. */
@@ -104,9 +145,7 @@ export function activeParams(m: ModelSpec): number {
 
 /** Weights of one whole decoder layer of the average kind (used to size MTP / draft layers). */
 export function meanLayerParams(m: ModelSpec): number {
-  const mlp = m.experts
-    ? (m.experts * expertParams(m) + sharedExpertParams(m))
-    : denseMlpParams(m);
+  const mlp = m.experts ? m.experts * expertParams(m) + sharedExpertParams(m) : denseMlpParams(m);
   return meanAttentionParams(m) + mlp;
 }
 
@@ -120,28 +159,44 @@ export function globalAttentionLayers(m: ModelSpec): number {
   return attentionLayers(m) - slidingWindowLayers(m);
 }
 
+/** Softmax layers of each reach that keep a KV cache of their own (shared-KV layers read another's). */
+function cachingLayers(m: ModelSpec): { global: number; window: number } {
+  const shared = m.sharedKvLayers ?? { window: 0, global: 0 };
+  return { global: globalAttentionLayers(m) - shared.global, window: slidingWindowLayers(m) - shared.window };
+}
+
 /**
- * KV-cache bytes one token takes in one softmax-attention layer on one device. MLA keeps one latent per
+ * KV-cache bytes one token takes in one softmax layer of shape `g` on one device. MLA keeps one latent per
  * token that TP does not split; GQA splits KV heads over the attention-TP group (replicated when the group
- * exceeds the head count). DSA adds the 8-bit indexer key plus a 4-byte scale. FP8 MLA uses FlashMLA's
- * 656-byte layout (512 FP8 latent + scales + 64 BF16 RoPE dims).
+ * exceeds the head count), and keeps K only where V is K. DSA adds the 8-bit indexer key plus a 4-byte
+ * scale. FP8 MLA uses FlashMLA's 656-byte layout (512 FP8 latent + scales + 64 BF16 RoPE dims).
  */
-export function kvBytesPerTokenPerLayer(m: ModelSpec, kvElementBytes: number, attentionTp: number): number {
+function kvBytesPerLayer(m: ModelSpec, g: AttentionGeometry, kvElementBytes: number, attentionTp: number): number {
   if (m.mla) {
     const latent = m.mla.kvLoraRank + m.mla.ropeHeadDim;
     const perLayer = kvElementBytes < 2 ? 656 : latent * kvElementBytes;
     return m.dsa ? perLayer + m.dsa.indexHeadDim + 4 : perLayer;
   }
-  const headsPerDevice = Math.max(1, m.kvHeads / attentionTp);
-  return 2 * headsPerDevice * m.headDim * kvElementBytes;
+  const headsPerDevice = Math.max(1, g.kvHeads / attentionTp);
+  return headsPerDevice * (g.headDim + (g.keyIsValue ? 0 : g.valueHeadDim)) * kvElementBytes;
+}
+
+/** KV bytes per token of one global layer and of one window layer, on one device. */
+function kvBytesByReach(m: ModelSpec, kvElementBytes: number, attentionTp: number): { global: number; window: number } {
+  return {
+    global: kvBytesPerLayer(m, globalGeometry(m), kvElementBytes, attentionTp),
+    window: kvBytesPerLayer(m, windowGeometry(m), kvElementBytes, attentionTp),
+  };
 }
 
 /**
- * KV-cache bytes per token on one device over every softmax-attention layer, window layers included:
+ * KV-cache bytes per token on one device over every caching softmax layer, window layers included:
  * what a token costs while the context fits in every window (and what a model without windows always pays).
  */
 export function kvBytesPerTokenPerDevice(m: ModelSpec, kvElementBytes: number, attentionTp: number): number {
-  return kvBytesPerTokenPerLayer(m, kvElementBytes, attentionTp) * attentionLayers(m);
+  const layers = cachingLayers(m);
+  const bytes = kvBytesByReach(m, kvElementBytes, attentionTp);
+  return layers.global * bytes.global + layers.window * bytes.window;
 }
 
 /**
@@ -152,8 +207,9 @@ export function kvBytesPerTokenPerDevice(m: ModelSpec, kvElementBytes: number, a
 export function kvBytesPerRequestPerDevice(m: ModelSpec, kvElementBytes: number, attentionTp: number, tokens: number): number {
   const window = m.slidingWindow;
   const windowTokens = window?.separatePool ? Math.min(tokens, window.size) : tokens;
-  const perLayer = kvBytesPerTokenPerLayer(m, kvElementBytes, attentionTp);
-  return perLayer * (globalAttentionLayers(m) * tokens + slidingWindowLayers(m) * windowTokens);
+  const layers = cachingLayers(m);
+  const bytes = kvBytesByReach(m, kvElementBytes, attentionTp);
+  return layers.global * bytes.global * tokens + layers.window * bytes.window * windowTokens;
 }
 
 /** SGLang's default `--swa-full-tokens-ratio`: tokens of the window layers' pool per token of the full pool. */
@@ -170,14 +226,26 @@ export function kvPoolBytesPerTokenPerDevice(
   attentionTp: number,
   swaFullTokensRatio = SWA_FULL_TOKENS_RATIO,
 ): number {
-  const separate = m.slidingWindow?.separatePool ? slidingWindowLayers(m) : 0;
-  const layers = attentionLayers(m) - separate + separate * swaFullTokensRatio;
-  return kvBytesPerTokenPerLayer(m, kvElementBytes, attentionTp) * layers;
+  const layers = cachingLayers(m);
+  const bytes = kvBytesByReach(m, kvElementBytes, attentionTp);
+  const windowShare = m.slidingWindow?.separatePool ? swaFullTokensRatio : 1;
+  return layers.global * bytes.global + layers.window * bytes.window * windowShare;
 }
 
-/** Linear-attention recurrent state per request on one device (Qwen3-Next), split over attention TP. */
+/** KV bytes one token takes in one caching softmax layer on one device, averaged over the caching layers. */
+export function kvBytesPerTokenPerCachingLayer(m: ModelSpec, kvElementBytes: number, attentionTp: number): number {
+  const layers = cachingLayers(m);
+  return kvBytesPerTokenPerDevice(m, kvElementBytes, attentionTp) / (layers.global + layers.window);
+}
+
+/** Bytes of the short-convolution state: SGLang keeps it in the model's 16-bit dtype. */
+const CONV_STATE_BYTES = 2;
+
+/** Recurrent state (and short-convolution state) per request on one device over every recurrent layer, split over attention TP. */
 export function linearStateBytesPerRequest(m: ModelSpec, attentionTp: number): number {
   const la = m.linearAttention;
   if (!la) return 0;
-  return (linearAttentionLayers(m) * la.valueHeads * la.keyHeadDim * la.valueHeadDim * la.stateBytes) / attentionTp;
+  const recurrent = la.valueHeads * la.keyHeadDim * la.valueHeadDim * la.stateBytes;
+  const conv = Math.max(0, la.convKernel - 1) * la.convChannels * CONV_STATE_BYTES;
+  return (linearAttentionLayers(m) * (recurrent + conv)) / attentionTp;
 }

@@ -14,11 +14,17 @@ import {
   denseLayers,
   denseMlpParams,
   expertParams,
+  globalAttentionLayers,
+  globalGeometry,
   linearAttentionLayers,
   linearAttentionParamsPerLayer,
   moeLayers,
+  residualBlocks,
   sharedExpertParams,
+  slidingWindowLayers,
+  windowGeometry,
 } from './params.js';
+import type { AttentionGeometry } from '../../deployment/index.js';
 import { mathPeak } from '../../deployment/index.js';
 import type { RequestWork } from './request-work.js';
 
@@ -117,8 +123,27 @@ export function expectedActiveExperts(experts: number, topK: number, ep: number,
   return (experts / ep) * (1 - Math.pow(1 - topK / experts, tokens));
 }
 
+/** What one reach of softmax layers costs per query-key pair and per cached token read, on one device. */
+interface ReachCost {
+  /** The reach's share of the softmax layers. */
+  share: number;
+  flopsPerPair: number;
+  kvBytesPerToken: number;
+}
+
+function reachCost(d: ResolvedInstance, g: AttentionGeometry, layers: number): ReachCost {
+  return {
+    share: layers / attentionLayers(d.model),
+    // Scores (Q·K) and the weighted sum of values, per head on this device.
+    flopsPerPair: 2 * (g.heads / d.attentionTp) * (g.headDim + g.valueHeadDim),
+    kvBytesPerToken: Math.max(1, g.kvHeads / d.attentionTp) * (g.headDim + (g.keyIsValue ? 0 : g.valueHeadDim)) * d.kvElementBytes,
+  };
+}
+
 /** Per-deployment constants of the pass model (computed once per deployment object). */
 interface PassConstants {
+  globalAttention: ReachCost;
+  windowAttention: ReachCost;
   bandwidth: number;
   gemmPeak: number;
   attentionPeak: number;
@@ -142,6 +167,8 @@ function constantsOf(d: ResolvedInstance): PassConstants {
     const m = d.model;
     const e = d.efficiency.family;
     c = {
+      globalAttention: reachCost(d, globalGeometry(m), globalAttentionLayers(m)),
+      windowAttention: reachCost(d, windowGeometry(m), slidingWindowLayers(m)),
       bandwidth: d.hardware.hbmTBs * 1e12 * e.memory,
       gemmPeak: mathPeak(d.hardware, d.quant.mathBits) * (d.quant.mathBits < 16 ? e.gemm8 : e.gemm),
       attentionPeak: mathPeak(d.hardware, 16) * e.attention,
@@ -160,6 +187,19 @@ function constantsOf(d: ResolvedInstance): PassConstants {
     constantsCache.set(d, c);
   }
   return c;
+}
+
+/**
+ * Query-key pairs of `n` new tokens after `ctx` under chunked attention: each token at position p
+ * attends to the (p mod size) + 1 tokens of its own chunk so far.
+ */
+function chunkPairs(ctx: number, n: number, size: number): number {
+  const upTo = (tokens: number): number => {
+    const whole = Math.floor(tokens / size);
+    const rest = tokens - whole * size;
+    return (whole * size * (size + 1)) / 2 + (rest * (rest + 1)) / 2;
+  };
+  return upTo(ctx + n) - upTo(ctx);
 }
 
 /** Attention-core math and bytes of one rank's requests, per softmax-attention layer. */
@@ -190,12 +230,15 @@ function attentionCore(d: ResolvedInstance, c: PassConstants, work: readonly Req
         bytes += full * (m.dsa.indexHeadDim + 4);
       }
     } else {
-      // Sliding-window layers attend (and keep) at most the window; the share of such layers blends the two.
-      const windowShare = window ? window.layers / attentionLayers(m) : 0;
-      const windowPairs = window ? n * Math.min(ctx, window.size) + (n * Math.min(n, window.size)) / 2 : pairs;
-      const windowFull = window ? Math.min(full, window.size + n) : full;
-      flops += 4 * headsPerDevice * m.headDim * ((1 - windowShare) * pairs + windowShare * windowPairs);
-      bytes += ((1 - windowShare) * full + windowShare * windowFull) * 2 * Math.max(1, m.kvHeads / d.attentionTp) * m.headDim * d.kvElementBytes;
+      // Each reach's layers attend (and read) what they see: the whole context, the last `size` tokens, or the current chunk.
+      flops += c.globalAttention.share * c.globalAttention.flopsPerPair * pairs;
+      bytes += c.globalAttention.share * c.globalAttention.kvBytesPerToken * full;
+      if (window !== undefined) {
+        const windowPairs = window.chunked ? chunkPairs(ctx, n, window.size) : n * Math.min(ctx, window.size) + (n * Math.min(n, window.size)) / 2;
+        const windowFull = Math.min(full, (window.chunked ? ctx % window.size : window.size) + n);
+        flops += c.windowAttention.share * c.windowAttention.flopsPerPair * windowPairs;
+        bytes += c.windowAttention.share * c.windowAttention.kvBytesPerToken * windowFull;
+      }
     }
   }
   const mathSeconds = flops / c.attentionPeak + indexerFlops / c.indexerPeak;
@@ -232,13 +275,15 @@ function rankPass(
   const nAttention = attentionLayers(m) * share;
   const nLinear = linearAttentionLayers(m) * share;
   const nMoe = m.experts ? moeLayersIn(d, layers) : 0;
-  const nDense = Math.max(0, Math.min(layers - nMoe, denseLayers(m)));
+  // A layer runs its dense MLP instead of the experts, or beside them (Gemma 4's parallel branch).
+  const parallelMlp = denseLayers(m) + moeLayers(m) > m.layers;
+  const nDense = parallelMlp ? denseLayers(m) * share : Math.max(0, Math.min(layers - nMoe, denseLayers(m)));
   const wb = d.quant.weightBytes;
   let seconds = group(parts, 'attentionProjections', 2 * tokens * c.attentionParams, c.attentionParams * wb, c.gemmPeak, c.bandwidth, c.sharpness, nAttention);
   const la = m.linearAttention;
   if (la && nLinear > 0) {
     seconds += group(parts, 'attentionProjections', 2 * tokens * c.linearParams, c.linearParams * wb, c.gemmPeak, c.bandwidth, c.sharpness, nLinear);
-    // Gated DeltaNet core: the recurrent state is read and written once per request per layer.
+    // The recurrent core: the state is read and written once per request per layer.
     const stateFlops = (4 * la.valueHeads * la.keyHeadDim * la.valueHeadDim * tokens) / d.attentionTp;
     const stateBytes = 2 * work.length * (d.stateBytesPerRequest / linearAttentionLayers(m));
     seconds += group(parts, 'linearAttention', stateFlops, stateBytes, c.attentionPeak, c.bandwidth, c.sharpness, nLinear);
@@ -257,8 +302,8 @@ function rankPass(
     part.memorySeconds += core.memorySeconds * nAttention;
   }
   seconds += group(parts, 'lmHead', 2 * logits * c.lmHeadParams, c.lmHeadParams * 2, c.lmHeadPeak, c.bandwidth, c.sharpness);
-  // Two all-reduces per layer inside the attention-TP group (after attention and after the MLP).
-  const collectives = 2 * layers * allReduceSeconds(d, tokens * m.hidden * 2, d.attentionTp);
+  // An all-reduce after each residual block inside the attention-TP group (after attention and after the MLP).
+  const collectives = residualBlocks(m) * share * allReduceSeconds(d, tokens * m.hidden * 2, d.attentionTp);
   return { collectives, seconds: seconds + collectives };
 }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PNG } from 'pngjs';
 import { HttpError } from '../../core/http-error.js';
-import { getModel } from '../../deployment/model/catalog.js';
+import { getModel } from '../../deployment/model/bundled-models.js';
 import { expandImages } from './image-input.js';
 
 const PAD = 151655;
