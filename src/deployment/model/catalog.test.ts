@@ -219,10 +219,10 @@ describe('architecture sizes (spec §5 table)', () => {
     near(activeParams(model('qwen3-235b-a22b')), 21.5e9);
   });
 
-  test('every catalog entry names its source and totals within 3% of its published size', () => {
+  test('every bundled model names the config it was read from and, where its card gives one, totals within 3% of its published size', () => {
     for (const entry of allModels()) {
-      assert.match(entry.source, /huggingface\.co\/[\w.-]+\/[\w.-]+ config\.json/, entry.key);
-      assert.ok(entry.publishedParamsB !== undefined && entry.publishedParamsB > 0, `${entry.key} has no publishedParamsB`);
+      assert.match(entry.source, /huggingface\.co\/[\w.-]+\/[\w.-]+/, entry.key);
+      if (entry.publishedParamsB === undefined) continue;
       const ratio = totalParams(entry) / (entry.publishedParamsB * 1e9);
       assert.ok(Math.abs(ratio - 1) < 0.03, `${entry.key}: ${(totalParams(entry) / 1e9).toFixed(2)}B vs ${entry.publishedParamsB}B published`);
       assert.equal(resolveQuant(null, null, entry.nativeQuant).name, entry.nativeQuant, entry.key);

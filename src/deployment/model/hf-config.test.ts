@@ -129,8 +129,10 @@ describe('modelSpecFromHfConfig: MLA, sparse and linear attention', () => {
     assert.deepEqual(v32.dsa, { topK: 256, indexHeads: 4, indexHeadDim: 32 });
   });
 
-  test('MLA without a query projection rank cannot be represented: one line naming q_lora_rank', () => {
-    throwsOneLine(() => spec({ ...deepseek, model_type: 'deepseek_v2', q_lora_rank: null }), /^config\.json: 'q_lora_rank' is not set/, /--sim-model NAME/);
+  test('MLA without a query latent (q_lora_rank null) projects queries straight from the hidden state', () => {
+    const direct = spec({ ...deepseek, model_type: 'deepseek_v2', q_lora_rank: null });
+    assert.equal(direct.mla?.qLoraRank, 0);
+    assert.equal(direct.mla?.kvLoraRank, spec(deepseek).mla?.kvLoraRank);
   });
 
   test('qwen3_next: full attention every full_attention_interval-th layer, Gated DeltaNet elsewhere, one MTP layer', () => {
@@ -140,7 +142,10 @@ describe('modelSpecFromHfConfig: MLA, sparse and linear attention', () => {
       linear_num_value_heads: 8, linear_key_head_dim: 32, linear_value_head_dim: 32,
     };
     const m = spec(next);
-    assert.deepEqual(m.linearAttention, { fullAttentionLayers: 2, keyHeads: 4, valueHeads: 8, keyHeadDim: 32, valueHeadDim: 32, stateBytes: 4 });
+    assert.deepEqual(m.linearAttention, {
+      kind: 'gated-deltanet', layers: 6, fullAttentionLayers: 2, keyHeads: 4, valueHeads: 8, keyHeadDim: 32, valueHeadDim: 32, stateBytes: 4,
+      convChannels: 2 * 4 * 32 + 8 * 32, convKernel: 4,
+    });
     assert.deepEqual([m.mtpLayers, m.sharedIntermediate, m.denseLayers], [1, 64, 0]);
     const listed = spec({ ...next, layer_types: ['linear_attention', 'full_attention', 'linear_attention', 'full_attention', 'linear_attention', 'linear_attention', 'linear_attention', 'full_attention'] });
     assert.equal(listed.linearAttention?.fullAttentionLayers, 3);
@@ -152,7 +157,10 @@ describe('modelSpecFromHfConfig: MLA, sparse and linear attention', () => {
       head_dim: 128, intermediate_size: 9216, num_local_experts: 32, num_experts_per_tok: 2, vocab_size: 200064,
       max_position_embeddings: 10240000, attn_type_list: Array.from({ length: 80 }, (_, i) => ((i + 1) % 8 === 0 ? 1 : 0)),
     });
-    assert.deepEqual(m1.linearAttention, { fullAttentionLayers: 10, keyHeads: 64, valueHeads: 64, keyHeadDim: 128, valueHeadDim: 128, stateBytes: 4 });
+    assert.deepEqual(m1.linearAttention, {
+      kind: 'lightning', layers: 70, fullAttentionLayers: 10, keyHeads: 64, valueHeads: 64, keyHeadDim: 128, valueHeadDim: 128, stateBytes: 4,
+      convChannels: 0, convKernel: 0,
+    });
     assert.ok(Math.abs(totalParams(m1) / 456e9 - 1) < 0.01, String(totalParams(m1)));
   });
 });
