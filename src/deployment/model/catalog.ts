@@ -95,8 +95,10 @@ export interface AttentionGeometry {
   headDim: number;
   /** Value width per head (the attention output's). */
   valueHeadDim: number;
-  /** V is K (Gemma 4's attention_k_eq_v): the cache keeps one tensor per KV head and there is no V projection. */
+  /** V is K (Gemma 4's attention_k_eq_v): there is no V projection (SGLang's token pool still keeps a V buffer per layer). */
   keyIsValue: boolean;
+  /** The query projection also emits a sigmoid gate on the attention output (Qwen3.5's attn_output_gate). */
+  outputGate: boolean;
 }
 
 /**
@@ -170,6 +172,8 @@ export interface ModelSpec {
   valueHeadDim?: number;
   /** V is K in every softmax layer of the model's shape (see AttentionGeometry). */
   keyIsValue?: boolean;
+  /** Gated attention output in every softmax layer of the model's shape (see AttentionGeometry). */
+  attentionOutputGate?: boolean;
   /** The full-attention layers' own shape where it differs from the model's (Gemma 4's global_head_dim, num_global_key_value_heads). */
   globalAttention?: AttentionGeometry;
   /** Layers that read an earlier layer's KV cache and keep none (Gemma 3n / 4). */
@@ -178,6 +182,11 @@ export interface ModelSpec {
   intermediate: number;
   /** Layers with a dense MLP (MoE models: the first-k-dense layers; both kinds where a layer runs them in parallel). */
   denseLayers: number;
+  /**
+   * Width the routed experts work in where it is not `hidden` (Nemotron-H's moe_latent_size): each MoE
+   * layer projects the hidden state down to it and back, and dispatches tokens at that width.
+   */
+  expertLatent?: number;
   /** MLPs of two matrices, up and down (Nemotron-H's squared ReLU), not three. */
   ungatedMlp?: boolean;
   /** Layers with routed experts, where not every non-dense layer has them (Nemotron-H's MoE blocks, Gemma 4's parallel branch). */

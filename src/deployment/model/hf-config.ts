@@ -99,7 +99,8 @@ function gqaAttention(r: ConfigReader) {
 
 /** Vocabulary, embeddings, context and MTP layers: fields every family reads the same way. */
 function commonFields(r: ConfigReader) {
-  const mtpLayers = r.int('num_nextn_predict_layers', 0, 0);
+  // Qwen3.5 counts its MTP layers as mtp_num_hidden_layers.
+  const mtpLayers = r.int('num_nextn_predict_layers', r.int('mtp_num_hidden_layers', 0, 0), 0);
   return {
     vocab: r.int('vocab_size'),
     tiedEmbeddings: r.bool('tie_word_embeddings', false),
@@ -327,8 +328,12 @@ function mlaStack(r: ConfigReader, layers: number, experts: ExpertFields) {
   };
 }
 
+/** DeepSeek-V2's layers with plain multi-head attention (`use_mla` false: DeepSeek-OCR's decoder). */
+const deepseekMha = gqaFamily({ experts: DEEPSEEK_EXPERTS });
+
 const deepseekFamily: Family = {
   read(r) {
+    if (!r.bool('use_mla', true)) return deepseekMha.read(r);
     return {
       ...mlaStack(r, r.int('num_hidden_layers'), DEEPSEEK_EXPERTS),
       // DeepSeek-V3.2's sparse attention: a lightning indexer picks the top-k tokens each query attends to.
@@ -391,7 +396,6 @@ const nemotronH: Family = {
     const count = (kind: string): number => blocks.filter((block) => block === kind).length;
     const unknown = blocks.find((block) => !Object.values(NEMOTRON_BLOCKS).includes(block as never));
     if (unknown !== undefined) r.fail(`${r.field('layers_block_type')} has block '${unknown}', which is not modelled (mamba, attention, mlp, moe)`, UNSUPPORTED_FIX);
-    if (r.has('moe_latent_size')) r.fail(`${r.field('moe_latent_size')} (latent expert projections) is not modelled`, UNSUPPORTED_FIX);
     const attention = gqaAttention(r);
     const mambaHeads = r.int('mamba_num_heads');
     const mambaHeadDim = r.int('mamba_head_dim');
@@ -412,6 +416,7 @@ const nemotronH: Family = {
             expertsPerToken: r.int('num_experts_per_tok'),
             moeIntermediate: r.int('moe_intermediate_size'),
             ...(r.has('moe_shared_expert_intermediate_size') ? { sharedIntermediate: r.int('moe_shared_expert_intermediate_size') } : {}),
+            ...(r.has('moe_latent_size') ? { expertLatent: r.int('moe_latent_size') } : {}),
             expertLayers: experts,
           }
         : {}),
@@ -429,6 +434,145 @@ const nemotronH: Family = {
         convChannels: mambaHeads * mambaHeadDim + 2 * groups * stateSize,
         convKernel: r.int('conv_kernel'),
       },
+    };
+  },
+};
+
+/** How many layers of `list` (a per-layer list) hold `entry`, checked to be as long as the stack. */
+function layersMarked(r: ConfigReader, list: string, layers: number, marked: (entry: unknown) => boolean): number {
+  const entries = r.list(list) ?? r.fail(`${r.field(list)} is missing`);
+  if (entries.length !== layers) r.fail(`${r.field(list)} has ${entries.length} entries for ${layers} layers`);
+  return entries.filter(marked).length;
+}
+
+/**
+ * Llama 4: chunked attention (`attention_chunk_size`) in three layers of four, global NoPE attention in
+ * every fourth (SGLang fixes the pattern: layer L is global when (L + 1) % 4 == 0); every
+ * `interleave_moe_layer_step`-th layer routes to one of its experts beside a shared expert of the same
+ * size (`intermediate_size`), the others run a dense MLP of `intermediate_size_mlp`.
+ */
+const llama4: Family = {
+  read(r) {
+    const attention = gqaAttention(r);
+    const { layers } = attention;
+    const common = commonFields(r);
+    const step = r.int('interleave_moe_layer_step', 1, 0);
+    let moeLayers = 0;
+    for (let layer = 0; layer < layers; layer++) if (step === 0 || (layer + 1) % step === 0) moeLayers++;
+    const expertSize = r.int('intermediate_size');
+    const chunk = r.int('attention_chunk_size', 0, 0);
+    const chunkedLayers = layers - Math.floor(layers / 4);
+    return {
+      ...attention,
+      intermediate: moeLayers < layers ? r.int('intermediate_size_mlp') : 0,
+      denseLayers: layers - moeLayers,
+      experts: r.int('num_local_experts'),
+      expertsPerToken: r.int('num_experts_per_tok'),
+      moeIntermediate: expertSize,
+      sharedIntermediate: expertSize,
+      ...common,
+      // SGLang pools the chunked layers' KV apart (hybrid SWA memory): a request keeps at most a chunk there.
+      ...(chunk > 0 && chunk < common.maxContext ? { slidingWindow: { size: chunk, layers: chunkedLayers, separatePool: true, chunked: true } } : {}),
+    };
+  },
+};
+
+/**
+ * Qwen3.5: Qwen3-Next's stack (Gated DeltaNet layers, gated full attention every
+ * `full_attention_interval`-th layer), dense or with experts in every layer.
+ */
+function qwen35Family(experts: ExpertFields | undefined): Family {
+  return gqaFamily({
+    ...(experts ? { experts } : {}),
+    extra: (r, attention) => ({
+      linearAttention: gatedDeltaNet(r, attention.layers),
+      ...(r.bool('attn_output_gate', false) ? { attentionOutputGate: true } : {}),
+    }),
+  });
+}
+
+/**
+ * Gemma 4: sliding layers of `head_dim` × `num_key_value_heads` and full layers of `global_head_dim` ×
+ * `num_global_key_value_heads` (V is K there with `attention_k_eq_v`), by `layer_types`; the last
+ * `num_kv_shared_layers` read an earlier layer's cache (and, with `use_double_wide_mlp`, have twice the
+ * MLP); every layer has a GeGLU MLP and, with `enable_moe_block`, experts beside it; E-models add
+ * per-layer embeddings (`hidden_size_per_layer_input` per layer and token).
+ */
+const gemma4: Family = {
+  defaults: { tie_word_embeddings: true },
+  read(r) {
+    const attention = gqaAttention(r);
+    const { layers, heads } = attention;
+    const common = commonFields(r);
+    const types = r.list('layer_types') ?? r.fail(`${r.field('layer_types')} is missing`);
+    if (types.length !== layers) r.fail(`${r.field('layer_types')} has ${types.length} entries for ${layers} layers`);
+    const unknown = types.find((type) => type !== 'sliding_attention' && type !== 'full_attention');
+    if (unknown !== undefined) r.fail(`${r.field('layer_types')} has '${String(unknown)}', which is not modelled (sliding_attention, full_attention)`, UNSUPPORTED_FIX);
+    const shared = types.slice(layers - r.int('num_kv_shared_layers', 0, 0));
+    const sharedOf = (type: string): number => shared.filter((entry) => entry === type).length;
+    const globalHeadDim = r.int('global_head_dim', attention.headDim);
+    const intermediate = r.int('intermediate_size');
+    const doubleWide = r.bool('use_double_wide_mlp', false) ? shared.length : 0;
+    const perLayerInput = r.int('hidden_size_per_layer_input', 0, 0);
+    const withExperts = r.bool('enable_moe_block', false);
+    return {
+      ...attention,
+      globalAttention: {
+        heads,
+        kvHeads: r.int('num_global_key_value_heads', attention.kvHeads),
+        headDim: globalHeadDim,
+        valueHeadDim: globalHeadDim,
+        keyIsValue: r.bool('attention_k_eq_v', false),
+        outputGate: false,
+      },
+      slidingWindow: { size: r.int('sliding_window'), layers: types.filter((type) => type === 'sliding_attention').length, separatePool: true },
+      ...(shared.length > 0 ? { sharedKvLayers: { window: sharedOf('sliding_attention'), global: sharedOf('full_attention') } } : {}),
+      intermediate: (intermediate * (layers + doubleWide)) / layers,
+      denseLayers: layers,
+      ...(withExperts
+        ? { experts: r.int('num_experts'), expertsPerToken: r.int('top_k_experts'), moeIntermediate: r.int('moe_intermediate_size'), expertLayers: layers }
+        : {}),
+      ...common,
+      ...(perLayerInput > 0 ? { lookupParams: r.int('vocab_size_per_layer_input', common.vocab) * layers * perLayerInput } : {}),
+    };
+  },
+};
+
+/**
+ * MiMo-V2-Flash: `hybrid_layer_pattern` marks sliding-window layers (1), with their own heads and widths
+ * (`swa_*`), pooled apart by SGLang; `moe_layer_freq` marks the layers with experts.
+ */
+const mimoV2Flash: Family = {
+  read(r) {
+    const attention = gqaAttention(r);
+    const { layers } = attention;
+    const common = commonFields(r);
+    const windowLayers = layersMarked(r, 'hybrid_layer_pattern', layers, (entry) => entry === 1);
+    const moeLayers = layersMarked(r, 'moe_layer_freq', layers, (entry) => entry === 1 || entry === true);
+    const swaHeadDim = r.int('swa_head_dim', attention.headDim);
+    return {
+      ...attention,
+      valueHeadDim: r.int('v_head_dim', attention.headDim),
+      slidingWindow: {
+        size: r.int('sliding_window_size', r.int('sliding_window')),
+        layers: windowLayers,
+        separatePool: true,
+        attention: {
+          heads: r.int('swa_num_attention_heads', attention.heads),
+          kvHeads: r.int('swa_num_key_value_heads', attention.kvHeads),
+          headDim: swaHeadDim,
+          valueHeadDim: r.int('swa_v_head_dim', swaHeadDim),
+          keyIsValue: false,
+          outputGate: false,
+        },
+      },
+      intermediate: moeLayers < layers ? r.int('intermediate_size') : 0,
+      denseLayers: layers - moeLayers,
+      experts: r.int('n_routed_experts'),
+      expertsPerToken: r.int('num_experts_per_tok'),
+      moeIntermediate: r.int('moe_intermediate_size'),
+      ...(r.int('n_shared_experts', 0, 0) > 0 ? { sharedIntermediate: r.int('n_shared_experts') * r.int('moe_intermediate_size') } : {}),
+      ...common,
     };
   },
 };
@@ -472,6 +616,17 @@ const FAMILIES: Record<string, Family> = {
   gpt_oss: gqaFamily({ experts: LOCAL_EXPERTS, windowRule: alternateLayersSlide, separateWindowPool: true }),
   minimax_m2: minimax,
   minimax_m1: minimax,
+  llama4: llama4,
+  llama4_text: llama4,
+  qwen3_5: qwen35Family(undefined),
+  qwen3_5_text: qwen35Family(undefined),
+  qwen3_5_moe: qwen35Family(QWEN_EXPERTS),
+  qwen3_5_moe_text: qwen35Family(QWEN_EXPERTS),
+  gemma4: gemma4,
+  gemma4_text: gemma4,
+  // MiMo-7B is Qwen2's architecture with MTP layers (num_nextn_predict_layers).
+  mimo: qwen,
+  mimo_v2_flash: mimoV2Flash,
   ernie4_5: gqaFamily(),
   ernie4_5_moe: gqaFamily({ experts: ERNIE_EXPERTS }),
   glm4_moe_lite: deepseekFamily,
@@ -479,6 +634,7 @@ const FAMILIES: Record<string, Family> = {
   kimi_linear: kimiLinear,
   nemotron_h: nemotronH,
   deepseek_v2: deepseekFamily,
+  deepseek_vl_v2: deepseekFamily,
   deepseek_v3: deepseekFamily,
   deepseek_v32: deepseekFamily,
   kimi_k2: deepseekFamily,
@@ -503,6 +659,14 @@ const MODEL_TYPE_OF_ARCHITECTURE: Record<string, string> = {
   Ernie4_5_ForCausalLM: 'ernie4_5',
   Ernie4_5_MoeForCausalLM: 'ernie4_5_moe',
   KimiLinearForCausalLM: 'kimi_linear',
+  Llama4ForConditionalGeneration: 'llama4',
+  DeepseekOCRForCausalLM: 'deepseek_vl_v2',
+  Llama4ForCausalLM: 'llama4_text',
+  Qwen3_5ForConditionalGeneration: 'qwen3_5',
+  Qwen3_5MoeForConditionalGeneration: 'qwen3_5_moe',
+  Gemma4ForConditionalGeneration: 'gemma4',
+  MiMoForCausalLM: 'mimo',
+  MiMoV2FlashForCausalLM: 'mimo_v2_flash',
   NemotronHForCausalLM: 'nemotron_h',
   MiniMaxM2ForCausalLM: 'minimax_m2',
   MiniMaxM1ForCausalLM: 'minimax_m1',
@@ -529,6 +693,9 @@ const VISION_TOWERS: Record<string, { gatedMlp: boolean; minPixels: number; maxP
   qwen2_5_vl: { gatedMlp: true, minPixels: 3136, maxPixels: 12845056 },
   qwen3_vl: { gatedMlp: false, minPixels: 65536, maxPixels: 16777216 },
   qwen3_vl_moe: { gatedMlp: false, minPixels: 65536, maxPixels: 16777216 },
+  // Qwen3.5's tower is Qwen3-VL's (no DeepStack mergers); its processor keeps Qwen3-VL's budget.
+  qwen3_5: { gatedMlp: false, minPixels: 65536, maxPixels: 16777216 },
+  qwen3_5_moe: { gatedMlp: false, minPixels: 65536, maxPixels: 16777216 },
 };
 
 /** The processor's pixel budget: `min_pixels`/`max_pixels` (Qwen2.5-VL) or `size.shortest_edge`/`size.longest_edge` (Qwen3-VL). */
@@ -646,8 +813,10 @@ export interface PreprocessorFile {
 export function modelSpecFromHfConfig(config: unknown, name: string, file = 'config.json', preprocessor?: PreprocessorFile): ModelSpec {
   if (!isObject(config)) throw new UserError(`${file}: not a JSON object; ${FIX}`);
   const outer = new ConfigReader(config, file);
-  const nested = outer.nested('text_config') ? (config['text_config'] as ConfigObject) : undefined;
-  const prefix = nested ? 'text_config.' : '';
+  // Multimodal wrappers nest their language model as text_config (DeepSeek-VL2 / OCR: language_config).
+  const nestedKey = ['text_config', 'language_config'].find((key) => outer.nested(key) !== undefined);
+  const nested = nestedKey === undefined ? undefined : (config[nestedKey] as ConfigObject);
+  const prefix = nestedKey === undefined ? '' : `${nestedKey}.`;
   const modelType = modelTypeOf(new ConfigReader(nested ?? config, file, prefix), outer);
   const family = FAMILIES[modelType];
   if (!family) {

@@ -6,7 +6,14 @@ import type { AttentionGeometry, ModelSpec } from '../../deployment/index.js';
 
 /** The shape the model's fields give a softmax layer (before any per-kind override). */
 function modelGeometry(m: ModelSpec): AttentionGeometry {
-  return { heads: m.heads, kvHeads: m.kvHeads, headDim: m.headDim, valueHeadDim: m.valueHeadDim ?? m.headDim, keyIsValue: m.keyIsValue ?? false };
+  return {
+    heads: m.heads,
+    kvHeads: m.kvHeads,
+    headDim: m.headDim,
+    valueHeadDim: m.valueHeadDim ?? m.headDim,
+    keyIsValue: m.keyIsValue ?? false,
+    outputGate: m.attentionOutputGate ?? false,
+  };
 }
 
 /** The shape of the layers that attend to the whole context. */
@@ -19,10 +26,11 @@ export function windowGeometry(m: ModelSpec): AttentionGeometry {
   return m.slidingWindow?.attention ?? modelGeometry(m);
 }
 
-/** Q, K, V and O projection weights of one grouped-query attention layer of shape `g`. */
+/** Q (and its output gate), K, V and O projection weights of one grouped-query attention layer of shape `g`. */
 function gqaParams(hidden: number, g: AttentionGeometry): number {
+  const query = g.heads * g.headDim * (g.outputGate ? 2 : 1);
   const kv = g.kvHeads * (g.headDim + (g.keyIsValue ? 0 : g.valueHeadDim));
-  return hidden * g.heads * g.headDim + hidden * kv + g.heads * g.valueHeadDim * hidden;
+  return hidden * query + hidden * kv + g.heads * g.valueHeadDim * hidden;
 }
 
 /** Weights of one softmax-attention block, averaged over the kinds (MLA low-rank projections and DSA indexer; GQA per shape). */
@@ -71,14 +79,23 @@ function mlpMatrices(m: ModelSpec): number {
   return m.ungatedMlp ? 2 : 3;
 }
 
-/** Weights of one routed expert. */
-export function expertParams(m: ModelSpec): number {
-  return mlpMatrices(m) * m.hidden * (m.moeIntermediate ?? 0);
+/** The width tokens have when they reach the routed experts (and are dispatched to them). */
+export function expertWidth(m: ModelSpec): number {
+  return m.expertLatent ?? m.hidden;
 }
 
-/** Weights of the shared expert of one MoE layer (0 when none). */
+/** Weights of one routed expert. */
+export function expertParams(m: ModelSpec): number {
+  return mlpMatrices(m) * expertWidth(m) * (m.moeIntermediate ?? 0);
+}
+
+/**
+ * Weights of one MoE layer that every token runs: the shared expert (0 when none) and, where the
+ * experts work in a latent width, the projections down to it and back.
+ */
 export function sharedExpertParams(m: ModelSpec): number {
-  return mlpMatrices(m) * m.hidden * (m.sharedIntermediate ?? 0);
+  const latent = m.expertLatent === undefined ? 0 : 2 * m.hidden * m.expertLatent;
+  return mlpMatrices(m) * m.hidden * (m.sharedIntermediate ?? 0) + latent;
 }
 
 /** Weights of one dense MLP. */
@@ -168,7 +185,7 @@ function cachingLayers(m: ModelSpec): { global: number; window: number } {
 /**
  * KV-cache bytes one token takes in one softmax layer of shape `g` on one device. MLA keeps one latent per
  * token that TP does not split; GQA splits KV heads over the attention-TP group (replicated when the group
- * exceeds the head count), and keeps K only where V is K. DSA adds the 8-bit indexer key plus a 4-byte
+ * exceeds the head count), K and V alike. DSA adds the 8-bit indexer key plus a 4-byte
  * scale. FP8 MLA uses FlashMLA's 656-byte layout (512 FP8 latent + scales + 64 BF16 RoPE dims).
  */
 function kvBytesPerLayer(m: ModelSpec, g: AttentionGeometry, kvElementBytes: number, attentionTp: number): number {
@@ -178,7 +195,7 @@ function kvBytesPerLayer(m: ModelSpec, g: AttentionGeometry, kvElementBytes: num
     return m.dsa ? perLayer + m.dsa.indexHeadDim + 4 : perLayer;
   }
   const headsPerDevice = Math.max(1, g.kvHeads / attentionTp);
-  return headsPerDevice * (g.headDim + (g.keyIsValue ? 0 : g.valueHeadDim)) * kvElementBytes;
+  return headsPerDevice * (g.headDim + g.valueHeadDim) * kvElementBytes;
 }
 
 /** KV bytes per token of one global layer and of one window layer, on one device. */

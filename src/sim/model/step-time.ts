@@ -14,6 +14,7 @@ import {
   denseLayers,
   denseMlpParams,
   expertParams,
+  expertWidth,
   globalAttentionLayers,
   globalGeometry,
   linearAttentionLayers,
@@ -136,7 +137,7 @@ function reachCost(d: ResolvedInstance, g: AttentionGeometry, layers: number): R
     share: layers / attentionLayers(d.model),
     // Scores (Q·K) and the weighted sum of values, per head on this device.
     flopsPerPair: 2 * (g.heads / d.attentionTp) * (g.headDim + g.valueHeadDim),
-    kvBytesPerToken: Math.max(1, g.kvHeads / d.attentionTp) * (g.headDim + (g.keyIsValue ? 0 : g.valueHeadDim)) * d.kvElementBytes,
+    kvBytesPerToken: Math.max(1, g.kvHeads / d.attentionTp) * (g.headDim + g.valueHeadDim) * d.kvElementBytes,
   };
 }
 
@@ -329,7 +330,7 @@ function expertPass(d: ResolvedInstance, c: PassConstants, globalTokens: number,
   let collectives = 0;
   if (d.expertAllToAll) {
     // DeepEP-style dispatch (8-bit) and combine (BF16) of each token's k expert copies.
-    const copies = (globalTokens / d.tp) * k * m.hidden * ((d.ep - 1) / d.ep);
+    const copies = (globalTokens / d.tp) * k * expertWidth(m) * ((d.ep - 1) / d.ep);
     collectives = nMoe * (allToAllSeconds(d, copies, d.ep) + allToAllSeconds(d, copies * 2, d.ep));
   } else if (d.attentionDp > 1) {
     // MoE over the whole group under DP attention: all-gather tokens before and reduce-scatter after each MoE layer.
