@@ -197,6 +197,105 @@ describe('modelSpecFromHfConfig: sliding windows', () => {
   });
 });
 
+describe('modelSpecFromHfConfig: the layer kinds of 2026 families', () => {
+  test('nemotron_h: one block per letter of hybrid_override_pattern (Mamba-2, attention, MLP, experts); an unknown letter is one line', () => {
+    const nemotron = {
+      ...base, model_type: 'nemotron_h', num_hidden_layers: 8, hybrid_override_pattern: 'M-M*EME*', mamba_num_heads: 8, mamba_head_dim: 32,
+      n_groups: 2, ssm_state_size: 16, conv_kernel: 4, n_routed_experts: 8, num_experts_per_tok: 2, moe_intermediate_size: 64,
+      moe_shared_expert_intermediate_size: 128,
+    };
+    const m = spec(nemotron);
+    assert.deepEqual([m.layers, m.denseLayers, m.expertLayers, m.ungatedMlp], [8, 1, 2, true]);
+    assert.deepEqual(m.linearAttention, {
+      kind: 'mamba2', layers: 3, fullAttentionLayers: 2, keyHeads: 2, valueHeads: 8, keyHeadDim: 16, valueHeadDim: 32, stateBytes: 4,
+      convChannels: 8 * 32 + 2 * 2 * 16, convKernel: 4,
+    });
+    throwsOneLine(() => spec({ ...nemotron, hybrid_override_pattern: 'M-X*EME*' }), /'hybrid_override_pattern' has block 'X'/);
+  });
+
+  test('llama4: experts in every interleave_moe_layer_step-th layer beside a shared expert; three layers of four attend within a chunk', () => {
+    const llama4 = {
+      ...base, model_type: 'llama4_text', num_hidden_layers: 8, head_dim: 32, intermediate_size: 64, intermediate_size_mlp: 256,
+      num_local_experts: 4, num_experts_per_tok: 1, interleave_moe_layer_step: 2, attention_chunk_size: 1024,
+    };
+    const m = spec(llama4);
+    assert.deepEqual([m.denseLayers, m.intermediate, m.moeIntermediate, m.sharedIntermediate], [4, 256, 64, 64]);
+    assert.deepEqual(m.slidingWindow, { size: 1024, layers: 6, separatePool: true, chunked: true });
+    // A chunk as long as the context never cuts one.
+    assert.equal(spec({ ...llama4, attention_chunk_size: 4096 }).slidingWindow, undefined);
+  });
+
+  test('gemma4: the last num_kv_shared_layers keep no cache (and double their MLP), per-layer embeddings count as looked-up weights', () => {
+    const types = ['sliding_attention', 'sliding_attention', 'full_attention', 'sliding_attention', 'sliding_attention', 'full_attention'];
+    const gemma = {
+      ...base, model_type: 'gemma4_text', num_hidden_layers: 6, head_dim: 32, global_head_dim: 64, num_global_key_value_heads: 1,
+      attention_k_eq_v: true, layer_types: types, sliding_window: 512, num_kv_shared_layers: 2, use_double_wide_mlp: true,
+      hidden_size_per_layer_input: 16, vocab_size_per_layer_input: 1000,
+    };
+    const m = spec(gemma);
+    assert.deepEqual(m.sharedKvLayers, { window: 1, global: 1 });
+    assert.equal(m.intermediate, (512 * (6 + 2)) / 6);
+    assert.equal(m.lookupParams, 1000 * 6 * 16);
+    assert.deepEqual(m.globalAttention, { heads: 8, kvHeads: 1, headDim: 64, valueHeadDim: 64, keyIsValue: true, outputGate: false });
+    assert.equal(m.tiedEmbeddings, true);
+    throwsOneLine(() => spec({ ...gemma, layer_types: [...types.slice(0, 5), 'chunked_attention'] }), /'layer_types' has 'chunked_attention', which is not modelled/);
+  });
+
+  test('mimo_v2_flash: a per-layer list that does not match the layer count is one line', () => {
+    const mimo = {
+      ...base, model_type: 'mimo_v2_flash', num_hidden_layers: 4, head_dim: 48, v_head_dim: 32, sliding_window_size: 128,
+      swa_num_key_value_heads: 4, hybrid_layer_pattern: [0, 1, 1, 1], moe_layer_freq: [0, 1, 1, 1], n_routed_experts: 8,
+      num_experts_per_tok: 2, moe_intermediate_size: 64,
+    };
+    const m = spec(mimo);
+    assert.deepEqual([m.slidingWindow?.layers, m.slidingWindow?.attention?.kvHeads, m.valueHeadDim, m.denseLayers], [3, 4, 32, 1]);
+    throwsOneLine(() => spec({ ...mimo, hybrid_layer_pattern: [0, 1, 1] }), /'hybrid_layer_pattern' has 3 entries for 4 layers/);
+  });
+
+  test('ernie4_5_moe: experts from moe_layer_start_index to moe_layer_end_index, every moe_layer_interval-th layer', () => {
+    const ernie = {
+      ...base, model_type: 'ernie4_5_moe', num_hidden_layers: 8, moe_num_experts: 8, moe_k: 2, moe_intermediate_size: 64,
+      moe_num_shared_experts: 2, moe_layer_start_index: 1, moe_layer_end_index: 6, moe_layer_interval: 2,
+    };
+    const m = spec(ernie);
+    // Layers 1, 3, 5 have experts.
+    assert.deepEqual([m.denseLayers, m.expertsPerToken, m.sharedIntermediate], [5, 2, 128]);
+  });
+
+  test('kimi_linear: KDA layers counted from linear_attn_config, MLA without a query latent, context from model_max_length', () => {
+    const kimi = {
+      ...base, model_type: 'kimi_linear', num_hidden_layers: 4, q_lora_rank: null, kv_lora_rank: 64, qk_rope_head_dim: 16,
+      qk_nope_head_dim: 32, v_head_dim: 32, num_experts: 8, num_experts_per_token: 2, moe_intermediate_size: 64, num_shared_experts: 1,
+      first_k_dense_replace: 1, linear_attn_config: { kda_layers: [1, 2, 3], full_attn_layers: [4], num_heads: 4, head_dim: 32, short_conv_kernel_size: 4 },
+      max_position_embeddings: undefined, model_max_length: 65536,
+    };
+    const m = spec(kimi);
+    assert.deepEqual([m.linearAttention?.kind, m.linearAttention?.layers, m.linearAttention?.fullAttentionLayers, m.linearAttention?.convChannels], ['kda', 3, 1, 3 * 4 * 32]);
+    assert.deepEqual([m.mla?.qLoraRank, m.maxContext, m.denseLayers, m.sharedIntermediate], [0, 65536, 1, 64]);
+  });
+
+  test('deepseek_vl_v2 (DeepSeek-OCR): a language_config with use_mla false is multi-head attention with DeepSeek experts', () => {
+    const ocr = {
+      model_type: 'deepseek_vl_v2',
+      language_config: {
+        ...base, architectures: ['DeepseekV2ForCausalLM'], use_mla: false, q_lora_rank: null, kv_lora_rank: null, n_routed_experts: 8,
+        n_shared_experts: 2, num_experts_per_tok: 2, moe_intermediate_size: 64, first_k_dense_replace: 1, num_key_value_heads: 8,
+      },
+    };
+    const m = spec(ocr);
+    assert.deepEqual([m.mla, m.kvHeads, m.headDim, m.denseLayers, m.sharedIntermediate], [undefined, 8, 32, 1, 128]);
+  });
+
+  test('qwen3_5: gated full attention and MTP layers counted as mtp_num_hidden_layers', () => {
+    const qwen35 = {
+      ...base, model_type: 'qwen3_5_text', num_hidden_layers: 8, head_dim: 64, full_attention_interval: 4, linear_num_key_heads: 4,
+      linear_num_value_heads: 8, linear_key_head_dim: 32, linear_value_head_dim: 32, attn_output_gate: true, mtp_num_hidden_layers: 1,
+    };
+    const m = spec(qwen35);
+    assert.deepEqual([m.attentionOutputGate, m.mtpLayers, m.linearAttention?.fullAttentionLayers, m.denseLayers], [true, 1, 2, 8]);
+  });
+});
+
 describe('modelSpecFromHfConfig: published configs reproduce their catalog entries', () => {
   const published: Array<[string, Record<string, unknown>]> = [
     ['qwen3-32b', {

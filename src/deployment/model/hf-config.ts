@@ -554,7 +554,7 @@ const mimoV2Flash: Family = {
       ...attention,
       valueHeadDim: r.int('v_head_dim', attention.headDim),
       slidingWindow: {
-        size: r.int('sliding_window_size', r.int('sliding_window')),
+        size: r.has('sliding_window_size') ? r.int('sliding_window_size') : r.int('sliding_window'),
         layers: windowLayers,
         separatePool: true,
         attention: {

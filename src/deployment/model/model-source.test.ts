@@ -44,6 +44,13 @@ describe('resolveModel', () => {
     assert.equal(resolve(dir, 'qwen3-8b').model.key, 'qwen3-8b');
   });
 
+  test("a cached hub id that names a bundled model keeps that entry's identity (key, EAGLE3 draft) with the cached architecture", () => {
+    writeCachedRepo(cacheDir, 'Qwen/Qwen3-32B-FP8', { refs: { main: 'c0ffee' }, commits: { c0ffee: { 'config.json': { ...madeUp, quantization_config: { quant_method: 'fp8' } } } } });
+    const { model } = resolve('Qwen/Qwen3-32B-FP8');
+    assert.deepEqual([model.key, model.eagle3Draft, model.layers, model.nativeQuant], ['qwen3-32b', true, 20, 'fp8']);
+    assert.match(model.source, /models--Qwen--Qwen3-32B-FP8/);
+  });
+
   test("quantization_config is the announced format; a 16-bit config leaves it to the name's suffix", () => {
     const fp8 = modelDir('quantized/fp8-model', { ...madeUp, quantization_config: { quant_method: 'fp8' } });
     assert.deepEqual([resolve(fp8).model.nativeQuant, resolve(fp8).announcedQuant], ['fp8', 'fp8']);
