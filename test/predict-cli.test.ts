@@ -209,10 +209,30 @@ describe('servebench predict without a tokenizer for the model', () => {
   });
 
   test('a dataset that needs text fails with one line naming --tokenizer', async () => {
-    const result = await runCli(['predict', '--model-path', 'some-org/UnknownModel-7B', ...launch, '--', '--dataset-name', 'sharegpt', '--num-prompts', '8']);
+    const result = await runCli(['predict', '--model-path', 'some-org/UnknownModel-7B', ...launch, '--', '--dataset-name', 'generated-shared-prefix', '--gsp-num-groups', '2']);
     assert.equal(result.code, 1, result.stderr);
     const lines = result.stderr.trim().split('\n');
     assert.equal(lines.length, 1, result.stderr);
     assert.match(lines[0] as string, /^servebench predict: error: no tokenizer for model 'some-org\/UnknownModel-7B': pass --tokenizer/);
+  });
+});
+
+describe('servebench predict on sharegpt without its file', () => {
+  const launch = ['--model-path', 'Qwen/Qwen2.5-0.5B-Instruct', '--hardware', 'h100'];
+  const workload = ['--dataset-name', 'sharegpt', '--num-prompts', '50', '--seed', '1'];
+  const notes = (stdout: string): string[] => stdout.split('\n').filter((line) => line.startsWith('note: without --dataset-path the sharegpt workload'));
+
+  test('predict prints the result block on the bundled length model, with one note saying so', async () => {
+    const result = await runCli(['predict', ...launch, '--', ...workload]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(notes(result.stdout).length, 1, result.stdout);
+    assert.match(result.stdout, /^============ Serving Benchmark Result ============$/m);
+    assert.equal(metric(result.stdout, 'Successful requests'), 50);
+  });
+
+  test('sweep --predict runs on it too, the note printed once', async () => {
+    const result = await runCli(['sweep', '--no-catalog', '--concurrency', '1,4', '--predict', launch.join(' '), '--', ...workload]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(notes(result.stdout).length, 1, result.stdout);
   });
 });

@@ -33,13 +33,25 @@ function lengthOnlyNote(config: BenchRunConfig, specialTokens: number, configPat
   );
 }
 
+function shareGptLengthModelNote(config: BenchRunConfig): string {
+  const { applyChatTemplate, promptSuffix } = config.dataset;
+  const uncounted = applyChatTemplate || promptSuffix ? '; the tokens --apply-chat-template and --prompt-suffix add are not counted' : '';
+  return (
+    "note: without --dataset-path the sharegpt workload's lengths come from servebench's bundled ShareGPT length model " +
+    `(ShareGPT_V3_unfiltered_cleaned_split as bench_serving samples it), not the file${uncounted}; ` +
+    'pass --dataset-path ShareGPT_V3_unfiltered_cleaned_split.json to sample its conversations'
+  );
+}
+
 /**
  * How a prediction builds its workload when no tokenizer for the model is found and the dataset
  * needs lengths only (the performance model reads nothing else): with the special tokens the
  * model's local tokenizer_config.json asks for, else none. Null when the tokenizer is found, or
- * when the dataset needs text (loading the tokenizer then says what to pass). Looks at files only.
+ * when the dataset needs text (loading the tokenizer then says what to pass). A sharegpt workload
+ * without its file always takes the bundled length model (no text to tokenize). Looks at files only.
  */
 export function lengthOnlyWorkload(config: BenchRunConfig): LengthOnlyWorkload | null {
+  if (config.dataset.name === 'sharegpt' && config.dataset.path === '') return { specialTokens: 0, note: shareGptLengthModelNote(config) };
   if (!LENGTH_ONLY_DATASETS.has(config.dataset.name) || locateTokenizer(tokenizerSpec(config)) !== null) return null;
   const local = config.model === null ? null : specialTokensOfLocalConfig(config.model);
   const specialTokens = local?.count ?? 0;
@@ -56,5 +68,5 @@ export async function predictionWorkloads(config: BenchRunConfig, lengthOnly: Le
     return new WorkloadCache(async (point, rngs) => buildLengthOnlyDataset(point.dataset, lengthOnly.specialTokens, rngs, print));
   }
   const tokenizer = await loadTokenizer(tokenizerSpec(config));
-  return new WorkloadCache((point, rngs) => buildDataset(point, tokenizer, print, { rngs }));
+  return new WorkloadCache((point, rngs) => buildDataset(point, tokenizer, print, { rngs, forPrediction: true }));
 }

@@ -13,6 +13,11 @@ export interface DatasetContext {
   rngs: BenchRngs;
   /** Receives the console lines bench_serving prints while building (one line per call). */
   print: (line: string) => void;
+  /**
+   * The rows feed a prediction, which reads lengths and image-token counts only: a builder skips
+   * what only a server reads (drawing and encoding image pixels, minutes for a thousand 1080p images).
+   */
+  forPrediction: boolean;
 }
 
 /** How many texts to tokenize per native batch: large enough to use every core, small enough to stop early. */

@@ -26,12 +26,17 @@ function preparePrompt(ctx: DatasetContext, prompt: string): string {
   return text;
 }
 
-async function sampleRows(ctx: DatasetContext, pairs: ConversationPair[]): Promise<Dataset> {
-  const wanted = ctx.options.numPrompts;
-  const { outputLen: fixedOutput, contextLen } = ctx.options.sharegpt;
+/** bench_serving's refusal of a fixed ShareGPT output length below 4. */
+export function checkShareGptOutputLen(fixedOutput: number | null): void {
   if (fixedOutput !== null && fixedOutput < 4) {
     throw new UsageError(`--sharegpt-output-len must be at least 4, got ${fixedOutput} (bench_serving: output_len too small)`);
   }
+}
+
+async function sampleRows(ctx: DatasetContext, pairs: ConversationPair[]): Promise<Dataset> {
+  const wanted = ctx.options.numPrompts;
+  const { outputLen: fixedOutput, contextLen } = ctx.options.sharegpt;
+  checkShareGptOutputLen(fixedOutput);
   ctx.rngs.python.shuffle(pairs);
   const rows: DatasetRow[] = [];
   for (let start = 0; start < pairs.length && rows.length < wanted; start += ENCODE_BATCH) {
@@ -55,7 +60,7 @@ async function sampleRows(ctx: DatasetContext, pairs: ConversationPair[]): Promi
 export function buildShareGptDataset(ctx: DatasetContext): Promise<Dataset> {
   if (ctx.options.path === '') {
     throw new UsageError(
-      'the sharegpt dataset needs --dataset-path: download ShareGPT_V3_unfiltered_cleaned_split.json (HF dataset anon8231489123/ShareGPT_Vicuna_unfiltered) and pass its path',
+      'the sharegpt dataset needs --dataset-path to send its text: download ShareGPT_V3_unfiltered_cleaned_split.json (HF dataset anon8231489123/ShareGPT_Vicuna_unfiltered) and pass its path (predict and sweep --predict do without it)',
     );
   }
   return sampleRows(ctx, readShareGptPairs(ctx.options.path));

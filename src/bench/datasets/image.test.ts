@@ -6,6 +6,10 @@ import { NumpyRandomState, createBenchRngs } from '../../core/rng.js';
 import { UsageError } from '../../core/errors.js';
 import { loadTokenizer } from '../../tokenizer/index.js';
 import { buildFromArgv } from '../../../test/helpers/datasets.js';
+import { parseBenchArgs } from '../args/parse.js';
+import { resolveRunConfig } from '../run-config.js';
+import type { DatasetRow } from '../types.js';
+import { buildDataset } from './index.js';
 import { parseImageResolution, smartResize, visionTokensPerImage } from './vision-tokens.js';
 
 const qwen = await loadTokenizer({ model: 'Qwen/Qwen2.5-VL-7B-Instruct' });
@@ -82,6 +86,19 @@ describe('image dataset', () => {
     const mean = (counts.reduce((a, b) => a + b) / 3).toFixed(2);
     assert.equal(lines[3], `#Images per request: min=${Math.min(...counts)}, max=${Math.max(...counts)}, mean=${mean}`);
     assert.match(lines[5]!, /^Created 3 blank png images/);
+  });
+
+  test('for a prediction: the same lengths and image-token counts, no images drawn or encoded, and a note instead', async () => {
+    const argv = [...base, '--image-count', '2', '--random-image-count'];
+    const full = await buildFromArgv(argv, qwen);
+    const lines: string[] = [];
+    const config = resolveRunConfig(parseBenchArgs(argv));
+    const predicted = await buildDataset(config, qwen, (line) => lines.push(line), { forPrediction: true });
+    const lengths = (rows: readonly DatasetRow[]) => rows.map((r) => [r.promptLen, r.textPromptLen, r.visionPromptLen, r.outputLen]);
+    assert.deepEqual(lengths(predicted.rows), lengths(full.dataset.rows));
+    assert.ok(predicted.rows.every((r) => r.imageData === null));
+    assert.deepEqual(lines.slice(0, 5), full.lines.slice(0, 5));
+    assert.match(lines[5]!, /^note: the \d+ random jpeg images were counted, not drawn or encoded .*without the pixel draws before them$/);
   });
 
   test('bad options are usage errors; mmmu explains it needs the Hub', async () => {

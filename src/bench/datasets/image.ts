@@ -63,24 +63,21 @@ export async function buildImageDataset(ctx: DatasetContext): Promise<Dataset> {
   const rows: DatasetRow[] = [];
   let totalBytes = 0;
   for (let i = 0; i < counts.length; i++) {
+    const text = texts[i]!;
+    const visionLen = perImage * counts[i]!;
+    const row = { promptLen: textPromptLens[i]! + visionLen, outputLen: outputLens[i]!, textPromptLen: textPromptLens[i]!, visionPromptLen: visionLen, extraRequestBody: {} };
+    if (ctx.forPrediction) {
+      rows.push({ ...row, prompt: text, imageData: null });
+      continue;
+    }
     const images: string[] = [];
     for (let k = 0; k < counts[i]!; k++) {
       const uri = synthesizeImageDataUri(rngs.numpy, width, height, image.content, format);
       totalBytes += Buffer.byteLength(uri);
       images.push(uri);
     }
-    const text = texts[i]!;
     const promptStr = templated(ctx, IMAGE_PLACEHOLDER.repeat(images.length) + text) ?? `<image>${text}`;
-    const visionLen = perImage * images.length;
-    rows.push({
-      prompt: rawText ? text : promptStr,
-      promptLen: textPromptLens[i]! + visionLen,
-      outputLen: outputLens[i]!,
-      textPromptLen: textPromptLens[i]!,
-      visionPromptLen: visionLen,
-      imageData: images,
-      extraRequestBody: {},
-    });
+    rows.push({ ...row, prompt: rawText ? text : promptStr, imageData: images });
   }
 
   printTokenTotals(print, rows.map((r) => r.promptLen), rows.map((r) => r.outputLen));
@@ -94,7 +91,13 @@ export async function buildImageDataset(ctx: DatasetContext): Promise<Dataset> {
     print(`#Images per request: ${image.count} (fixed)`);
   }
   print('');
-  const average = counts.length > 0 ? Math.floor(totalBytes / counts.length) : 0;
-  print(`Created ${rows.length} ${image.content} ${image.format} images with average ${average} bytes per request`);
+  if (ctx.forPrediction) {
+    // Random pixels are numpy draws: bench's later draws (Poisson arrivals) start after them.
+    const arrivals = image.content === 'blank' ? '' : '; arrivals at a finite --request-rate are drawn without the pixel draws before them';
+    print(`note: the ${totalImages} ${image.content} ${image.format} images were counted, not drawn or encoded (a prediction reads only their tokens)${arrivals}`);
+  } else {
+    const average = counts.length > 0 ? Math.floor(totalBytes / counts.length) : 0;
+    print(`Created ${rows.length} ${image.content} ${image.format} images with average ${average} bytes per request`);
+  }
   return { rows, multiTurn: false };
 }

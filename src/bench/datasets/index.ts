@@ -24,6 +24,8 @@ export interface BuildDatasetOptions {
    * picks) so the streams continue as in bench_serving; defaults to a fresh `createBenchRngs(config.seed)`.
    */
   rngs?: BenchRngs;
+  /** Rows for a prediction: see {@link DatasetContext.forPrediction}. */
+  forPrediction?: boolean;
 }
 
 async function buildMmmuDataset(): Promise<Dataset> {
@@ -56,5 +58,5 @@ export function buildDataset(
   options: BuildDatasetOptions = {},
 ): Promise<Dataset> {
   const rngs = options.rngs ?? createBenchRngs(config.seed);
-  return BUILDERS[config.dataset.name]({ options: config.dataset, backend: config.backend, tokenizer, rngs, print });
+  return BUILDERS[config.dataset.name]({ options: config.dataset, backend: config.backend, tokenizer, rngs, print, forPrediction: options.forPrediction ?? false });
 }

@@ -16,7 +16,8 @@ import { kvElementBytes, mathPeak, quantFromName, quantOnHardware, resolveQuant 
 describe('hardware catalog', () => {
   test('lists every profile the sim accepts, each with a source and positive figures', () => {
     assert.deepEqual(hardwareNames(), [
-      'a100', 'a100-40gb', 'l40s', 'h100', 'h200', 'h800', 'h20', 'b200', 'b300', 'gb200', 'mi300x', 'mi325x', 'mi355x', 'ascend-910b', 'ascend-910c',
+      'a100', 'a100-40gb', 'l40s', 'h100', 'h200', 'h800', 'h20', 'rtx-pro-6000', 'b200', 'b300', 'gb200', 'gb300', 'mi300x', 'mi325x', 'mi355x', 'mi350x',
+      'ascend-910b', 'ascend-910c',
     ]);
     for (const name of hardwareNames()) {
       const hw = getHardware(name);
@@ -73,6 +74,11 @@ describe('hardware catalog', () => {
       ['GB200 NVL72', 'gb200'],
       ['B200', 'b200'],
       ['MI355X', 'mi355x'],
+      ['8x MI350X', 'mi350x'],
+      ['GB300 NVL72', 'gb300'],
+      ['B300', 'b300'],
+      ['RTX PRO 6000 Blackwell Server Edition', 'rtx-pro-6000'],
+      ['rtx_pro_6000', 'rtx-pro-6000'],
       ['tpu-v5', undefined],
       ['', undefined],
     ];

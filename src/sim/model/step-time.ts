@@ -358,7 +358,10 @@ export function runsAsCudaGraph(d: ResolvedInstance, ranks: readonly (readonly R
  */
 export type IndexerPath = 'full' | 'keys' | 'dense';
 
-/** Devices on which SGLang runs a short prompt's sparse-attention prefill as dense MHA (SM90, SM100–109). */
+/**
+ * Devices on which SGLang runs a short prompt's sparse-attention prefill as dense MHA (SM90, SM100–109).
+ * SM120 (`blackwell-sm120`: RTX PRO 6000) is left out: SGLang's check stops at SM10x.
+ */
 const DENSE_SHORT_PREFILL_ARCHS: ReadonlySet<string> = new Set(['hopper', 'blackwell', 'blackwell-ultra']);
 /** The most tokens (sequences summed, cached prefixes included) a rank's dense MHA prefill takes at once (SGLang's max chunk capacity). */
 const DENSE_PREFILL_MAX_TOKENS = 128 * 1024;
