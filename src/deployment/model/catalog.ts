@@ -135,27 +135,53 @@ export interface SharedKvLayers {
   global: number;
 }
 
+/** One stack of encoder blocks of a vision tower: attention (q, k, v and o, each width × width) and an MLP. */
+export interface VisionEncoderStack {
+  layers: number;
+  width: number;
+  intermediate: number;
+  /** Gated MLP (gate, up and down: SwiGLU / GeGLU) rather than two matrices (up and down). */
+  gatedMlp: boolean;
+}
+
+/** A weight of a vision tower outside its encoder blocks, `rows × cols` elements. */
+export interface WeightMatrix {
+  rows: number;
+  cols: number;
+}
+
 /**
- * The vision tower of a vision-language model (its config.json's vision_config) and the pixel budget
- * of its image processor (preprocessor_config.json), which decide how many tokens an image becomes.
+ * How many prompt tokens an image becomes, by the model's own processor (sim/model/image-tokens.ts
+ * works each rule out; hf-vision.ts says where each model's numbers come from).
+ */
+export type ImageTokenRule =
+  /** Qwen-VL: SGLang's resize, then the processor's smart_resize to multiples of patch × merge within its pixel budget; one token per merged block. */
+  | { rule: 'qwen-resize'; patchSize: number; mergeSize: number; minPixels: number; maxPixels: number }
+  /** The same count for every image (Gemma 3's mm_tokens_per_image). */
+  | { rule: 'fixed'; perImage: number }
+  /** Gemma 4: resized, aspect kept, to the most patches within `maxTokens` pooled tokens, each side a multiple of pooling × patch; one token per pooling² patches. */
+  | { rule: 'pooled-budget'; patchSize: number; pooling: number; maxTokens: number }
+  /** Llama 4: a canvas of up to `maxTiles` square tiles chosen for the image, `tokensPerTile` per tile, plus a global tile when there are several. */
+  | { rule: 'tiles'; tileSize: number; tokensPerTile: number; maxTiles: number }
+  /** Kimi-K2.5's MoonViT: scaled down (never up) to `maxPatches` patches and `maxPatchesPerSide` a side, padded to merged blocks; one token per block. */
+  | { rule: 'navit'; patchSize: number; mergeSize: number; maxPatches: number; maxPatchesPerSide: number }
+  /**
+   * DeepSeek-OCR: a global view of `globalQueries` rows of `globalQueries` tokens and a newline each, a
+   * view separator, and for an image larger than one crop a grid of `minCrops`..`maxCrops` crops of
+   * `cropSize` pixels, `cropQueries` tokens a side, with a newline after each row of the grid.
+   */
+  | { rule: 'global-and-crops'; globalQueries: number; cropSize: number; cropQueries: number; minCrops: number; maxCrops: number };
+
+/**
+ * The vision tower of a vision-language model (its config.json's vision_config, read by hf-vision.ts):
+ * the weights it adds to the model and the rule that turns an image into prompt tokens.
  */
 export interface VisionConfig {
-  /** Encoder blocks, their width and MLP width (depth, hidden_size, intermediate_size). */
-  depth: number;
-  hidden: number;
-  intermediate: number;
-  /** SwiGLU MLP (gate, up and down: Qwen2.5-VL) rather than two matrices (Qwen3-VL). */
-  gatedMlp: boolean;
-  /** Patch mergers into the language model: the main one plus DeepStack's (Qwen3-VL's deepstack_visual_indexes). */
-  mergers: number;
-  /** Learned position embeddings (Qwen3-VL's num_position_embeddings); 0 for a rotary-only tower. */
-  positionEmbeddings: number;
-  /** Pixels per patch side (patch_size) and patches per merged token side (spatial_merge_size). */
-  patchSize: number;
-  mergeSize: number;
-  /** The processor's pixel budget per image (min_pixels / max_pixels, or size.shortest_edge / size.longest_edge). */
-  minPixels: number;
-  maxPixels: number;
+  /** The encoder stacks an image passes through (DeepSeek-OCR: SAM ViT-B, then CLIP-L; one elsewhere). */
+  encoders: VisionEncoderStack[];
+  /** Patch and position embeddings, adapters and the projector into the language model. */
+  otherWeights: WeightMatrix[];
+  tokens: ImageTokenRule;
 }
 
 /** Architecture facts of one model (whole model, no parallel split). */

@@ -182,7 +182,7 @@ describe('modelSpecFromHfConfig: sliding windows', () => {
     const m = spec({
       architectures: ['Gemma3ForConditionalGeneration'], model_type: 'gemma3',
       text_config: { model_type: 'gemma3_text', hidden_size: 3840, intermediate_size: 15360, num_attention_heads: 16, num_hidden_layers: 48, num_key_value_heads: 8, sliding_window: 1024 },
-      vision_config: { hidden_size: 1152, num_hidden_layers: 27 },
+      vision_config: { hidden_size: 1152, image_size: 896, intermediate_size: 4304, model_type: 'siglip_vision_model', num_attention_heads: 16, num_hidden_layers: 27, patch_size: 14, vision_use_head: false },
     });
     assert.deepEqual([m.headDim, m.vocab, m.maxContext, m.tiedEmbeddings], [256, 262208, 131072, true]);
     assert.deepEqual(m.slidingWindow, { size: 1024, layers: 40, separatePool: false });
@@ -325,6 +325,7 @@ describe('modelSpecFromHfConfig: published configs reproduce their catalog entri
         num_hidden_layers: 62, num_key_value_heads: 16, query_pre_attn_scalar: 168, sliding_window: 1024,
         rope_scaling: { factor: 8.0, rope_type: 'linear' },
       },
+      vision_config: { hidden_size: 1152, image_size: 896, intermediate_size: 4304, model_type: 'siglip_vision_model', num_attention_heads: 16, num_hidden_layers: 27, patch_size: 14, vision_use_head: false },
     }],
     ['glm-4.5', {
       architectures: ['Glm4MoeForCausalLM'], model_type: 'glm4_moe', hidden_size: 5120, intermediate_size: 12288, moe_intermediate_size: 1536,
@@ -375,15 +376,21 @@ describe('modelSpecFromHfConfig: vision towers', () => {
   test("the processor's pixel budget comes from preprocessor_config.json, in either of its spellings", () => {
     const sized = modelSpecFromHfConfig(qwen3Vl, 'm', 'config.json', { config: { size: { shortest_edge: 1024, longest_edge: 2_000_000 } }, file: 'preprocessor_config.json' });
     assert.deepEqual(sized.vision, {
-      depth: 2, hidden: 64, intermediate: 128, gatedMlp: false, mergers: 2, positionEmbeddings: 0, patchSize: 16, mergeSize: 2, minPixels: 1024, maxPixels: 2_000_000,
+      encoders: [{ layers: 2, width: 64, intermediate: 128, gatedMlp: false }],
+      // Patch embedding over two frames, then a merger (2×2 × 64 = 256 → 256 → the text's 256) and one DeepStack merger.
+      otherWeights: [{ rows: 3 * 2 * 16 * 16, cols: 64 }, { rows: 256, cols: 256 }, { rows: 256, cols: 256 }, { rows: 256, cols: 256 }, { rows: 256, cols: 256 }],
+      tokens: { rule: 'qwen-resize', patchSize: 16, mergeSize: 2, minPixels: 1024, maxPixels: 2_000_000 },
     });
     const pixels = modelSpecFromHfConfig(qwen3Vl, 'm', 'config.json', { config: { min_pixels: 4096, max_pixels: 1_000_000 }, file: 'preprocessor_config.json' });
-    assert.deepEqual([pixels.vision?.minPixels, pixels.vision?.maxPixels], [4096, 1_000_000]);
+    assert.deepEqual(pixels.vision?.tokens, { rule: 'qwen-resize', patchSize: 16, mergeSize: 2, minPixels: 4096, maxPixels: 1_000_000 });
     throwsOneLine(() => modelSpecFromHfConfig(qwen3Vl, 'm', 'config.json', { config: [1], file: 'preprocessor_config.json' }), /preprocessor_config\.json: not a JSON object/);
   });
 
-  test('a tower this reader does not model leaves the model text-only; a Qwen tower missing a field is one line naming it', () => {
-    assert.equal(spec({ ...base, model_type: 'qwen2', vision_config: { depth: 2 } }).vision, undefined);
+  test('a tower this reader cannot size is one line naming it, never ignored; a tower missing a field is one line naming the field', () => {
+    throwsOneLine(() => spec({ ...base, model_type: 'qwen2', vision_config: { model_type: 'xyz', depth: 2 } }), /'vision_config\.model_type' 'xyz' is not modelled \(the towers of qwen2_5_vl, .*deepseek_vl_v2\); pass --sim-model/);
+    throwsOneLine(() => spec({ ...base, model_type: 'qwen2', vision_config: { depth: 2 } }), /'vision_config' of model_type 'qwen2' is not modelled/);
+    throwsOneLine(() => spec({ ...base, model_type: 'deepseek_vl_v2', use_mla: false, n_routed_experts: 4, moe_intermediate_size: 64, num_experts_per_tok: 2, vision_config: { model_name: 'siglip_so400m_patch14_384', width: 1152 } }), /'vision_config\.model_name' "siglip_so400m_patch14_384" is not modelled/);
+    assert.equal(spec({ ...base, model_type: 'qwen2' }).vision, undefined);
     throwsOneLine(() => spec({ ...qwen3Vl, vision_config: { depth: 2, hidden_size: 64, patch_size: 16 } }), /'vision_config\.intermediate_size' is missing/);
   });
 });

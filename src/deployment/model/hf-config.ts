@@ -4,89 +4,11 @@
  * model cannot represent ends in one UserError line naming the file, the field and the fix.
  */
 import { UserError } from '../../core/errors.js';
-import type { LinearAttentionConfig, MlaConfig, ModelSpec, QuantName, SlidingWindowConfig, VisionConfig } from './catalog.js';
+import type { LinearAttentionConfig, MlaConfig, ModelSpec, QuantName, SlidingWindowConfig } from './catalog.js';
+import { ConfigReader, FIX, isObject, UNSUPPORTED_FIX, type ConfigObject } from './hf-config-reader.js';
+import { visionTower } from './hf-vision.js';
 
-type ConfigObject = Record<string, unknown>;
 type Architecture = Omit<ModelSpec, 'key' | 'name' | 'aliases' | 'nativeQuant' | 'source' | 'eagle3Draft' | 'publishedParamsB'>;
-
-const FIX = 'pass a Hugging Face config.json of a decoder-only model, or --sim-model NAME';
-const UNSUPPORTED_FIX = 'pass --sim-model NAME to simulate a catalogued model instead';
-
-function isObject(value: unknown): value is ConfigObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Typed reads of one config object; every complaint names the file and the field (with its nesting). */
-class ConfigReader {
-  constructor(
-    private readonly config: ConfigObject,
-    private readonly file: string,
-    private readonly prefix = '',
-  ) {}
-
-  fail(problem: string, fix = FIX): never {
-    throw new UserError(`${this.file}: ${problem}; ${fix}`);
-  }
-
-  field(name: string): string {
-    return `'${this.prefix}${name}'`;
-  }
-
-  has(name: string): boolean {
-    return this.config[name] !== undefined && this.config[name] !== null;
-  }
-
-  /** A whole number ≥ `min`; `fallback` when absent or null, else missing ⇒ UserError. */
-  int(name: string, fallback?: number, min = 1): number {
-    if (!this.has(name)) {
-      if (fallback !== undefined) return fallback;
-      this.fail(`${this.field(name)} is missing`);
-    }
-    const value = this.config[name];
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-      this.fail(`${this.field(name)} must be a whole number ≥ ${min}, not ${JSON.stringify(value)}`);
-    }
-    return value;
-  }
-
-  bool(name: string, fallback: boolean): boolean {
-    if (!this.has(name)) return fallback;
-    const value = this.config[name];
-    if (typeof value !== 'boolean') this.fail(`${this.field(name)} must be true or false, not ${JSON.stringify(value)}`);
-    return value;
-  }
-
-  text(name: string): string | undefined {
-    if (!this.has(name)) return undefined;
-    const value = this.config[name];
-    if (typeof value !== 'string') this.fail(`${this.field(name)} must be a string, not ${JSON.stringify(value)}`);
-    return value;
-  }
-
-  list(name: string): unknown[] | undefined {
-    if (!this.has(name)) return undefined;
-    const value = this.config[name];
-    if (!Array.isArray(value)) this.fail(`${this.field(name)} must be a list, not ${JSON.stringify(value)}`);
-    return value;
-  }
-
-  /** A nested object as its own reader, or undefined when absent. */
-  nested(name: string): ConfigReader | undefined {
-    if (!this.has(name)) return undefined;
-    const value = this.config[name];
-    if (!isObject(value)) this.fail(`${this.field(name)} must be an object, not ${JSON.stringify(value)}`);
-    return new ConfigReader(value, this.file, `${this.prefix}${name}.`);
-  }
-
-  keys(): string[] {
-    return Object.keys(this.config);
-  }
-
-  /** How many entries of the list `name` equal `entry`, or undefined when the list is absent. */
-  countIn(name: string, entry: unknown): number | undefined {
-    return this.list(name)?.filter((item) => item === entry).length;
-  }
-}
 
 /** Softmax attention with grouped KV heads; `head_dim` absent means hidden / heads (as transformers does). */
 function gqaAttention(r: ConfigReader) {
@@ -594,7 +516,7 @@ const FAMILIES: Record<string, Family> = {
   mistral: gqaFamily({ windowRule: everyLayerSlides }),
   qwen2: qwen,
   qwen3: qwen,
-  // Vision-language wrappers: their language model is the family's (vision_config: visionTower below).
+  // Vision-language wrappers: their language model is the family's (vision_config: hf-vision.ts).
   qwen2_5_vl: qwen,
   qwen2_5_vl_text: qwen,
   qwen3_vl: qwen,
@@ -684,49 +606,6 @@ function modelTypeOf(r: ConfigReader, outer: ConfigReader): string {
   return MODEL_TYPE_OF_ARCHITECTURE[architecture]!;
 }
 
-/**
- * The vision towers read from a config's `vision_config`, by the wrapper's `model_type`: whether the
- * encoder MLP is gated (Qwen2.5-VL's SwiGLU; Qwen3-VL's is two matrices) and the image processor's
- * pixel budget when no preprocessor_config.json gives it (transformers' defaults of each processor).
- */
-const VISION_TOWERS: Record<string, { gatedMlp: boolean; minPixels: number; maxPixels: number }> = {
-  qwen2_5_vl: { gatedMlp: true, minPixels: 3136, maxPixels: 12845056 },
-  qwen3_vl: { gatedMlp: false, minPixels: 65536, maxPixels: 16777216 },
-  qwen3_vl_moe: { gatedMlp: false, minPixels: 65536, maxPixels: 16777216 },
-  // Qwen3.5's tower is Qwen3-VL's (no DeepStack mergers); its processor keeps Qwen3-VL's budget.
-  qwen3_5: { gatedMlp: false, minPixels: 65536, maxPixels: 16777216 },
-  qwen3_5_moe: { gatedMlp: false, minPixels: 65536, maxPixels: 16777216 },
-};
-
-/** The processor's pixel budget: `min_pixels`/`max_pixels` (Qwen2.5-VL) or `size.shortest_edge`/`size.longest_edge` (Qwen3-VL). */
-function pixelBudget(preprocessor: ConfigReader | undefined, defaults: { minPixels: number; maxPixels: number }): { minPixels: number; maxPixels: number } {
-  if (preprocessor === undefined) return defaults;
-  const size = preprocessor.nested('size');
-  return {
-    minPixels: preprocessor.int('min_pixels', size?.int('shortest_edge', defaults.minPixels) ?? defaults.minPixels),
-    maxPixels: preprocessor.int('max_pixels', size?.int('longest_edge', defaults.maxPixels) ?? defaults.maxPixels),
-  };
-}
-
-/** A Qwen vision-language model's tower, or undefined for a text-only model (or a tower this reader does not model). */
-function visionTower(outer: ConfigReader, preprocessor: ConfigReader | undefined): VisionConfig | undefined {
-  const tower = VISION_TOWERS[outer.text('model_type') ?? ''];
-  const v = outer.nested('vision_config');
-  if (tower === undefined || v === undefined) return undefined;
-  return {
-    depth: v.int('depth'),
-    hidden: v.int('hidden_size'),
-    intermediate: v.int('intermediate_size'),
-    gatedMlp: tower.gatedMlp,
-    // DeepStack feeds extra mergers' outputs into these language-model layers.
-    mergers: 1 + (v.list('deepstack_visual_indexes')?.length ?? 0),
-    positionEmbeddings: v.int('num_position_embeddings', 0, 0),
-    patchSize: v.int('patch_size'),
-    mergeSize: v.int('spatial_merge_size', 2),
-    ...pixelBudget(preprocessor, tower),
-  };
-}
-
 /** `quant_method` values that name one format outright. */
 const QUANT_METHODS: Record<string, QuantName> = {
   fp8: 'fp8',
@@ -808,7 +687,7 @@ export interface PreprocessorFile {
 /**
  * The ModelSpec of a parsed config.json. `name` names the model (the directory's name); `file` is the
  * path the errors cite. Multimodal wrappers (`text_config`) are read through to their language model;
- * a Qwen vision-language model's `vision_config` (with `preprocessor`'s pixel budget) becomes its tower.
+ * a vision-language model's `vision_config` (with `preprocessor`'s image budget) becomes its tower.
  */
 export function modelSpecFromHfConfig(config: unknown, name: string, file = 'config.json', preprocessor?: PreprocessorFile): ModelSpec {
   if (!isObject(config)) throw new UserError(`${file}: not a JSON object; ${FIX}`);
@@ -825,12 +704,13 @@ export function modelSpecFromHfConfig(config: unknown, name: string, file = 'con
   const r = new ConfigReader({ ...family.defaults, ...(nested ?? config) }, file, prefix);
   const processor = preprocessor === undefined ? undefined : isObject(preprocessor.config) ? new ConfigReader(preprocessor.config, preprocessor.file) : undefined;
   if (preprocessor !== undefined && processor === undefined) throw new UserError(`${preprocessor.file}: not a JSON object; ${FIX}`);
-  const vision = visionTower(outer, processor);
+  const architecture = family.read(r);
+  const vision = visionTower(outer, processor, architecture.hidden);
   return {
     key: name.toLowerCase(),
     name,
     aliases: [],
-    ...family.read(r),
+    ...architecture,
     nativeQuant: configQuant(r.has('quantization_config') ? r : outer) ?? 'bf16',
     ...(vision === undefined ? {} : { vision }),
     source: file,

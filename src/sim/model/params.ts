@@ -133,21 +133,15 @@ function layerParams(m: ModelSpec, experts: number): number {
   return m.layers * meanAttentionParams(m) + denseLayers(m) * denseMlpParams(m) + moeLayers(m) * (experts * expertParams(m) + sharedExpertParams(m));
 }
 
-/** Frames one Qwen-VL patch embedding spans (temporal_patch_size): a still image is fed as two equal frames. */
-const VISION_TEMPORAL_PATCH = 2;
-
 /**
- * Weights of the vision tower (0 for a text-only model): patch embedding, encoder blocks (attention
- * and MLP), learned position embeddings, and the mergers that project 2×2 patches into the model.
+ * Weights of the vision tower (0 for a text-only model): each encoder stack's blocks (attention and
+ * MLP) and the weights around them (embeddings, adapters, projector).
  */
 function visionParams(m: ModelSpec): number {
   const v = m.vision;
   if (v === undefined) return 0;
-  const patchEmbedding = 3 * VISION_TEMPORAL_PATCH * v.patchSize * v.patchSize * v.hidden;
-  const block = 4 * v.hidden * v.hidden + (v.gatedMlp ? 3 : 2) * v.hidden * v.intermediate;
-  const merged = v.hidden * v.mergeSize * v.mergeSize;
-  const merger = merged * merged + merged * m.hidden;
-  return patchEmbedding + v.depth * block + v.positionEmbeddings * v.hidden + v.mergers * merger;
+  const blocks = v.encoders.reduce((sum, e) => sum + e.layers * (4 * e.width * e.width + (e.gatedMlp ? 3 : 2) * e.width * e.intermediate), 0);
+  return blocks + v.otherWeights.reduce((sum, w) => sum + w.rows * w.cols, 0);
 }
 
 /** Every weight of the model (without the MTP module), the vision tower included. */
