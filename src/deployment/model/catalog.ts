@@ -166,6 +166,11 @@ export type ImageTokenRule =
   /** Kimi-K2.5's MoonViT: scaled down (never up) to `maxPatches` patches and `maxPatchesPerSide` a side, padded to merged blocks; one token per block. */
   | { rule: 'navit'; patchSize: number; mergeSize: number; maxPatches: number; maxPatchesPerSide: number }
   /**
+   * Pixtral (Mistral 3): scaled down, aspect kept, until both sides fit `longestEdge`; one token per
+   * merged block of patches, and a break (the last row: an end) token after each row of them.
+   */
+  | { rule: 'rows-with-breaks'; patchSize: number; mergeSize: number; longestEdge: number }
+  /**
    * DeepSeek-OCR: a global view of `globalQueries` rows of `globalQueries` tokens and a newline each, a
    * view separator, and for an image larger than one crop a grid of `minCrops`..`maxCrops` crops of
    * `cropSize` pixels, `cropQueries` tokens a side, with a newline after each row of the grid.

@@ -286,6 +286,18 @@ describe('modelSpecFromHfConfig: the layer kinds of 2026 families', () => {
     assert.deepEqual([m.mla, m.kvHeads, m.headDim, m.denseLayers, m.sharedIntermediate], [undefined, 8, 32, 1, 128]);
   });
 
+  test('step3p5: sliding layers take attention_other_setting heads; moe_layers_enum lists the expert layers; layer_types may run past the stack (MTP)', () => {
+    const step = {
+      ...base, model_type: 'step3p5', num_hidden_layers: 4, head_dim: 32, num_attention_groups: 2, sliding_window: 512,
+      layer_types: ['full_attention', 'sliding_attention', 'sliding_attention', 'sliding_attention', 'full_attention'],
+      attention_other_setting: { num_attention_heads: 12, num_attention_groups: 2, head_dim: 32 }, moe_layers_enum: '2,3',
+      moe_num_experts: 8, moe_top_k: 2, moe_intermediate_size: 64, share_expert_dim: 64, num_nextn_predict_layers: 1,
+    };
+    const m = spec(step);
+    assert.deepEqual([m.kvHeads, m.slidingWindow?.layers, m.slidingWindow?.attention?.heads, m.denseLayers, m.sharedIntermediate, m.mtpLayers], [2, 3, 12, 2, 64, 1]);
+    throwsOneLine(() => spec({ ...step, moe_layers_enum: '2,9' }), /'moe_layers_enum' must list layer indices below 4/);
+  });
+
   test('qwen3_5: gated full attention and MTP layers counted as mtp_num_hidden_layers', () => {
     const qwen35 = {
       ...base, model_type: 'qwen3_5_text', num_hidden_layers: 8, head_dim: 64, full_attention_interval: 4, linear_num_key_heads: 4,
@@ -387,7 +399,7 @@ describe('modelSpecFromHfConfig: vision towers', () => {
   });
 
   test('a tower this reader cannot size is one line naming it, never ignored; a tower missing a field is one line naming the field', () => {
-    throwsOneLine(() => spec({ ...base, model_type: 'qwen2', vision_config: { model_type: 'xyz', depth: 2 } }), /'vision_config\.model_type' 'xyz' is not modelled \(the towers of qwen2_5_vl, .*deepseek_vl_v2\); pass --sim-model/);
+    throwsOneLine(() => spec({ ...base, model_type: 'qwen2', vision_config: { model_type: 'xyz', depth: 2 } }), /'vision_config\.model_type' 'xyz' is not modelled \(the towers of qwen2_5_vl, .*deepseek_vl_v2, mistral3\); pass --sim-model/);
     throwsOneLine(() => spec({ ...base, model_type: 'qwen2', vision_config: { depth: 2 } }), /'vision_config' of model_type 'qwen2' is not modelled/);
     throwsOneLine(() => spec({ ...base, model_type: 'deepseek_vl_v2', use_mla: false, n_routed_experts: 4, moe_intermediate_size: 64, num_experts_per_tok: 2, vision_config: { model_name: 'siglip_so400m_patch14_384', width: 1152 } }), /'vision_config\.model_name' "siglip_so400m_patch14_384" is not modelled/);
     assert.equal(spec({ ...base, model_type: 'qwen2' }).vision, undefined);

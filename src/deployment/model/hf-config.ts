@@ -499,6 +499,67 @@ const mimoV2Flash: Family = {
   },
 };
 
+/**
+ * Step-3.5: `layer_types` marks sliding-window layers, whose heads and KV groups are
+ * `attention_other_setting`'s (full layers: `num_attention_heads`, `num_attention_groups` as KV heads);
+ * the layers listed in `moe_layers_enum` route to experts beside a shared MLP of `share_expert_dim`, the
+ * rest run a dense MLP. The list also describes the MTP layers after the stack, which it counts apart.
+ */
+const step3p5: Family = {
+  read(r) {
+    const layers = r.int('num_hidden_layers');
+    const hidden = r.int('hidden_size');
+    const heads = r.int('num_attention_heads');
+    const headDim = r.int('head_dim');
+    const common = commonFields(r);
+    const types = (r.list('layer_types') ?? r.fail(`${r.field('layer_types')} is missing`)).slice(0, layers);
+    if (types.length < layers) r.fail(`${r.field('layer_types')} has ${types.length} entries for ${layers} layers`);
+    const windowLayers = types.filter((type) => type === 'sliding_attention').length;
+    const sliding = r.nested('attention_other_setting');
+    const enumerated = (r.text('moe_layers_enum') ?? '').split(',').filter((entry) => entry.trim() !== '').map(Number);
+    if (enumerated.some((layer) => !Number.isInteger(layer) || layer < 0 || layer >= layers)) {
+      r.fail(`${r.field('moe_layers_enum')} must list layer indices below ${layers}`);
+    }
+    const moeLayers = new Set(enumerated).size;
+    const windowHeadDim = sliding?.int('head_dim', headDim) ?? headDim;
+    return {
+      layers,
+      hidden,
+      heads,
+      kvHeads: r.int('num_attention_groups'),
+      headDim,
+      ...(windowLayers > 0
+        ? {
+            slidingWindow: {
+              size: r.int('sliding_window'),
+              layers: windowLayers,
+              separatePool: true,
+              attention: {
+                heads: sliding?.int('num_attention_heads') ?? heads,
+                kvHeads: sliding?.int('num_attention_groups') ?? r.int('num_attention_groups'),
+                headDim: windowHeadDim,
+                valueHeadDim: windowHeadDim,
+                keyIsValue: false,
+                outputGate: false,
+              },
+            },
+          }
+        : {}),
+      intermediate: moeLayers < layers ? r.int('intermediate_size') : 0,
+      denseLayers: layers - moeLayers,
+      ...(moeLayers > 0
+        ? {
+            experts: r.int('moe_num_experts'),
+            expertsPerToken: r.int('moe_top_k'),
+            moeIntermediate: r.int('moe_intermediate_size'),
+            ...(r.int('share_expert_dim', 0, 0) > 0 ? { sharedIntermediate: r.int('share_expert_dim') } : {}),
+          }
+        : {}),
+      ...common,
+    };
+  },
+};
+
 // transformers' Gemma3TextConfig defaults: the published gemma-3 configs omit these.
 const gemma3 = gqaFamily({
   windowRule: gemmaWindowLayers,
@@ -549,6 +610,7 @@ const FAMILIES: Record<string, Family> = {
   // MiMo-7B is Qwen2's architecture with MTP layers (num_nextn_predict_layers).
   mimo: qwen,
   mimo_v2_flash: mimoV2Flash,
+  step3p5: step3p5,
   ernie4_5: gqaFamily(),
   ernie4_5_moe: gqaFamily({ experts: ERNIE_EXPERTS }),
   glm4_moe_lite: deepseekFamily,
@@ -589,6 +651,7 @@ const MODEL_TYPE_OF_ARCHITECTURE: Record<string, string> = {
   Gemma4ForConditionalGeneration: 'gemma4',
   MiMoForCausalLM: 'mimo',
   MiMoV2FlashForCausalLM: 'mimo_v2_flash',
+  Step3p5ForCausalLM: 'step3p5',
   NemotronHForCausalLM: 'nemotron_h',
   MiniMaxM2ForCausalLM: 'minimax_m2',
   MiniMaxM1ForCausalLM: 'minimax_m1',

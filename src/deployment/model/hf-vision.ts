@@ -220,6 +220,27 @@ const deepEncoderTower: TowerReader = (v, outer) => {
   };
 };
 
+/**
+ * Mistral 3's Pixtral tower: `num_hidden_layers` gated (SwiGLU) blocks over `patch_size` patches, a
+ * patch merger folding the wrapper's `spatial_merge_size`² patches into one, and a two-layer projector
+ * to the language model; images are scaled down to fit `image_size` on their longest side.
+ */
+const pixtralTower: TowerReader = (v, outer, _processor, textHidden) => {
+  const width = v.int('hidden_size');
+  const patchSize = v.int('patch_size');
+  const mergeSize = outer.int('spatial_merge_size', 2);
+  return {
+    encoders: [{ layers: v.int('num_hidden_layers'), width, intermediate: v.int('intermediate_size'), gatedMlp: true }],
+    otherWeights: [
+      patchEmbedding(patchSize, width),
+      { rows: width * mergeSize * mergeSize, cols: width },
+      { rows: width, cols: textHidden },
+      { rows: textHidden, cols: textHidden },
+    ],
+    tokens: { rule: 'rows-with-breaks', patchSize, mergeSize, longestEdge: v.int('image_size') },
+  };
+};
+
 /** The towers by the wrapper's `model_type`. */
 const TOWERS: Record<string, TowerReader> = {
   qwen2_5_vl: qwen25Tower,
@@ -232,6 +253,7 @@ const TOWERS: Record<string, TowerReader> = {
   gemma4: gemma4Tower,
   kimi_k25: moonVitTower,
   deepseek_vl_v2: deepEncoderTower,
+  mistral3: pixtralTower,
 };
 
 /** The tower of a config with a `vision_config`, or undefined for a text-only model; one this reader cannot size ⇒ UserError. */

@@ -59,3 +59,11 @@ test('DeepSeek-OCR: the 1024 global view (16 rows of 16 + a newline, a separator
   // 800×600 (aspect 1.33) is closest to 3×2.
   assert.equal(imageTokens(ocr, 800, 600), 273 + 31 * 20);
 });
+
+test('Mistral 3 (Pixtral): scaled to fit 1540 pixels, one token per 28×28 block and a break token per row', () => {
+  const pixtral = getModel('mistral-small-3.1-24b')!.vision!;
+  // 640×360: 23 blocks across, 13 rows (360/28 rounded up), each row followed by a break or the end token.
+  assert.equal(imageTokens(pixtral, 640, 360), 13 * (23 + 1));
+  // 3080×1540 halves to 1540×770: 55 blocks across, 28 rows.
+  assert.equal(imageTokens(pixtral, 3080, 1540), 28 * (55 + 1));
+});

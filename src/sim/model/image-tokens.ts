@@ -14,6 +14,9 @@
  *   its `<|image|>` token) of the same count;
  * - navit (Kimi-K2.5, SGLang's kimi_k25.py navit_resize_config): scaled down, never up, to at most
  *   maxPatches patches and maxPatchesPerSide patches a side, padded to merged blocks; one token each;
+ * - rows-with-breaks (Mistral 3's Pixtral, transformers' PixtralImageProcessor): scaled down, aspect
+ *   kept, until both sides fit the longest edge; one token per merged block of patches, and one
+ *   [IMG_BREAK] (the last row: [IMG_END]) per row of blocks;
  * - global-and-crops (DeepSeek-OCR, SGLang's Gundam mode): the global view's rows of tokens with a
  *   newline each and a view separator; an image larger than one crop adds the crop grid image-tiles.ts
  *   picks, its rows of tokens with a newline each.
@@ -63,6 +66,12 @@ function navit(r: Rule<'navit'>, width: number, height: number): number {
   return Math.ceil(resized(height) / block) * Math.ceil(resized(width) / block);
 }
 
+function rowsWithBreaks(r: Rule<'rows-with-breaks'>, width: number, height: number): number {
+  const scale = Math.min(1, r.longestEdge / Math.max(width, height));
+  const blocks = (pixels: number): number => Math.ceil(Math.ceil(Math.max(1, Math.floor(pixels * scale)) / r.patchSize) / r.mergeSize);
+  return blocks(height) * (blocks(width) + 1);
+}
+
 function globalAndCrops(r: Rule<'global-and-crops'>, width: number, height: number): number {
   const global = r.globalQueries * (r.globalQueries + 1) + 1;
   if (width <= r.cropSize && height <= r.cropSize) return global;
@@ -84,6 +93,8 @@ export function imageTokens(vision: VisionConfig, width: number, height: number)
       return tiles(r, width, height);
     case 'navit':
       return navit(r, width, height);
+    case 'rows-with-breaks':
+      return rowsWithBreaks(r, width, height);
     case 'global-and-crops':
       return globalAndCrops(r, width, height);
   }
