@@ -572,9 +572,13 @@ const minimax = gqaFamily({ experts: MINIMAX_EXPERTS, extra: (r, attention) => l
 const qwen = gqaFamily({ windowRule: qwenWindowLayers });
 const qwenMoe = gqaFamily({ experts: QWEN_EXPERTS, windowRule: qwenWindowLayers });
 
+const mistral = gqaFamily({ windowRule: everyLayerSlides });
+
 const FAMILIES: Record<string, Family> = {
   llama: gqaFamily(),
-  mistral: gqaFamily({ windowRule: everyLayerSlides }),
+  mistral,
+  // Ministral 3's language model (inside a mistral3 wrapper) reads as Mistral's.
+  ministral3: mistral,
   qwen2: qwen,
   qwen3: qwen,
   // Vision-language wrappers: their language model is the family's (vision_config: hf-vision.ts).
