@@ -19,6 +19,12 @@ export interface SimRequest {
   finishReason: 'length' | 'stop';
   /** When the request reaches the scheduler. */
   arrivalTime: number;
+  /**
+   * PD decode instance: when the request's KV, and its first token (made by the prefill instance),
+   * has arrived. It skips the front end and prefill, and joins the decode batch once the KV pool
+   * has room for it. Absent: the engine runs the whole request.
+   */
+  kvArrivalTime?: number;
 }
 
 /** A chunk of output the engine makes visible to the client. */

@@ -8,7 +8,10 @@ import { HttpError } from '../../core/http-error.js';
 import { planOutput } from '../text/output-plan.js';
 import { wrongType } from './error-body.js';
 import { IMAGE_BODY_LIMIT } from './body-limit.js';
-import { readJsonObject } from './http-io.js';
+import { bootstrapTargets } from './disaggregation/bootstrap-fields.js';
+import { PdFailure } from './disaggregation/pd-failures.js';
+import { pdJobFields, sendPdFailure, type PdJobFields } from './disaggregation/pd-generation.js';
+import { readJsonObjectText } from './http-io.js';
 import { expandImages } from './image-input.js';
 import { boundedPromptIds } from './prompt-tokens.js';
 import type { PyValue } from '../../core/pyrepr.js';
@@ -43,9 +46,12 @@ async function promptIds(ctx: SimContext, body: Record<string, unknown>): Promis
 /** Handles `POST /generate`. */
 export async function handleGenerate(ctx: SimContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const arrival = ctx.driver.clock.now();
-  const body = await readJsonObject(req, IMAGE_BODY_LIMIT);
+  const { body, text: bodyText } = await readJsonObjectText(req, IMAGE_BODY_LIMIT);
   const sampling = optionalObject(body, 'sampling_params') ?? {};
-  const maxNewTokens = optionalInt(sampling, 'max_new_tokens', DEFAULT_MAX_NEW_TOKENS)!;
+  const asked = optionalInt(sampling, 'max_new_tokens', DEFAULT_MAX_NEW_TOKENS)!;
+  // A prefill instance makes the first token only (prefill.py L304-308); its decode makes the rest.
+  const pdPrefill = ctx.pd?.mode === 'prefill';
+  const maxNewTokens = pdPrefill ? 1 : asked;
   const ignoreEos = optionalBool(sampling, 'ignore_eos', false);
   const stop = stringList(sampling, 'stop');
   for (const key of SAMPLING_NUMBER_FIELDS) checkOptionalNumber(sampling, key);
@@ -55,12 +61,25 @@ export async function handleGenerate(ctx: SimContext, req: IncomingMessage, res:
   const images = stringList(body, 'image_data');
   const textIds = await promptIds(ctx, body);
   const ids = ctx.vision === null ? textIds : expandImages(textIds, ctx.vision.padId, images, ctx.vision.config, 'image_data');
-  checkContextLength(ids.length, maxNewTokens, ctx.contextLength, 'text');
+  checkContextLength(ids.length, asked, ctx.contextLength, 'text');
+  const target = ctx.pd === null ? null : bootstrapTargets(body, bodyText, 1)?.[0] ?? null;
   const requestIndex = ctx.nextRequestIndex();
-  const plan = planOutput(ctx.pool, ctx.launch.simSeed, { maxNewTokens, ignoreEos, stop, requestIndex });
-  const formatter = new NativeFormatter({ id, model: ctx.modelName, created: Math.floor(Date.now() / 1000), promptTokens: ids.length, plan });
+  const plan = planOutput(ctx.pool, ctx.launch.simSeed, { maxNewTokens, ignoreEos: ignoreEos || pdPrefill, stop, requestIndex });
+  const formatter = new NativeFormatter({ id, model: ctx.modelName, created: Math.floor(Date.now() / 1000), promptTokens: ids.length, plan, pdPrefill });
   const logged = ctx.log?.logsRequests
     ? { rid: id, text: typeof body['text'] === 'string' ? body['text'] : null, inputIds: isTokenIds(body['input_ids']) ? ids : null, imageData: images.length > 0 ? images : null, samplingParams: sampling as { [key: string]: PyValue }, stream }
     : undefined;
-  runGeneration(ctx, res, { id, arrival, promptIds: ids, plan, logged }, formatter, stream);
+  let pd: PdJobFields = {};
+  if (ctx.pd !== null) {
+    const gone = new AbortController();
+    res.on('close', () => gone.abort(new Error('the client left')));
+    try {
+      pd = await pdJobFields(ctx, ctx.pd, id, ids.length, target, gone.signal);
+    } catch (error) {
+      if (!(error instanceof PdFailure)) throw error;
+      sendPdFailure(res, error, stream, id, ids.length, ctx.driver.clock.now() - arrival);
+      return;
+    }
+  }
+  runGeneration(ctx, res, { id, arrival, promptIds: ids, plan, logged, ...pd }, formatter, stream);
 }

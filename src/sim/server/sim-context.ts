@@ -10,7 +10,9 @@ import type { TokenEmission } from '../types.js';
 import type { OutputPlan } from '../text/output-plan.js';
 import type { TokenPool } from '../text/token-pool.js';
 import type { TruthRecorder } from '../truth/truth-recorder.js';
+import type { PdRole } from './disaggregation/pd-role.js';
 import type { EngineDriver } from './engine-driver.js';
+import { HttpError } from '../../core/http-error.js';
 import { EventStream, sendJson } from './http-io.js';
 import type { PromptLimits } from './prompt-tokens.js';
 import type { LoggedOutput, LoggedRequest } from './request-log-format.js';
@@ -34,6 +36,8 @@ export interface SimContext extends PromptLimits {
   log: ServerLog | null;
   /** Index of the next request: the stream of its seeded draws. */
   nextRequestIndex(): number;
+  /** The instance's part in PD disaggregation (`--disaggregation-mode`); null for a whole server. */
+  pd: PdRole | null;
 }
 
 /** One generation ready to run. */
@@ -45,6 +49,13 @@ export interface GenerationJob {
   plan: OutputPlan;
   /** The request as `--log-requests` prints it; absent when request lines are off. */
   logged?: LoggedRequest;
+  /** PD decode instance: engine time its KV arrives (SimRequest.kvArrivalTime). */
+  kvArrivalTime?: number;
+  /**
+   * PD prefill instance: given the write of the finished answer, which it makes once the KV has
+   * been sent (SGLang's prefill answers when its transfer succeeds).
+   */
+  settle?: (write: () => void) => void;
 }
 
 /** Turns emissions into bytes, per API. */
@@ -91,9 +102,13 @@ export function runGeneration(
   writer: AnswerWriter,
   stream: boolean,
 ): void {
+  if (ctx.pd?.mode === 'decode' && job.kvArrivalTime === undefined) {
+    throw new HttpError(400, 'this is a decode instance (--disaggregation-mode decode): it serves what a PD router sends, with bootstrap_host and bootstrap_room on /generate');
+  }
   // The client may have left while its body was read and tokenized: then there is nothing to run.
   if (res.socket === null || res.socket.destroyed) return;
   let finished = false;
+  const settle = job.settle ?? ((write: () => void) => write());
   const events = stream ? new EventStream(res) : null;
   /** SSE text of emissions due together with later ones of this request, written with the last. */
   let held = '';
@@ -109,11 +124,14 @@ export function runGeneration(
         const text = held + writer.event(emission, elapsed);
         held = more ? text : '';
         if (more) return;
-        if (emission.finished) events.end(text);
+        if (emission.finished) settle(() => events.end(text));
         else events.write(text);
       } else {
         writer.collect(emission);
-        if (emission.finished) sendJson(res, 200, writer.body(emission, elapsed));
+        if (emission.finished) {
+          const body = writer.body(emission, elapsed);
+          settle(() => sendJson(res, 200, body));
+        }
       }
     },
   };
@@ -135,6 +153,7 @@ export function runGeneration(
       outputTokens: Math.max(1, job.plan.tokens),
       finishReason: job.plan.finishReason,
       arrivalTime: job.arrival,
+      ...(job.kvArrivalTime === undefined ? {} : { kvArrivalTime: job.kvArrivalTime }),
     },
     sink,
   );
