@@ -69,9 +69,9 @@ describe('PD: a prefill sim and a decode sim serve a router\'s requests', () => 
   let decode: SimServerHandle;
   let bootstrap: string;
   before(async () => {
-    prefill = await startInstance('prefill', ['--disaggregation-bootstrap-port', '0']);
+    prefill = await startInstance('prefill', ['--disaggregation-bootstrap-port', '0', '--enable-metrics']);
     // The decode's own bootstrap port is the prefill's, so a null bootstrap_port finds it.
-    decode = await startInstance('decode', ['--disaggregation-bootstrap-port', String(prefill.bootstrapPort)]);
+    decode = await startInstance('decode', ['--disaggregation-bootstrap-port', String(prefill.bootstrapPort), '--dp-size', '2', '--enable-metrics']);
     bootstrap = `http://127.0.0.1:${prefill.bootstrapPort}`;
   });
   after(async () => {
@@ -135,9 +135,19 @@ describe('PD: a prefill sim and a decode sim serve a router\'s requests', () => 
     assert.equal(mismatched.status, 400);
   });
 
-  test('/server_info reports each side\'s disaggregation mode', async () => {
-    assert.equal((await get(prefill.url, '/server_info')).json.disaggregation_mode, 'prefill');
-    assert.equal((await get(decode.url, '/server_info')).json.disaggregation_mode, 'decode');
+  test("/server_info reports each side's mode and one internal state per DP rank; /metrics counts each side's own tokens", async () => {
+    const prefillInfo = (await get(prefill.url, '/server_info')).json;
+    const decodeInfo = (await get(decode.url, '/server_info')).json;
+    assert.deepEqual([prefillInfo.disaggregation_mode, prefillInfo.internal_states.length], ['prefill', 1]);
+    assert.deepEqual([decodeInfo.disaggregation_mode, decodeInfo.internal_states.length], ['decode', 2]);
+    const counter = async (sim: SimServerHandle, name: string) => {
+      const line = (await get(sim.url, '/metrics')).text.split('\n').find((l) => l.startsWith(`sglang:${name}{`));
+      return Number(line!.split(' ').at(-1));
+    };
+    // The two router requests above: the prefill made the first token of each, the decode every token it streamed.
+    assert.equal(await counter(prefill, 'generation_tokens_total'), 2);
+    assert.equal(await counter(decode, 'generation_tokens_total'), 12 + 5);
+    assert.equal(await counter(decode, 'num_requests_total'), 2);
   });
 });
 

@@ -50,7 +50,16 @@ export interface TokenEmission {
 }
 
 /** Live figures of an engine, reported by /get_server_info and /metrics. */
+/** One DP rank's load (a replica, or an attention rank under DP attention), as SGLang's internal_states lists it. */
+export interface DpRankLoad {
+  numRunning: number;
+  numWaiting: number;
+  kvUsage: number;
+}
+
 export interface EngineStats {
+  /** Each DP rank's share of the load below, in rank order. */
+  dpRanks: DpRankLoad[];
   numRunning: number;
   /** Requests in the schedulers' waiting queues (SGLang's num_queue_reqs). */
   numWaiting: number;

@@ -12,7 +12,7 @@ import { kvTransferSeconds } from '../model/kv-transfer.js';
 import { hidesHostWork, runsOverlapLoop } from '../model/step-time.js';
 import { seededUniform } from '../text/seeded-random.js';
 import { TimeHeap } from '../truth/time-heap.js';
-import type { Engine, EngineStats, SimRequest, TokenEmission } from '../types.js';
+import type { DpRankLoad, Engine, EngineStats, SimRequest, TokenEmission } from '../types.js';
 import { FrontEnd } from './front-end.js';
 import { newLiveRequest, remainingOutput, type LiveRequest } from './live-request.js';
 import type { RankStepObserver } from './rank-step.js';
@@ -299,16 +299,20 @@ class ModelEngine implements SimEngine {
     let used = 0;
     let capacity = 0;
     let steps = 0;
+    const dpRanks: DpRankLoad[] = [];
     for (const scheduler of this.schedulers) {
       steps += scheduler.stepCount;
       for (const rank of scheduler.ranks) {
+        const rankUsed = rank.used + rank.cache.size;
+        dpRanks.push({ numRunning: rank.active, numWaiting: rank.waiting.length, kvUsage: rank.capacity > 0 ? rankUsed / rank.capacity : 0 });
         running += rank.active;
         waiting += rank.waiting.length;
-        used += rank.used + rank.cache.size;
+        used += rankUsed;
         capacity += rank.capacity;
       }
     }
     return {
+      dpRanks,
       numRunning: running,
       numWaiting: waiting,
       kvUsage: capacity > 0 ? used / capacity : 0,
