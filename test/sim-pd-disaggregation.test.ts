@@ -127,6 +127,28 @@ describe('PD: a prefill sim and a decode sim serve a router\'s requests', () => 
     assert.deepEqual([decoded.json.meta_info.completion_tokens, decoded.json.output_ids.length, decoded.json.meta_info.prompt_tokens], [5, 5, 300]);
   });
 
+  test('a batch carries one room per prompt: both sides answer every prompt, each event with its index', async () => {
+    const rooms = ['9223372036854775800', '9007199254740993'];
+    const json = JSON.stringify({
+      input_ids: [PROMPT.slice(0, 400), PROMPT.slice(0, 700)],
+      bootstrap_host: ['127.0.0.1', '127.0.0.1'],
+      bootstrap_port: [prefill.bootstrapPort, null],
+      sampling_params: { max_new_tokens: 6, ignore_eos: true },
+      stream: true,
+    });
+    const body = `${json.slice(0, -1)},"bootstrap_room":[${rooms.join(',')}]}`;
+    const [decoded, prefilled] = await Promise.all([post(decode.url, '/generate', body), post(prefill.url, '/generate', body)]);
+    assert.equal(prefilled.status, 200);
+    assert.deepEqual(prefilled.events.map((e) => [e.index, e.meta_info.completion_tokens]).sort(), [[0, 1], [1, 1]]);
+    assert.equal(decoded.status, 200);
+    assert.equal(decoded.text.match(/data: \[DONE\]/g)!.length, 1, 'one [DONE] after the last prompt');
+    for (const [index, promptTokens] of [[0, 400], [1, 700]] as const) {
+      const events = decoded.events.filter((e) => e.index === index);
+      assert.deepEqual(events.map((e) => e.meta_info.completion_tokens), [1, 2, 3, 4, 5, 6]);
+      assert.equal(events.at(-1).meta_info.prompt_tokens, promptTokens);
+    }
+  });
+
   test('a decode refuses what no router sent, in one line; mismatched lists are 400s', async () => {
     const alone = await post(decode.url, '/generate', { input_ids: [1, 2, 3], sampling_params: { max_new_tokens: 2 } });
     assert.equal(alone.status, 400);
@@ -144,10 +166,10 @@ describe('PD: a prefill sim and a decode sim serve a router\'s requests', () => 
       const line = (await get(sim.url, '/metrics')).text.split('\n').find((l) => l.startsWith(`sglang:${name}{`));
       return Number(line!.split(' ').at(-1));
     };
-    // The two router requests above: the prefill made the first token of each, the decode every token it streamed.
-    assert.equal(await counter(prefill, 'generation_tokens_total'), 2);
-    assert.equal(await counter(decode, 'generation_tokens_total'), 12 + 5);
-    assert.equal(await counter(decode, 'num_requests_total'), 2);
+    // The router's prompts above: the prefill made the first token of each, the decode every token it streamed.
+    assert.equal(await counter(prefill, 'generation_tokens_total'), 4);
+    assert.equal(await counter(decode, 'generation_tokens_total'), 12 + 5 + 6 + 6);
+    assert.equal(await counter(decode, 'num_requests_total'), 4);
   });
 });
 

@@ -94,6 +94,30 @@ function loggedOutput(job: GenerationJob, last: TokenEmission, elapsedSec: numbe
   };
 }
 
+/**
+ * Where one generation's answer goes: a response of its own, or its prompt's share of a batch's
+ * (batch-answer.ts). A stream writes SSE text as it comes; otherwise `end` gets the one JSON body.
+ */
+export type AnswerOutput =
+  | { stream: true; write(text: string): void; end(text: string): void; onGone(listener: () => void): void }
+  | { stream: false; end(body: string): void; onGone(listener: () => void): void };
+
+/** `res` as one generation's output; null when its client already left (nothing to run then). */
+export function responseOutput(res: ServerResponse, stream: boolean): AnswerOutput | null {
+  if (res.socket === null || res.socket.destroyed) return null;
+  const onGone = (listener: () => void): void => void res.on('close', listener);
+  if (!stream) return { stream, end: (body) => sendJson(res, 200, body), onGone };
+  const events = new EventStream(res);
+  return { stream, write: (text) => events.write(text), end: (text) => events.end(text), onGone };
+}
+
+/** A decode instance runs only what a PD router sends: the KV comes from its prefill. */
+export function checkRunnable(ctx: SimContext, job: GenerationJob): void {
+  if (ctx.pd?.mode === 'decode' && job.kvArrivalTime === undefined) {
+    throw new HttpError(400, 'this is a decode instance (--disaggregation-mode decode): it serves what a PD router sends, with bootstrap_host and bootstrap_room on /generate');
+  }
+}
+
 /** Runs `job` on the engine and answers `res` as a stream or as one JSON body. */
 export function runGeneration(
   ctx: SimContext,
@@ -102,14 +126,16 @@ export function runGeneration(
   writer: AnswerWriter,
   stream: boolean,
 ): void {
-  if (ctx.pd?.mode === 'decode' && job.kvArrivalTime === undefined) {
-    throw new HttpError(400, 'this is a decode instance (--disaggregation-mode decode): it serves what a PD router sends, with bootstrap_host and bootstrap_room on /generate');
-  }
+  checkRunnable(ctx, job);
   // The client may have left while its body was read and tokenized: then there is nothing to run.
-  if (res.socket === null || res.socket.destroyed) return;
+  const output = responseOutput(res, stream);
+  if (output !== null) runGenerationTo(ctx, output, job, writer);
+}
+
+/** Runs `job` on the engine, its answer going to `output`. */
+export function runGenerationTo(ctx: SimContext, output: AnswerOutput, job: GenerationJob, writer: AnswerWriter): void {
   let finished = false;
   const settle = job.settle ?? ((write: () => void) => write());
-  const events = stream ? new EventStream(res) : null;
   /** SSE text of emissions due together with later ones of this request, written with the last. */
   let held = '';
   const sink = {
@@ -120,17 +146,17 @@ export function runGeneration(
         finished = true;
         if (job.logged !== undefined) ctx.log?.finished(job.logged, loggedOutput(job, emission, elapsed));
       }
-      if (events !== null) {
+      if (output.stream) {
         const text = held + writer.event(emission, elapsed);
         held = more ? text : '';
         if (more) return;
-        if (emission.finished) settle(() => events.end(text));
-        else events.write(text);
+        if (emission.finished) settle(() => output.end(text));
+        else output.write(text);
       } else {
         writer.collect(emission);
         if (emission.finished) {
           const body = writer.body(emission, elapsed);
-          settle(() => sendJson(res, 200, body));
+          settle(() => output.end(body));
         }
       }
     },
@@ -141,7 +167,7 @@ export function runGeneration(
     ctx.driver.abort(job.id);
     ctx.metrics.abort(job.id);
   };
-  res.on('close', onGone);
+  output.onGone(onGone);
   if (job.logged !== undefined) ctx.log?.received(job.logged);
   ctx.metrics.begin(job.id, job.arrival);
   ctx.truth?.begin(job.id, ctx.driver.clock.toHrMs(job.arrival), ctx.driver.clock.hrNowMs());
