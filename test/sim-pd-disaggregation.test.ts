@@ -39,8 +39,8 @@ function withEnv(values: Record<string, string>): void {
   });
 }
 
-/** POSTs and notes when the reply's first and last bytes came (ms on performance.now()). */
-async function timedPost(url: string, body: string): Promise<Reply & { firstMs: number; endMs: number; startMs: number }> {
+/** POSTs and notes when it was sent and when the reply's first bytes came (ms on performance.now()). */
+async function timedPost(url: string, body: string): Promise<Reply & { firstMs: number; startMs: number }> {
   const startMs = performance.now();
   const response = await request(`${url}/generate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   let firstMs = 0;
@@ -49,10 +49,9 @@ async function timedPost(url: string, body: string): Promise<Reply & { firstMs: 
     if (firstMs === 0) firstMs = performance.now();
     text += chunk.toString();
   }
-  const endMs = performance.now();
   const lines = text.split('\n').filter((l) => l.startsWith('data: ') && l !== 'data: [DONE]');
   const events = lines.map((l) => JSON.parse(l.slice(6)));
-  return { status: response.statusCode, text, events, json: events.length === 0 ? JSON.parse(text) : null, firstMs, endMs, startMs };
+  return { status: response.statusCode, text, events, json: events.length === 0 ? JSON.parse(text) : null, firstMs, startMs };
 }
 
 /** A loopback port nothing listens on. */
@@ -113,8 +112,9 @@ describe('PD: a prefill sim and a decode sim serve a router\'s requests', () => 
     const transferSec = kvTransferSeconds(resolved('prefill'), resolved('decode'), PROMPT.length);
     const prefillDoneMs = prefilled.startMs + (first.e2e_latency - sendSec) * 1000;
     const kvArrivedMs = prefillDoneMs + transferSec * 1000;
+    // Both are measured conservatively: the prefill's e2e starts after its request left the client, and
+    // a chunk is read no earlier than it was due.
     assert.ok(decoded.firstMs >= kvArrivedMs - 3, `decode's first chunk ${(kvArrivedMs - decoded.firstMs).toFixed(1)} ms before its KV arrived`);
-    assert.ok(decoded.firstMs >= prefilled.endMs - 3, 'nor before the prefill answered');
   });
 
   test('a room above 2^53 with one-entry lists and a null port (the decode\'s own) round-trips exactly, not streamed', async () => {

@@ -115,19 +115,25 @@ export class KvReceiver {
       const timer = setTimeout(() => finish(decodeWaitingTimeout(rid, room, this.settings.waitingTimeoutSec)), this.settings.waitingTimeoutSec * 1000);
       signal.addEventListener('abort', onGone);
       watch.waiting.add(waiting);
-      fetch(`http://${address}${KV_READY_ROUTE}?bootstrap_room=${room}`, { signal: poll.signal })
-        .then(async (response) => {
-          const body = (await response.json()) as Record<string, number>;
-          if (!response.ok) return;
-          finish(null, {
-            promptTokens: body['prompt_tokens']!,
-            sentBytesPerToken: body['sent_bytes_per_token']!,
-            linkBytesPerSec: body['link_bytes_per_sec']!,
-            latencySec: body['latency_sec']!,
+      const ask = (): void => {
+        fetch(`http://${address}${KV_READY_ROUTE}?bootstrap_room=${room}`, { signal: poll.signal })
+          .then(async (response) => {
+            if (!response.ok) throw new Error(await response.text());
+            const body = (await response.json()) as Record<string, number>;
+            finish(null, {
+              promptTokens: body['prompt_tokens']!,
+              sentBytesPerToken: body['sent_bytes_per_token']!,
+              linkBytesPerSec: body['link_bytes_per_sec']!,
+              latencySec: body['latency_sec']!,
+            });
+          })
+          // A poll cut off (a prefill that went away, the HTTP client's own timeout) is not a failure:
+          // the heartbeat and the waiting timeout decide, as in SGLang; until then the room is asked again.
+          .catch(() => {
+            if (!poll.signal.aborted) setTimeout(ask, this.settings.handshakeRetrySec * 1000);
           });
-        })
-        // A poll cut off by a prefill that went away is not a failure yet: the heartbeat decides, as in SGLang.
-        .catch(() => undefined);
+      };
+      ask();
     });
   }
 
