@@ -103,7 +103,7 @@ export type AnswerOutput =
   | { stream: false; end(body: string): void; onGone(listener: () => void): void };
 
 /** `res` as one generation's output; null when its client already left (nothing to run then). */
-export function responseOutput(res: ServerResponse, stream: boolean): AnswerOutput | null {
+function responseOutput(res: ServerResponse, stream: boolean): AnswerOutput | null {
   if (res.socket === null || res.socket.destroyed) return null;
   const onGone = (listener: () => void): void => void res.on('close', listener);
   if (!stream) return { stream, end: (body) => sendJson(res, 200, body), onGone };
