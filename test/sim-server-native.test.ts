@@ -37,6 +37,18 @@ describe('sim: SGLang native API', () => {
     assert.equal(typeof reply.json.text, 'string');
   });
 
+  test('a batch (input_ids as a list of lists, text as a list) answers a list, or streams each prompt with its index', async () => {
+    const plain = await post(sim.url, '/generate', { input_ids: [[1, 2, 3], [4, 5, 6, 7]], rid: ['b0', 'b1'], sampling_params: { max_new_tokens: 3, ignore_eos: true } });
+    assert.equal(plain.status, 200);
+    assert.deepEqual(plain.json.map((r: any) => [r.meta_info.id, r.meta_info.prompt_tokens, r.meta_info.completion_tokens]), [['b0', 3, 3], ['b1', 4, 3]]);
+    const streamed = await post(sim.url, '/generate', { text: ['one', 'two words'], sampling_params: { max_new_tokens: 4, ignore_eos: true }, stream: true });
+    assert.deepEqual(streamed.events.filter((e) => e.index === 1).map((e) => e.meta_info.completion_tokens), [3, 4]);
+    assert.deepEqual(streamed.events.filter((e) => e.index === 0).map((e) => e.meta_info.completion_tokens), [3, 4]);
+    assert.ok(streamed.text.endsWith('data: [DONE]\n\n'));
+    const scalarRid = await post(sim.url, '/generate', { input_ids: [[1], [2]], rid: 'x' });
+    assert.deepEqual([scalarRid.status, scalarRid.json.error.message], [400, 'The rid should be a list for batch processing.']);
+  });
+
   test('without ignore_eos answers end early with finish stop, and stop strings cut the text', async () => {
     const lengths = [];
     for (let i = 0; i < 8; i++) {

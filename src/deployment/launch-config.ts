@@ -41,6 +41,8 @@ export interface LaunchConfig {
   speculativeEagleTopk: number | null;
   speculativeNumDraftTokens: number | null;
   disaggregationMode: 'null' | 'prefill' | 'decode';
+  /** Port of a prefill instance's bootstrap server; a decode instance's stands in for a request's null `bootstrap_port`. */
+  disaggregationBootstrapPort: number;
   nnodes: number;
   reasoningParser: string | null;
   toolCallParser: string | null;

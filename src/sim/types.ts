@@ -19,6 +19,12 @@ export interface SimRequest {
   finishReason: 'length' | 'stop';
   /** When the request reaches the scheduler. */
   arrivalTime: number;
+  /**
+   * PD decode instance: when the request's KV, and its first token (made by the prefill instance),
+   * has arrived. It skips the front end and prefill, and joins the decode batch once the KV pool
+   * has room for it. Absent: the engine runs the whole request.
+   */
+  kvArrivalTime?: number;
 }
 
 /** A chunk of output the engine makes visible to the client. */
@@ -44,7 +50,16 @@ export interface TokenEmission {
 }
 
 /** Live figures of an engine, reported by /get_server_info and /metrics. */
+/** One DP rank's load (a replica, or an attention rank under DP attention), as SGLang's internal_states lists it. */
+export interface DpRankLoad {
+  numRunning: number;
+  numWaiting: number;
+  kvUsage: number;
+}
+
 export interface EngineStats {
+  /** Each DP rank's share of the load below, in rank order. */
+  dpRanks: DpRankLoad[];
   numRunning: number;
   /** Requests in the schedulers' waiting queues (SGLang's num_queue_reqs). */
   numWaiting: number;

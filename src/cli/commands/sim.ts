@@ -16,7 +16,10 @@ function help(): string {
     description:
       "Serves SGLang's native API (/generate, /get_server_info, /flush_cache, ...) and the OpenAI API " +
       '(/v1/completions, /v1/chat/completions, /v1/models) with token timing from a continuous-batching ' +
-      'performance model, until SIGINT or SIGTERM.',
+      'performance model, until SIGINT or SIGTERM. With --disaggregation-mode prefill or decode it is one side of ' +
+      "SGLang's PD disaggregation, for a PD router; SGLang's SGLANG_DISAGGREGATION_BOOTSTRAP_TIMEOUT, " +
+      '_WAITING_TIMEOUT, _HEARTBEAT_INTERVAL and _HEARTBEAT_MAX_FAILURE set its waits, and ' +
+      "SERVEBENCH_SIM_BOOTSTRAP_RETRY_INTERVAL the seconds between a decode's bootstrap handshake tries (1).",
   });
   addHelpGroups(parser, [SGLANG_FLAGS_HELP, SIM_MODEL_FLAGS_HELP, SIM_SERVER_FLAGS_HELP, TRUTH_FLAGS_HELP]);
   return parser.format_help();

@@ -141,6 +141,7 @@ export const SGLANG_FLAGS: readonly FlagSpec<LaunchConfig>[] = [
   launch.value('speculative-eagle-topk', 'speculativeEagleTopk', 'K', count, 'draft branches per step'),
   launch.value('speculative-num-draft-tokens', 'speculativeNumDraftTokens', 'N', count, 'draft tokens verified at once'),
   launch.value('disaggregation-mode', 'disaggregationMode', `{${DISAGGREGATION_CHOICES.join(',')}}`, oneOf(DISAGGREGATION_CHOICES), 'PD separation: this instance prefills or decodes only'),
+  launch.value('disaggregation-bootstrap-port', 'disaggregationBootstrapPort', 'PORT', number('int', LISTEN_PORT), "PD: the prefill's bootstrap server listens on it (on --host); a decode uses it when a request's bootstrap_port is null"),
   launch.value('nnodes', 'nnodes', 'N', count, 'nodes one instance spans'),
   launch.value('reasoning-parser', 'reasoningParser', 'NAME', text, "answer with reasoning text apart, in this parser's format"),
   launch.value('tool-call-parser', 'toolCallParser', 'NAME', text, "answer tool calls in this parser's format"),

@@ -106,6 +106,7 @@ export function defaultLaunchConfig(): LaunchConfig {
     speculativeEagleTopk: null,
     speculativeNumDraftTokens: null,
     disaggregationMode: 'null',
+    disaggregationBootstrapPort: 8998,
     nnodes: 1,
     reasoningParser: null,
     toolCallParser: null,

@@ -277,10 +277,24 @@ describe('PD disaggregation', () => {
     assert.deepEqual([stats.requestsFinished, stats.generationTokensTotal, stats.numRunning, stats.kvUsage], [6, 120, 0, 0]);
   });
 
-  test('a lone instance launched with --disaggregation-mode serves whole requests', () => {
+  test('a lone prefill instance serves whole requests (its server asks for one token)', () => {
     const engine = createEngine(instance('prefill'));
     engine.submit(request('a', 100, 5));
     assert.equal(drain(engine).filter((e) => e.finished).length, 1);
+  });
+
+  test("a lone decode instance starts each request at its KV's arrival with the prefill's token, and holds its KV in the pool", () => {
+    const engine = createEngine(instance('decode'));
+    engine.submit({ ...request('a', 4000, 5), kvArrivalTime: 0.25 });
+    engine.submit({ ...request('b', 300, 1), kvArrivalTime: 0.1 });
+    const first = engine.advanceTo(0.25);
+    assert.deepEqual(first.map((e) => [e.requestId, e.completionTokens, e.finished]), [['b', 1, true], ['a', 1, false]]);
+    assert.ok(first[1]!.time >= 0.25, 'nothing of a request before its KV arrived');
+    assert.ok(engine.stats().kvUsage * engine.stats().kvCapacityTokens >= 4000, 'its prompt occupies the KV pool, no prefill ran');
+    const rest = drain(engine);
+    assert.deepEqual(rest.map((e) => e.completionTokens), [2, 3, 4, 5]);
+    const stats = engine.stats();
+    assert.deepEqual([stats.requestsFinished, stats.generationTokensTotal, stats.numRunning], [2, 6, 0]);
   });
 });
 

@@ -12,9 +12,9 @@ import { kvTransferSeconds } from '../model/kv-transfer.js';
 import { hidesHostWork, runsOverlapLoop } from '../model/step-time.js';
 import { seededUniform } from '../text/seeded-random.js';
 import { TimeHeap } from '../truth/time-heap.js';
-import type { Engine, EngineStats, SimRequest, TokenEmission } from '../types.js';
+import type { DpRankLoad, Engine, EngineStats, SimRequest, TokenEmission } from '../types.js';
 import { FrontEnd } from './front-end.js';
-import { newLiveRequest, type LiveRequest } from './live-request.js';
+import { newLiveRequest, remainingOutput, type LiveRequest } from './live-request.js';
 import type { RankStepObserver } from './rank-step.js';
 import { Scheduler, type StepOutput } from './scheduler.js';
 import type { StepProfile } from './step-profile.js';
@@ -61,12 +61,15 @@ function schedulerFor(deployment: ResolvedInstance, role: ServerRole, options: E
 
 /**
  * Creates the simulated engine of one server (SGLang flags + sim hardware/model): its `--dp`
- * replicas behind one front end. A lone instance serves whole requests even when launched with
- * `--disaggregation-mode` (compose PD with {@link createDisaggregatedEngine}).
+ * replicas behind one front end. With `--disaggregation-mode decode` they are decode instances, whose
+ * requests arrive with their KV (see SimRequest.kvArrivalTime); a prefill instance serves whole
+ * requests (its server asks for one token). Compose PD in one engine with {@link createDisaggregatedEngine}.
  */
 export function createEngine(launch: LaunchConfig, options: EngineOptions = {}): SimEngine {
   const deployment = options.deployment ?? resolveInstance(launch, options.calibration);
-  const replicas = Array.from({ length: deployment.replicas }, () => schedulerFor(deployment, 'mixed', options));
+  // A decode instance serving alone gets every request's KV from elsewhere (SimRequest.kvArrivalTime).
+  const role: ServerRole = launch.disaggregationMode === 'decode' ? 'decode' : 'mixed';
+  const replicas = Array.from({ length: deployment.replicas }, () => schedulerFor(deployment, role, options));
   return new ModelEngine(replicas, [], options.seed ?? launch.simSeed, options.acceptLength, options.onRankStep);
 }
 
@@ -140,7 +143,13 @@ class ModelEngine implements SimEngine {
     const live = newLiveRequest(request, this.acceptRate(index), random);
     this.live.set(request.id, live);
     this.totals.prompt += request.promptTokens;
-    this.frontEnd.ingest(live, Math.max(request.arrivalTime, this.clock));
+    if (request.kvArrivalTime === undefined) {
+      this.frontEnd.ingest(live, Math.max(request.arrivalTime, this.clock));
+      return;
+    }
+    live.phase = 'transfer';
+    live.generated = 1;
+    this.transfers.push(Math.max(request.kvArrivalTime, this.clock), live);
   }
 
   /** The `index`-th submitted request's own acceptance rate (0 without speculative decoding). */
@@ -196,7 +205,7 @@ class ModelEngine implements SimEngine {
       for (const live of this.frontEnd.release(t)) if (live.phase !== 'aborted') this.route(live, 'entry', t);
       while ((this.transfers.peekTime() ?? Infinity) <= t) {
         const live = this.transfers.pop()!;
-        if (live.phase !== 'aborted') this.route(live, 'decode', t);
+        if (live.phase !== 'aborted') this.route(live, this.decode.length > 0 ? 'decode' : 'entry', t);
       }
       this.schedulers.forEach((scheduler, instance) => {
         let finished: ReturnType<Scheduler['finishStep']> | null = null;
@@ -222,7 +231,15 @@ class ModelEngine implements SimEngine {
         }
         if (stepping) {
           for (const live of scheduler.takeAdmitted()) {
-            emissions.push(this.emit({ live, tokens: live.generated, finished: false, verified: false, handoff: false }, t));
+            // A request whose one token is the prefill's ends on admission.
+            const finished = remainingOutput(live) <= 0;
+            if (finished) {
+              const rank = scheduler.ranks[live.rank]!;
+              live.phase = 'finished';
+              rank.remove(live);
+              rank.releaseKv(live, true, t);
+            }
+            emissions.push(this.emit({ live, tokens: live.generated, finished, verified: false, handoff: false }, t));
           }
         }
       });
@@ -282,16 +299,20 @@ class ModelEngine implements SimEngine {
     let used = 0;
     let capacity = 0;
     let steps = 0;
+    const dpRanks: DpRankLoad[] = [];
     for (const scheduler of this.schedulers) {
       steps += scheduler.stepCount;
       for (const rank of scheduler.ranks) {
+        const rankUsed = rank.used + rank.cache.size;
+        dpRanks.push({ numRunning: rank.active, numWaiting: rank.waiting.length, kvUsage: rank.capacity > 0 ? rankUsed / rank.capacity : 0 });
         running += rank.active;
         waiting += rank.waiting.length;
-        used += rank.used + rank.cache.size;
+        used += rankUsed;
         capacity += rank.capacity;
       }
     }
     return {
+      dpRanks,
       numRunning: running,
       numWaiting: waiting,
       kvUsage: capacity > 0 ? used / capacity : 0,

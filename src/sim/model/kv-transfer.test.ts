@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseLaunchArgs } from '../../deployment/flags/launch-flags.js';
 import { resolveInstance } from './resolve-instance.js';
-import { kvTransferSeconds } from './kv-transfer.js';
+import { kvSendSeconds, kvSendSide, kvTransferSeconds, kvTransferSecondsFrom } from './kv-transfer.js';
 
 const a3 = (...args: string[]) =>
   resolveInstance(
@@ -27,5 +27,11 @@ describe('kvTransferSeconds', () => {
     assert.ok(kvTransferSeconds(gqaPrefill, gqaDecode, 8000) > kvTransferSeconds(gqaDecode, gqaDecode, 8000));
     assert.ok(kvTransferSeconds(prefillTp, decode, 64_000) >= kvTransferSeconds(prefillCp, decode, 64_000));
     assert.ok(kvTransferSeconds(prefillCp, decode, 64_000) > kvTransferSeconds(prefillCp, decode, 1000));
+  });
+
+  test("the prefill's half, served to a decode in another process, gives the same time; sending alone takes no longer", () => {
+    const send = kvSendSide(prefillCp);
+    assert.equal(kvTransferSecondsFrom(send, decode, 64_000), kvTransferSeconds(prefillCp, decode, 64_000));
+    assert.ok(kvSendSeconds(send, 64_000) <= kvTransferSeconds(prefillCp, decode, 64_000));
   });
 });

@@ -23,7 +23,7 @@ function staggeringEngine(): Engine & { aborted: string[] } {
       return [emission(request.arrivalTime + 0.005, 1, false), emission(request.arrivalTime + 0.012, 2, true)];
     },
     flushCache: () => true,
-    stats: () => ({ numRunning: 0, numWaiting: 0, kvUsage: 0, kvCapacityTokens: 0, avgSpecAcceptLength: null, promptTokensTotal: 0, generationTokensTotal: 0, cachedTokensTotal: 0, requestsFinished: 0, queueTimeSum: 0, queuedRequests: 0, stepCount: 0 }),
+    stats: () => ({ dpRanks: [], numRunning: 0, numWaiting: 0, kvUsage: 0, kvCapacityTokens: 0, avgSpecAcceptLength: null, promptTokensTotal: 0, generationTokensTotal: 0, cachedTokensTotal: 0, requestsFinished: 0, queueTimeSum: 0, queuedRequests: 0, stepCount: 0 }),
   };
 }
 
@@ -81,7 +81,7 @@ test("a request's emissions due in the same pass reach its sink together, flagge
       return out;
     },
     flushCache: () => true,
-    stats: () => ({ numRunning: 0, numWaiting: 0, kvUsage: 0, kvCapacityTokens: 0, avgSpecAcceptLength: null, promptTokensTotal: 0, generationTokensTotal: 0, cachedTokensTotal: 0, requestsFinished: 0, queueTimeSum: 0, queuedRequests: 0, stepCount: 0 }),
+    stats: () => ({ dpRanks: [], numRunning: 0, numWaiting: 0, kvUsage: 0, kvCapacityTokens: 0, avgSpecAcceptLength: null, promptTokensTotal: 0, generationTokensTotal: 0, cachedTokensTotal: 0, requestsFinished: 0, queueTimeSum: 0, queuedRequests: 0, stepCount: 0 }),
   };
   const driver = new EngineDriver(engine, clock);
   const calls: string[] = [];

@@ -86,17 +86,22 @@ function tooLarge(limit: BodyLimit, size: string): HttpError {
 
 /** Reads and parses a JSON object body; 400 for malformed JSON or a non-object, 413 past `limit`. */
 export async function readJsonObject(req: IncomingMessage, limit: BodyLimit): Promise<Record<string, unknown>> {
-  const body = await readBody(req, limit);
+  return (await readJsonObjectText(req, limit)).body;
+}
+
+/** As readJsonObject, with the body's text too, for the values JSON.parse cannot keep exact (see raw-json-fields.ts). */
+export async function readJsonObjectText(req: IncomingMessage, limit: BodyLimit): Promise<{ body: Record<string, unknown>; text: string }> {
+  const text = (await readBody(req, limit)).toString('utf8');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body.toString('utf8'));
+    parsed = JSON.parse(text);
   } catch (error) {
     throw new HttpError(400, `malformed JSON body: ${(error as Error).message}`);
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new HttpError(400, 'the request body must be a JSON object');
   }
-  return parsed as Record<string, unknown>;
+  return { body: parsed as Record<string, unknown>, text };
 }
 
 /** Writes a complete JSON response. */

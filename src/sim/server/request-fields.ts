@@ -95,3 +95,18 @@ export function requestId(body: Body, isRunning: (id: string) => boolean, fallba
   if (isRunning(id)) throw new HttpError(400, `a request with rid '${id}' is already running; send a unique rid`, { param: 'rid' });
   return id;
 }
+
+/**
+ * The ids of a batch's `count` prompts: its `rid` list, else fresh ones (SGLang wants a list for a
+ * batch). Refuses an id already running or given twice.
+ */
+export function batchRequestIds(body: Body, count: number, isRunning: (id: string) => boolean, fallback: () => string): string[] {
+  const rid = body['rid'];
+  if (rid === undefined || rid === null) return Array.from({ length: count }, fallback);
+  if (!Array.isArray(rid) || !rid.every((r) => typeof r === 'string' && r !== '')) throw new HttpError(400, 'The rid should be a list for batch processing.', { param: 'rid' });
+  if (rid.length !== count) throw new HttpError(400, `'rid' has ${rid.length} entries for ${count} prompts`, { param: 'rid' });
+  const ids = rid as string[];
+  const taken = ids.find((id, i) => isRunning(id) || ids.indexOf(id) !== i);
+  if (taken !== undefined) throw new HttpError(400, `a request with rid '${taken}' is already running; send a unique rid`, { param: 'rid' });
+  return ids;
+}

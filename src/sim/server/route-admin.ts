@@ -27,14 +27,13 @@ export function serverInfo(ctx: SimContext): Record<string, unknown> {
   return {
     ...args,
     max_total_num_tokens: stats.kvCapacityTokens,
-    internal_states: [
-      {
-        avg_spec_accept_length: stats.avgSpecAcceptLength,
-        num_running_reqs: stats.numRunning,
-        num_waiting_reqs: stats.numWaiting,
-        token_usage: stats.kvUsage,
-      },
-    ],
+    // One state per DP rank, as SGLang's data-parallel controller gathers them (a PD router counts them).
+    internal_states: stats.dpRanks.map((rank) => ({
+      avg_spec_accept_length: stats.avgSpecAcceptLength,
+      num_running_reqs: rank.numRunning,
+      num_waiting_reqs: rank.numWaiting,
+      token_usage: rank.kvUsage,
+    })),
     version: `${SIM_SERVER_NAME} ${VERSION}`,
     [SERVEBENCH_INFO_KEY]: servebenchInfo(ctx.launch, ctx.deployment),
   };

@@ -1,5 +1,5 @@
 /**
- * SGLang native `POST /generate` (spec §2.2): `text` or `input_ids`, `sampling_params`, `stream`.
+ * SGLang native `POST /generate` (spec §2.2): `text` or `input_ids` (one prompt or a batch), `sampling_params`, `stream`.
  * Streams cumulative text with `meta_info.completion_tokens`; errors use SGLang's `{"error": {"message"}}`.
  */
 import { randomUUID } from 'node:crypto';
@@ -8,7 +8,11 @@ import { HttpError } from '../../core/http-error.js';
 import { planOutput } from '../text/output-plan.js';
 import { wrongType } from './error-body.js';
 import { IMAGE_BODY_LIMIT } from './body-limit.js';
-import { readJsonObject } from './http-io.js';
+import { batchOutputs } from './batch-answer.js';
+import { bootstrapTargets, type BootstrapTarget } from './disaggregation/bootstrap-fields.js';
+import { PdFailure } from './disaggregation/pd-failures.js';
+import { pdJobFields, sendPdFailure, type PdJobFields } from './disaggregation/pd-generation.js';
+import { readJsonObjectText } from './http-io.js';
 import { expandImages } from './image-input.js';
 import { boundedPromptIds } from './prompt-tokens.js';
 import type { PyValue } from '../../core/pyrepr.js';
@@ -19,48 +23,109 @@ import {
   optionalBool,
   optionalInt,
   optionalObject,
+  batchRequestIds,
   requestId,
   SAMPLING_NUMBER_FIELDS,
   stringList,
 } from './request-fields.js';
-import { runGeneration, type SimContext } from './sim-context.js';
+import { checkRunnable, runGeneration, runGenerationTo, type GenerationJob, type SimContext } from './sim-context.js';
 import { NativeFormatter } from './wire-format.js';
 
 /** SGLang's default `max_new_tokens`. */
 const DEFAULT_MAX_NEW_TOKENS = 128;
 
-async function promptIds(ctx: SimContext, body: Record<string, unknown>): Promise<number[]> {
+/** A request's prompts: one, or a batch (`text` a list of strings, `input_ids` a list of lists), as SGLang takes them. */
+async function prompts(ctx: SimContext, body: Record<string, unknown>): Promise<{ batch: boolean; prompts: number[][] }> {
   const { text, input_ids: inputIds } = body;
   if (inputIds !== undefined && inputIds !== null) {
-    if (!isTokenIds(inputIds)) throw wrongType('input_ids', 'a non-empty list of token ids (batches are not supported by the sim)');
-    return inputIds;
+    if (isTokenIds(inputIds)) return { batch: false, prompts: [inputIds] };
+    if (Array.isArray(inputIds) && inputIds.length > 0 && inputIds.every(isTokenIds)) return { batch: true, prompts: inputIds };
+    throw wrongType('input_ids', 'a non-empty list of token ids, or a list of them (a batch)');
   }
   if (text === undefined || text === null) throw new HttpError(400, 'Either text or input_ids should be provided.', { param: 'text' });
-  if (typeof text !== 'string') throw wrongType('text', 'a string (batches are not supported by the sim)');
-  return boundedPromptIds(ctx, text, true, 'text');
+  if (typeof text === 'string') return { batch: false, prompts: [await boundedPromptIds(ctx, text, true, 'text')] };
+  if (Array.isArray(text) && text.length > 0 && text.every((t) => typeof t === 'string')) {
+    return { batch: true, prompts: await Promise.all(text.map((t: string) => boundedPromptIds(ctx, t, true, 'text'))) };
+  }
+  throw wrongType('text', 'a string, or a non-empty list of strings (a batch)');
+}
+
+/** One prompt of a request, ready to run. */
+interface Prompt {
+  job: GenerationJob;
+  formatter: NativeFormatter;
+}
+
+/**
+ * On a PD instance, waits for what each prompt needs from the other side (pd-generation.ts). The
+ * first prompt that fails ends the others' waits and answers for the whole request, as SGLang's
+ * batch handler gives up on the first exception; false then.
+ */
+async function awaitPd(ctx: SimContext, res: ServerResponse, items: Prompt[], targets: (BootstrapTarget | null)[], stream: boolean): Promise<boolean> {
+  const pd = ctx.pd;
+  if (pd === null) return true;
+  const gone = new AbortController();
+  res.on('close', () => gone.abort(new Error('the client left')));
+  const failed: { first: { failure: PdFailure; job: GenerationJob } | null } = { first: null };
+  const fields = await Promise.all(
+    items.map(({ job }, i) =>
+      pdJobFields(ctx, pd, job.id, job.promptIds.length, targets[i]!, gone.signal).catch((error: unknown): PdJobFields => {
+        if (failed.first !== null) return {};
+        if (!(error instanceof PdFailure)) throw error;
+        failed.first = { failure: error, job };
+        gone.abort(error);
+        return {};
+      }),
+    ),
+  );
+  if (failed.first !== null) {
+    const { failure, job } = failed.first;
+    sendPdFailure(res, failure, stream, job.id, job.promptIds.length, ctx.driver.clock.now() - job.arrival);
+    return false;
+  }
+  items.forEach((item, i) => Object.assign(item.job, fields[i]));
+  return true;
 }
 
 /** Handles `POST /generate`. */
 export async function handleGenerate(ctx: SimContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const arrival = ctx.driver.clock.now();
-  const body = await readJsonObject(req, IMAGE_BODY_LIMIT);
+  const { body, text: bodyText } = await readJsonObjectText(req, IMAGE_BODY_LIMIT);
   const sampling = optionalObject(body, 'sampling_params') ?? {};
-  const maxNewTokens = optionalInt(sampling, 'max_new_tokens', DEFAULT_MAX_NEW_TOKENS)!;
+  const asked = optionalInt(sampling, 'max_new_tokens', DEFAULT_MAX_NEW_TOKENS)!;
+  // A prefill instance makes the first token only (prefill.py L304-308); its decode makes the rest.
+  const pdPrefill = ctx.pd?.mode === 'prefill';
+  const maxNewTokens = pdPrefill ? 1 : asked;
   const ignoreEos = optionalBool(sampling, 'ignore_eos', false);
   const stop = stringList(sampling, 'stop');
   for (const key of SAMPLING_NUMBER_FIELDS) checkOptionalNumber(sampling, key);
   const stream = optionalBool(body, 'stream', false);
-  const id = requestId(body, (rid) => ctx.driver.isActive(rid), () => randomUUID().replace(/-/g, ''));
   // A vision-language model reads `image_data` into its prompt's placeholders; a text-only one has no processor for it (as in SGLang).
   const images = stringList(body, 'image_data');
-  const textIds = await promptIds(ctx, body);
-  const ids = ctx.vision === null ? textIds : expandImages(textIds, ctx.vision.padId, images, ctx.vision.config, 'image_data');
-  checkContextLength(ids.length, maxNewTokens, ctx.contextLength, 'text');
-  const requestIndex = ctx.nextRequestIndex();
-  const plan = planOutput(ctx.pool, ctx.launch.simSeed, { maxNewTokens, ignoreEos, stop, requestIndex });
-  const formatter = new NativeFormatter({ id, model: ctx.modelName, created: Math.floor(Date.now() / 1000), promptTokens: ids.length, plan });
-  const logged = ctx.log?.logsRequests
-    ? { rid: id, text: typeof body['text'] === 'string' ? body['text'] : null, inputIds: isTokenIds(body['input_ids']) ? ids : null, imageData: images.length > 0 ? images : null, samplingParams: sampling as { [key: string]: PyValue }, stream }
-    : undefined;
-  runGeneration(ctx, res, { id, arrival, promptIds: ids, plan, logged }, formatter, stream);
+  const { batch, prompts: textIds } = await prompts(ctx, body);
+  if (batch && images.length > 0) throw new HttpError(400, "'image_data' with a batch of prompts is not supported by the sim: send one prompt per request", { param: 'image_data' });
+  const fresh = () => randomUUID().replace(/-/g, '');
+  const isRunning = (rid: string) => ctx.driver.isActive(rid);
+  const ids = batch ? batchRequestIds(body, textIds.length, isRunning, fresh) : [requestId(body, isRunning, fresh)];
+  const texts = Array.isArray(body['text']) ? (body['text'] as string[]) : [typeof body['text'] === 'string' ? body['text'] : null];
+  const items = textIds.map((promptTextIds, i): Prompt => {
+    const id = ids[i]!;
+    const promptIds = ctx.vision === null ? promptTextIds : expandImages(promptTextIds, ctx.vision.padId, images, ctx.vision.config, 'image_data');
+    checkContextLength(promptIds.length, asked, ctx.contextLength, 'text');
+    const plan = planOutput(ctx.pool, ctx.launch.simSeed, { maxNewTokens, ignoreEos: ignoreEos || pdPrefill, stop, requestIndex: ctx.nextRequestIndex() });
+    const formatter = new NativeFormatter({ id, model: ctx.modelName, created: Math.floor(Date.now() / 1000), promptTokens: promptIds.length, plan, pdPrefill });
+    const logged = ctx.log?.logsRequests
+      ? { rid: id, text: texts[i] ?? null, inputIds: body['input_ids'] != null ? promptIds : null, imageData: images.length > 0 ? images : null, samplingParams: sampling as { [key: string]: PyValue }, stream }
+      : undefined;
+    return { job: { id, arrival, promptIds, plan, logged }, formatter };
+  });
+  const targets = ctx.pd === null ? [] : bootstrapTargets(body, bodyText, items.length) ?? items.map(() => null);
+  if (!(await awaitPd(ctx, res, items, targets, stream))) return;
+  if (!batch) {
+    runGeneration(ctx, res, items[0]!.job, items[0]!.formatter, stream);
+    return;
+  }
+  for (const { job } of items) checkRunnable(ctx, job);
+  const outputs = batchOutputs(res, stream, items.length);
+  if (outputs !== null) items.forEach(({ job, formatter }, i) => runGenerationTo(ctx, outputs[i]!, job, formatter));
 }

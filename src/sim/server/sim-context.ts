@@ -10,7 +10,9 @@ import type { TokenEmission } from '../types.js';
 import type { OutputPlan } from '../text/output-plan.js';
 import type { TokenPool } from '../text/token-pool.js';
 import type { TruthRecorder } from '../truth/truth-recorder.js';
+import type { PdRole } from './disaggregation/pd-role.js';
 import type { EngineDriver } from './engine-driver.js';
+import { HttpError } from '../../core/http-error.js';
 import { EventStream, sendJson } from './http-io.js';
 import type { PromptLimits } from './prompt-tokens.js';
 import type { LoggedOutput, LoggedRequest } from './request-log-format.js';
@@ -34,6 +36,8 @@ export interface SimContext extends PromptLimits {
   log: ServerLog | null;
   /** Index of the next request: the stream of its seeded draws. */
   nextRequestIndex(): number;
+  /** The instance's part in PD disaggregation (`--disaggregation-mode`); null for a whole server. */
+  pd: PdRole | null;
 }
 
 /** One generation ready to run. */
@@ -45,6 +49,13 @@ export interface GenerationJob {
   plan: OutputPlan;
   /** The request as `--log-requests` prints it; absent when request lines are off. */
   logged?: LoggedRequest;
+  /** PD decode instance: engine time its KV arrives (SimRequest.kvArrivalTime). */
+  kvArrivalTime?: number;
+  /**
+   * PD prefill instance: given the write of the finished answer, which it makes once the KV has
+   * been sent (SGLang's prefill answers when its transfer succeeds).
+   */
+  settle?: (write: () => void) => void;
 }
 
 /** Turns emissions into bytes, per API. */
@@ -83,6 +94,30 @@ function loggedOutput(job: GenerationJob, last: TokenEmission, elapsedSec: numbe
   };
 }
 
+/**
+ * Where one generation's answer goes: a response of its own, or its prompt's share of a batch's
+ * (batch-answer.ts). A stream writes SSE text as it comes; otherwise `end` gets the one JSON body.
+ */
+export type AnswerOutput =
+  | { stream: true; write(text: string): void; end(text: string): void; onGone(listener: () => void): void }
+  | { stream: false; end(body: string): void; onGone(listener: () => void): void };
+
+/** `res` as one generation's output; null when its client already left (nothing to run then). */
+function responseOutput(res: ServerResponse, stream: boolean): AnswerOutput | null {
+  if (res.socket === null || res.socket.destroyed) return null;
+  const onGone = (listener: () => void): void => void res.on('close', listener);
+  if (!stream) return { stream, end: (body) => sendJson(res, 200, body), onGone };
+  const events = new EventStream(res);
+  return { stream, write: (text) => events.write(text), end: (text) => events.end(text), onGone };
+}
+
+/** A decode instance runs only what a PD router sends: the KV comes from its prefill. */
+export function checkRunnable(ctx: SimContext, job: GenerationJob): void {
+  if (ctx.pd?.mode === 'decode' && job.kvArrivalTime === undefined) {
+    throw new HttpError(400, 'this is a decode instance (--disaggregation-mode decode): it serves what a PD router sends, with bootstrap_host and bootstrap_room on /generate');
+  }
+}
+
 /** Runs `job` on the engine and answers `res` as a stream or as one JSON body. */
 export function runGeneration(
   ctx: SimContext,
@@ -91,10 +126,16 @@ export function runGeneration(
   writer: AnswerWriter,
   stream: boolean,
 ): void {
+  checkRunnable(ctx, job);
   // The client may have left while its body was read and tokenized: then there is nothing to run.
-  if (res.socket === null || res.socket.destroyed) return;
+  const output = responseOutput(res, stream);
+  if (output !== null) runGenerationTo(ctx, output, job, writer);
+}
+
+/** Runs `job` on the engine, its answer going to `output`. */
+export function runGenerationTo(ctx: SimContext, output: AnswerOutput, job: GenerationJob, writer: AnswerWriter): void {
   let finished = false;
-  const events = stream ? new EventStream(res) : null;
+  const settle = job.settle ?? ((write: () => void) => write());
   /** SSE text of emissions due together with later ones of this request, written with the last. */
   let held = '';
   const sink = {
@@ -105,15 +146,18 @@ export function runGeneration(
         finished = true;
         if (job.logged !== undefined) ctx.log?.finished(job.logged, loggedOutput(job, emission, elapsed));
       }
-      if (events !== null) {
+      if (output.stream) {
         const text = held + writer.event(emission, elapsed);
         held = more ? text : '';
         if (more) return;
-        if (emission.finished) events.end(text);
-        else events.write(text);
+        if (emission.finished) settle(() => output.end(text));
+        else output.write(text);
       } else {
         writer.collect(emission);
-        if (emission.finished) sendJson(res, 200, writer.body(emission, elapsed));
+        if (emission.finished) {
+          const body = writer.body(emission, elapsed);
+          settle(() => output.end(body));
+        }
       }
     },
   };
@@ -123,7 +167,7 @@ export function runGeneration(
     ctx.driver.abort(job.id);
     ctx.metrics.abort(job.id);
   };
-  res.on('close', onGone);
+  output.onGone(onGone);
   if (job.logged !== undefined) ctx.log?.received(job.logged);
   ctx.metrics.begin(job.id, job.arrival);
   ctx.truth?.begin(job.id, ctx.driver.clock.toHrMs(job.arrival), ctx.driver.clock.hrNowMs());
@@ -135,6 +179,7 @@ export function runGeneration(
       outputTokens: Math.max(1, job.plan.tokens),
       finishReason: job.plan.finishReason,
       arrivalTime: job.arrival,
+      ...(job.kvArrivalTime === undefined ? {} : { kvArrivalTime: job.kvArrivalTime }),
     },
     sink,
   );

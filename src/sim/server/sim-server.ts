@@ -27,6 +27,7 @@ import { benchOnlyGeneration } from './route-trt-truss.js';
 import type { SimContext } from './sim-context.js';
 import { ServerLog } from './server-log.js';
 import { createSimEngine, resolveSimDeployment } from './sim-engine.js';
+import { startPdRole } from './disaggregation/pd-role.js';
 import { SimMetrics } from './sim-metrics.js';
 
 export interface SimServerOptions {
@@ -56,6 +57,8 @@ export interface SimServerOptions {
 export interface SimServerHandle {
   url: string;
   port: number;
+  /** Port of a PD prefill instance's bootstrap server; null for any other instance. */
+  bootstrapPort: number | null;
   launch: LaunchConfig;
   /** Linux thread id of the thread serving (its scheduling can be inspected in /proc), null off Linux. */
   loopThreadId: number | null;
@@ -150,6 +153,7 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
     recorder?.record(emission, dueMs, actualMs, writtenMs, clock.timeScale);
   });
   let requestIndex = 0;
+  const pdInstance = await startPdRole(launch, deployment, truth !== null);
   const visionConfig = deployment?.model.vision;
   const imagePadId = tokenizer.tokenToId(IMAGE_PAD_TOKEN);
   const ctx: SimContext = {
@@ -167,6 +171,7 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
     truth: recorder,
     log,
     nextRequestIndex: () => requestIndex++,
+    pd: pdInstance.role,
   };
 
   const heap = new HeapCollection();
@@ -177,7 +182,11 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
       reject(new UserError(`cannot listen on ${launch.host}:${launch.port}: ${error.code ?? error.message}; pick another --port`)),
     );
     server.listen(launch.port, launch.host, LISTEN_BACKLOG, resolve);
+  }).catch(async (error: unknown) => {
+    await pdInstance.close();
+    throw error;
   });
+  if (pdInstance.role?.mode === 'prefill') notes.push(`PD prefill: bootstrap server on ${launch.host}:${pdInstance.role.bootstrapPort}`);
   if (launch.simRealtime || options.realtime === true) {
     const failure = makeCurrentThreadRealtime();
     notes.push(
@@ -196,6 +205,7 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
   return {
     url,
     port,
+    bootstrapPort: pdInstance.role?.mode === 'prefill' ? pdInstance.role.bootstrapPort : null,
     launch,
     loopThreadId: currentThreadId(),
     writeLateness: () => recorder?.latenessSummary() ?? NO_LATENESS,
@@ -206,6 +216,6 @@ export async function startSimServer(argv: string[], options: SimServerOptions =
         heap.stop();
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      }).then(() => pdInstance.close()),
   };
 }

@@ -18,6 +18,11 @@ export interface AnswerContext {
   created: number;
   promptTokens: number;
   plan: OutputPlan;
+  /**
+   * A PD prefill instance's answer: its one token ends with `{"type":"length","length":0}`, as
+   * SGLang's prefill reports it (FINISH_LENGTH(0), prefill.py L760-770).
+   */
+  pdPrefill?: boolean;
 }
 
 export interface UsageOptions {
@@ -72,7 +77,11 @@ export class NativeFormatter {
 
   private metaInfo(emission: TokenEmission, elapsedSec: number): string {
     const { context } = this;
-    const finish = emission.finished ? JSON.stringify(nativeFinishReason(emission, context.plan.matchedStop)) : 'null';
+    const finish = !emission.finished
+      ? 'null'
+      : context.pdPrefill === true
+        ? '{"type":"length","length":0}'
+        : JSON.stringify(nativeFinishReason(emission, context.plan.matchedStop));
     return (
       `{"id":"${context.id}","finish_reason":${finish},"prompt_tokens":${context.promptTokens},` +
       `"weight_version":"default","total_retractions":0,"completion_tokens":${emission.completionTokens},` +

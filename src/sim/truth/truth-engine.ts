@@ -102,6 +102,7 @@ export function createTruthEngine(options: TruthOptions): Engine {
     },
     stats(): EngineStats {
       return {
+        dpRanks: [{ numRunning: streams.size, numWaiting: 0, kvUsage: 0 }],
         numRunning: streams.size,
         numWaiting: 0,
         kvUsage: 0,
