@@ -9,13 +9,16 @@ import { mean, median } from '../core/stats.js';
 import { lengthOnlyWorkload, predictionWorkloads, predictableWorkload, runWorkload, type Workload } from '../predict/index.js';
 import type { LaunchDeployment } from '../deployment/index.js';
 import { parseDeployment, resolveInstance, type ResolvedInstance, type Calibration } from '../sim/index.js';
+import { architectureClass } from './architecture-class.js';
 import type { PredictionCase } from './cases.js';
 
 /** A case ready to simulate: its parsed deployment and its built workload. */
 export interface PreparedCase {
   case: PredictionCase;
-  /** `model × hardware`: the unit cross-validation holds out. */
+  /** `model × hardware`: the unit leave-one-group-out cross-validation holds out. */
   group: string;
+  /** The served model's architecture class (architecture-class.ts): the unit leave-one-architecture-out holds out. */
+  architecture: string;
   deployment: LaunchDeployment;
   /** The resolved deployment of each instance (prefill instances first), under the stored fit. */
   resolved: ResolvedInstance[];
@@ -68,7 +71,7 @@ export async function prepareCase(c: PredictionCase): Promise<PreparedCase> {
   const workload = c.workloadLengths
     ? lengthsWorkload(config, c.workloadLengths)
     : await predictableWorkload(config, await predictionWorkloads(config, lengthOnlyWorkload(config), () => {}));
-  return { case: c, group: `${serving.model.key} × ${serving.hardware.key}`, deployment, resolved, config, workload };
+  return { case: c, group: `${serving.model.key} × ${serving.hardware.key}`, architecture: architectureClass(serving.model), deployment, resolved, config, workload };
 }
 
 /**

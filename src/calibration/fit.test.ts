@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { acceptanceTable } from '../sim/model/acceptance-table.js';
-import type { Calibration } from '../sim/model/efficiency.js';
+import { FACTOR_SPECS, type Calibration } from '../sim/model/efficiency.js';
 import type { PredictedFigures, PreparedCase } from './case-runner.js';
 import { crossValidate, medianAbsoluteErrors } from './cross-validation.js';
 import { caseUsesFactor, caseWeights, fitFactors, hasConverged, type CaseSimulator } from './fit.js';
@@ -36,15 +36,15 @@ const cases = [
   fakeCase('c × y', 32, 3000),
 ];
 
-/** Simulates the stand-in, counting how many case runs the fit asked for. */
-function simulator(): CaseSimulator & { runs: number } {
+/** Simulates the stand-in over `list`, counting how many case runs the fit asked for. */
+function simulator(list: readonly PreparedCase[] = cases): CaseSimulator & { runs: number } {
   const sim = {
     runs: 0,
     async simulate(indices: readonly number[], calibration: Calibration) {
       sim.runs += indices.length;
       const f = calibration.factors!;
       return indices.map((i) => {
-        const c = cases[i]!.case as unknown as { load: number; prefillTokens: number };
+        const c = list[i]!.case as unknown as { load: number; prefillTokens: number };
         return figures(c.load, c.prefillTokens, f);
       });
     },
@@ -94,10 +94,26 @@ describe('crossValidate', () => {
   test('predicts every case once, each with a fit that never saw its group', async () => {
     const sim = simulator();
     const full = await fitFactors({ cases, indices: cases.map((_, i) => i), simulator: sim, factors, start, acceptance: acceptanceTable([]), maxIterations: 30, refreshJacobian: true });
-    const heldOut = await crossValidate(cases, sim, { factors, start: full.factors, maxIterations: 10, jacobian: full.jacobian });
+    const { heldOut, folds } = await crossValidate(cases, sim, { by: 'group', factors, start: full.factors, maxIterations: 10, jacobian: full.jacobian });
     assert.deepEqual(heldOut.map((h) => h.index), [0, 1, 2, 3, 4, 5]);
+    assert.deepEqual(folds.map((f) => [f.name, f.heldOut]), [['a × x', [0, 1, 2]], ['b × x', [3, 4]], ['c × y', [5]]]);
     // The stand-in is the truth for every group, so held-out predictions stay close too.
     const errors = medianAbsoluteErrors(cases, heldOut);
     assert.ok(errors.tpotMs < 0.05, JSON.stringify(errors));
+  });
+
+  test('a factor only the held-out fold moves falls back to its prior, and the fold says so', async () => {
+    const mixed = [...cases, fakeCase('d × z', 8, 1000, 'amd')];
+    const withAmd = [...factors, 'amd.memory'];
+    const sim = simulator(mixed);
+    const full = await fitFactors({ cases: mixed, indices: mixed.map((_, i) => i), simulator: sim, factors: withAmd, start, acceptance: acceptanceTable([]), maxIterations: 0, refreshJacobian: true });
+    const atFit = { ...full.factors, 'amd.memory': FACTOR_SPECS['amd.memory']!.prior * 2 };
+    const seen: Calibration[] = [];
+    const spy: CaseSimulator = { simulate: (indices, calibration) => (seen.push(calibration), sim.simulate(indices, calibration)) };
+    const { heldOut, folds } = await crossValidate(mixed, spy, { by: 'group', factors: withAmd, start: atFit, maxIterations: 2, jacobian: full.jacobian, only: ['c × y', 'd × z'] });
+    assert.deepEqual(folds.map((f) => [f.name, f.atPrior]), [['c × y', []], ['d × z', ['amd.memory']]]);
+    assert.deepEqual(heldOut.map((h) => h.index), [5, 6]);
+    // The held-out AMD case is predicted with the prior, not with the full fit's value (which it shaped).
+    assert.equal(seen.at(-1)!.factors!['amd.memory'], FACTOR_SPECS['amd.memory']!.prior);
   });
 });
