@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { getModel } from '../deployment/model/catalog.js';
+import { getModel } from '../deployment/model/bundled-models.js';
 import { architectureClass } from './architecture-class.js';
 
 const classOf = (key: string): string => {
