@@ -57,12 +57,12 @@ export function routerParser(): ArgumentParser {
   });
   addOption(parser, ['--host'], { default: '0.0.0.0', help: 'host address to bind the router server' });
   addOption(parser, ['--port'], { type: boundedArgType('int', LISTEN_PORT), default: 30000, help: withRangeHelp('port to bind the router server', 'int', LISTEN_PORT) }, 'int');
-  addOption(parser, ['--worker-urls'], { nargs: '*', default: [], metavar: 'URL', help: 'the workers of a plain (not disaggregated) deployment' });
+  addOption(parser, ['--worker-urls'], { nargs: '*', default: null, metavar: 'URL', help: 'the workers of a plain (not disaggregated) deployment' });
   addOption(parser, ['--api-key'], { default: null, help: 'required of clients as a Bearer token, and sent to the workers' });
   const pd = parser.add_argument_group({ title: 'PD disaggregation' });
   addOption(pd, ['--pd-disaggregation'], { action: 'store_true', help: 'route each request to a prefill and a decode worker at once' });
-  addOption(pd, ['--prefill'], { nargs: '+', action: 'append', default: [], metavar: 'URL [BOOTSTRAP_PORT]', help: "a prefill worker and its --disaggregation-bootstrap-port ('none' or omitted: the decode's own); repeatable" });
-  addOption(pd, ['--decode'], { action: 'append', default: [], metavar: 'URL', help: 'a decode worker; repeatable' });
+  addOption(pd, ['--prefill'], { nargs: '+', action: 'append', default: undefined, metavar: 'URL [BOOTSTRAP_PORT]', help: "a prefill worker and its --disaggregation-bootstrap-port ('none' or omitted: the decode's own); repeatable" });
+  addOption(pd, ['--decode'], { action: 'append', default: undefined, metavar: 'URL', help: 'a decode worker; repeatable' });
   addOption(pd, ['--mini-lb'], { action: 'store_true', help: "SGLang's Python mini load balancer: every policy becomes random, as there" });
   const routing = parser.add_argument_group({ title: 'Routing policy' });
   policyOption(routing, '--policy', 'cache_aware', 'how a worker is chosen');
@@ -165,8 +165,10 @@ export function parseRouterArgs(argv: readonly string[]): RouterConfig | null {
   let start = 0;
   while (start < argv.length && LEADING_WORDS.has(argv[start]!)) start++;
   const words = argv.slice(start);
-  const args = parseOrHelp<ParsedArgs>(routerParser(), words);
-  if (args === null) return null;
+  const parsed = parseOrHelp<ParsedArgs>(routerParser(), words);
+  if (parsed === null) return null;
+  // Defaults are None, as SGLang's, so help shows none; empty lists are simpler to check.
+  const args: ParsedArgs = { ...parsed, worker_urls: parsed.worker_urls ?? [], prefill: parsed.prefill ?? [], decode: parsed.decode ?? [] };
   const workers = workersOf(args);
   const policy = (name: PolicyName | null): PolicyName => (args.mini_lb ? 'random' : (name ?? args.policy));
   const prefillPolicy = policy(args.prefill_policy);
