@@ -11,7 +11,7 @@ const LAYERS = [
   ['core'],
   ['tokenizer'],
   ['deployment'],
-  ['bench', 'sim'],
+  ['bench', 'sim', 'router'],
   ['catalog'],
   ['predict'],
   ['calibration', 'plots'],

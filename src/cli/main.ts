@@ -16,6 +16,7 @@ export interface Command {
 export const COMMAND_NAMES = [
   'bench',
   'sim',
+  'router',
   'predict',
   'sweep',
   'eval',
