@@ -8,6 +8,7 @@ import { addHelpGroups, commandParser, wantsHelp } from '../../core/command-pars
 import { SGLANG_FLAGS_HELP, SIM_MODEL_FLAGS_HELP, SIM_SERVER_FLAGS_HELP, TRUTH_FLAGS_HELP } from '../launch-flags-help.js';
 import type { Command } from '../main.js';
 import { fetchModels, simModels } from '../model-configs.js';
+import { instanceArgs, type RehearsalPlan, rehearsalPlan, startRehearsal } from '../pd-rehearsal.js';
 
 function help(): string {
   const parser = commandParser({
@@ -22,7 +23,41 @@ function help(): string {
       "SERVEBENCH_SIM_BOOTSTRAP_RETRY_INTERVAL the seconds between a decode's bootstrap handshake tries (1).",
   });
   addHelpGroups(parser, [SGLANG_FLAGS_HELP, SIM_MODEL_FLAGS_HELP, SIM_SERVER_FLAGS_HELP, TRUTH_FLAGS_HELP]);
+  const rehearsal = parser.add_argument_group({
+    title: 'PD rehearsal',
+    description:
+      'A whole PD deployment from one command: each --prefill and --decode is one sim instance (the flags above plus ' +
+      "its own, on a free loopback port) and servebench router --pd-disaggregation fronts them on --host/--port.",
+  });
+  rehearsal.add_argument('--prefill', { metavar: '"FLAGS"', action: 'append', help: 'one prefill instance: its own launch flags (repeatable)' });
+  rehearsal.add_argument('--decode', { metavar: '"FLAGS"', action: 'append', help: 'one decode instance: its own launch flags (repeatable)' });
+  rehearsal.add_argument('--router', { metavar: '"FLAGS"', help: "launch_router flags added to the router's line (--policy cache_aware, ...)" });
   return parser.format_help();
+}
+
+/** Resolves with the signal that asks a long-running command to stop. */
+function stopSignal(): Promise<NodeJS.Signals> {
+  return new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+}
+
+async function rehearse(plan: RehearsalPlan): Promise<number> {
+  const args = instanceArgs(plan);
+  await fetchModels('sim', [...args.prefill, ...args.decode].flatMap(simModels));
+  const rehearsal = await startRehearsal(plan, (line) => process.stderr.write(`servebench router: ${line}\n`));
+  rehearsal.prefills.forEach((sim, i) => process.stdout.write(`servebench sim: prefill ${i + 1} on ${sim.url}, bootstrap port ${sim.bootstrapPort}\n`));
+  rehearsal.decodes.forEach((sim, i) => process.stdout.write(`servebench sim: decode ${i + 1} on ${sim.url}\n`));
+  process.stdout.write(`servebench router listening on ${rehearsal.router.url}: PD, ${plan.prefills.length} prefill and ${plan.decodes.length} decode instances\n`);
+  const ended = await Promise.race([stopSignal().then((name) => ({ signal: name })), rehearsal.stopped.then((reason) => ({ reason }))]);
+  if ('reason' in ended) {
+    await rehearsal.close();
+    throw new UserError(ended.reason);
+  }
+  process.stdout.write(`servebench sim: ${ended.signal}, shutting down\n`);
+  await rehearsal.close();
+  return 0;
 }
 
 export const command: Command = {
@@ -32,13 +67,11 @@ export const command: Command = {
       process.stdout.write(help());
       return 0;
     }
+    const plan = rehearsalPlan(argv);
+    if (plan !== null) return rehearse(plan);
     await fetchModels('sim', simModels(argv));
     const server = await startDedicatedSim(argv, { logs: true });
-    const signal = new Promise<NodeJS.Signals>((resolve) => {
-      process.once('SIGINT', () => resolve('SIGINT'));
-      process.once('SIGTERM', () => resolve('SIGTERM'));
-    });
-    const ended = await Promise.race([signal.then((name) => ({ signal: name })), server.stopped.then((reason) => ({ reason }))]);
+    const ended = await Promise.race([stopSignal().then((name) => ({ signal: name })), server.stopped.then((reason) => ({ reason }))]);
     if ('reason' in ended) throw new UserError(ended.reason);
     process.stdout.write(`servebench sim: ${ended.signal}, shutting down\n`);
     await server.close();

@@ -23,6 +23,8 @@ const SIM_YOUNG_GENERATION_MB = 3;
 export interface SimThreadHandle {
   url: string;
   port: number;
+  /** Port of a PD prefill instance's bootstrap server; null for any other instance. */
+  bootstrapPort: number | null;
   launch: LaunchConfig;
   /** Linux thread id of the sim's event-loop thread, null off Linux. */
   loopThreadId: number | null;
@@ -37,7 +39,7 @@ export interface SimThreadHandle {
 
 /** Messages the worker posts back. */
 export type SimThreadMessage =
-  | { kind: 'listening'; url: string; port: number; launch: LaunchConfig; loopThreadId: number | null }
+  | { kind: 'listening'; url: string; port: number; bootstrapPort: number | null; launch: LaunchConfig; loopThreadId: number | null }
   | { kind: 'failed'; message: string; exitCode: number }
   | { kind: 'lateness'; summary: LatenessSummary }
   | { kind: 'time-scale-set' }
@@ -83,6 +85,7 @@ export function startSimThread(argv: readonly string[], options: SimServerOption
       resolve({
         url: message.url,
         port: message.port,
+        bootstrapPort: message.bootstrapPort,
         launch: message.launch,
         loopThreadId: message.loopThreadId,
         stopped,

@@ -22,7 +22,7 @@ try {
       port.close();
     });
   });
-  post({ kind: 'listening', url: server.url, port: server.port, launch: server.launch, loopThreadId: server.loopThreadId });
+  post({ kind: 'listening', url: server.url, port: server.port, bootstrapPort: server.bootstrapPort, launch: server.launch, loopThreadId: server.loopThreadId });
 } catch (error) {
   const exitCode = error instanceof UsageError || error instanceof UserError ? error.exitCode : 1;
   post({ kind: 'failed', message: describeError(error), exitCode });
