@@ -41,6 +41,10 @@ test('one command starts a prefill and a decode sim behind the PD router, and be
   assert.match(bench.stdout, /Successful requests:\s+8/);
   // Every request streamed all its tokens from the decode side.
   assert.match(bench.stdout, /Total generated tokens:\s+64/);
+  // The OpenAI routes go through prefill and decode alike.
+  const chat = await runCli(['bench', '--backend', 'sglang-oai-chat', '--base-url', url, '--model', MODEL, '--dataset-name', 'random', '--num-prompts', '4', '--random-input-len', '64', '--random-output-len', '8', '--random-range-ratio', '1']);
+  assert.equal(chat.code, 0, chat.stderr);
+  assert.match(chat.stdout, /Total generated tokens:\s+32/);
 
   rehearsal.kill('SIGINT');
   const [code] = await once(rehearsal, 'exit');

@@ -9,9 +9,7 @@ import { planOutput } from '../text/output-plan.js';
 import { wrongType } from './error-body.js';
 import { IMAGE_BODY_LIMIT } from './body-limit.js';
 import { batchOutputs } from './batch-answer.js';
-import { bootstrapTargets, type BootstrapTarget } from './disaggregation/bootstrap-fields.js';
-import { PdFailure } from './disaggregation/pd-failures.js';
-import { pdJobFields, sendPdFailure, type PdJobFields } from './disaggregation/pd-generation.js';
+import { awaitPd, pdOutputLimit } from './disaggregation/pd-generation.js';
 import { readJsonObjectText } from './http-io.js';
 import { expandImages } from './image-input.js';
 import { boundedPromptIds } from './prompt-tokens.js';
@@ -56,47 +54,14 @@ interface Prompt {
   formatter: NativeFormatter;
 }
 
-/**
- * On a PD instance, waits for what each prompt needs from the other side (pd-generation.ts). The
- * first prompt that fails ends the others' waits and answers for the whole request, as SGLang's
- * batch handler gives up on the first exception; false then.
- */
-async function awaitPd(ctx: SimContext, res: ServerResponse, items: Prompt[], targets: (BootstrapTarget | null)[], stream: boolean): Promise<boolean> {
-  const pd = ctx.pd;
-  if (pd === null) return true;
-  const gone = new AbortController();
-  res.on('close', () => gone.abort(new Error('the client left')));
-  const failed: { first: { failure: PdFailure; job: GenerationJob } | null } = { first: null };
-  const fields = await Promise.all(
-    items.map(({ job }, i) =>
-      pdJobFields(ctx, pd, job.id, job.promptIds.length, targets[i]!, gone.signal).catch((error: unknown): PdJobFields => {
-        if (failed.first !== null) return {};
-        if (!(error instanceof PdFailure)) throw error;
-        failed.first = { failure: error, job };
-        gone.abort(error);
-        return {};
-      }),
-    ),
-  );
-  if (failed.first !== null) {
-    const { failure, job } = failed.first;
-    sendPdFailure(res, failure, stream, job.id, job.promptIds.length, ctx.driver.clock.now() - job.arrival);
-    return false;
-  }
-  items.forEach((item, i) => Object.assign(item.job, fields[i]));
-  return true;
-}
-
 /** Handles `POST /generate`. */
 export async function handleGenerate(ctx: SimContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const arrival = ctx.driver.clock.now();
   const { body, text: bodyText } = await readJsonObjectText(req, IMAGE_BODY_LIMIT);
   const sampling = optionalObject(body, 'sampling_params') ?? {};
   const asked = optionalInt(sampling, 'max_new_tokens', DEFAULT_MAX_NEW_TOKENS)!;
-  // A prefill instance makes the first token only (prefill.py L304-308); its decode makes the rest.
   const pdPrefill = ctx.pd?.mode === 'prefill';
-  const maxNewTokens = pdPrefill ? 1 : asked;
-  const ignoreEos = optionalBool(sampling, 'ignore_eos', false);
+  const limit = pdOutputLimit(ctx, asked, optionalBool(sampling, 'ignore_eos', false));
   const stop = stringList(sampling, 'stop');
   for (const key of SAMPLING_NUMBER_FIELDS) checkOptionalNumber(sampling, key);
   const stream = optionalBool(body, 'stream', false);
@@ -112,15 +77,14 @@ export async function handleGenerate(ctx: SimContext, req: IncomingMessage, res:
     const id = ids[i]!;
     const promptIds = ctx.vision === null ? promptTextIds : expandImages(promptTextIds, ctx.vision.padId, images, ctx.vision.config, 'image_data');
     checkContextLength(promptIds.length, asked, ctx.contextLength, 'text');
-    const plan = planOutput(ctx.pool, ctx.launch.simSeed, { maxNewTokens, ignoreEos: ignoreEos || pdPrefill, stop, requestIndex: ctx.nextRequestIndex() });
+    const plan = planOutput(ctx.pool, ctx.launch.simSeed, { ...limit, stop, requestIndex: ctx.nextRequestIndex() });
     const formatter = new NativeFormatter({ id, model: ctx.modelName, created: Math.floor(Date.now() / 1000), promptTokens: promptIds.length, plan, pdPrefill });
     const logged = ctx.log?.logsRequests
       ? { rid: id, text: texts[i] ?? null, inputIds: body['input_ids'] != null ? promptIds : null, imageData: images.length > 0 ? images : null, samplingParams: sampling as { [key: string]: PyValue }, stream }
       : undefined;
     return { job: { id, arrival, promptIds, plan, logged }, formatter };
   });
-  const targets = ctx.pd === null ? [] : bootstrapTargets(body, bodyText, items.length) ?? items.map(() => null);
-  if (!(await awaitPd(ctx, res, items, targets, stream))) return;
+  if (!(await awaitPd(ctx, res, items.map((item) => item.job), { body, text: bodyText }, stream))) return;
   if (!batch) {
     runGeneration(ctx, res, items[0]!.job, items[0]!.formatter, stream);
     return;

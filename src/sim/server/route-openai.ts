@@ -11,7 +11,8 @@ import { planOutput, type OutputPlan } from '../text/output-plan.js';
 import { wrongType } from './error-body.js';
 import { planChatAnswer, reasoningEnabled, type OfferedTool } from './chat-answer.js';
 import { IMAGE_BODY_LIMIT, textBodyLimit } from './body-limit.js';
-import { readJsonObject } from './http-io.js';
+import { readJsonObjectText } from './http-io.js';
+import { awaitPd, pdOutputLimit } from './disaggregation/pd-generation.js';
 import { templateInput, type TemplateInput } from './chat-content.js';
 import { expandImages } from './image-input.js';
 import { boundedPromptIds } from './prompt-tokens.js';
@@ -29,7 +30,7 @@ import {
   stringList,
 } from './request-fields.js';
 import type { LoggedRequest } from './request-log-format.js';
-import { runGeneration, type SimContext } from './sim-context.js';
+import { runGeneration, type GenerationJob, type SimContext } from './sim-context.js';
 import { ChatFormatter, CompletionFormatter, type UsageOptions } from './wire-format.js';
 
 /** OpenAI's default `max_tokens` for completions. */
@@ -106,7 +107,8 @@ async function completionPromptIds(ctx: SimContext, prompt: unknown): Promise<nu
 /** Handles `POST /v1/completions`. */
 export async function handleCompletions(ctx: SimContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const arrival = ctx.driver.clock.now();
-  const body = await readJsonObject(req, textBodyLimit(ctx));
+  const request = await readJsonObjectText(req, textBodyLimit(ctx));
+  const { body } = request;
   checkModel(ctx, body);
   const fields = commonFields(body);
   const { stream, ignoreEos, stop } = fields;
@@ -114,12 +116,14 @@ export async function handleCompletions(ctx: SimContext, req: IncomingMessage, r
   const usage = usageOptions(body);
   const ids = await completionPromptIds(ctx, body['prompt']);
   checkContextLength(ids.length, maxTokens, ctx.contextLength, 'prompt');
-  const plan = planOutput(ctx.pool, ctx.launch.simSeed, { maxNewTokens: maxTokens, ignoreEos, stop, requestIndex: ctx.nextRequestIndex() });
+  const plan = planOutput(ctx.pool, ctx.launch.simSeed, { ...pdOutputLimit(ctx, maxTokens, ignoreEos), stop, requestIndex: ctx.nextRequestIndex() });
   const id = requestId(body, (rid) => ctx.driver.isActive(rid), () => newId('cmpl-'));
   const formatter = new CompletionFormatter({ id, model: requestedModel(ctx, body), created: unixNow(), promptTokens: ids.length, plan }, usage);
   const prompt = body['prompt'];
   const logged = loggedRequest(ctx, id, body, fields, maxTokens, { text: typeof prompt === 'string' ? prompt : null, ids, images: [] });
-  runGeneration(ctx, res, { id, arrival, promptIds: ids, plan, logged }, { event: (e) => formatter.event(e), collect: (e) => formatter.collect(e), body: (e) => formatter.body(e) }, stream);
+  const job: GenerationJob = { id, arrival, promptIds: ids, plan, logged };
+  if (!(await awaitPd(ctx, res, [job], request, stream))) return;
+  runGeneration(ctx, res, job, { event: (e) => formatter.event(e), collect: (e) => formatter.collect(e), body: (e) => formatter.body(e) }, stream);
 }
 
 function unixNow(): number {
@@ -189,7 +193,8 @@ async function chatPromptIds(ctx: SimContext, input: TemplateInput, tools: unkno
 /** Handles `POST /v1/chat/completions`. */
 export async function handleChatCompletions(ctx: SimContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const arrival = ctx.driver.clock.now();
-  const body = await readJsonObject(req, IMAGE_BODY_LIMIT);
+  const request = await readJsonObjectText(req, IMAGE_BODY_LIMIT);
+  const { body } = request;
   checkModel(ctx, body);
   const messages = checkMessages(body['messages']);
   const fields = commonFields(body);
@@ -204,7 +209,7 @@ export async function handleChatCompletions(ctx: SimContext, req: IncomingMessag
   checkContextLength(ids.length, maxTokens, ctx.contextLength, 'messages');
   const requestIndex = ctx.nextRequestIndex();
   const tool = chooseTool(ctx, body, tools, messages, requestIndex);
-  const plan: OutputPlan = planOutput(ctx.pool, ctx.launch.simSeed, { maxNewTokens: maxTokens, ignoreEos, stop, requestIndex });
+  const plan: OutputPlan = planOutput(ctx.pool, ctx.launch.simSeed, { ...pdOutputLimit(ctx, maxTokens, ignoreEos), stop, requestIndex });
   const answer = planChatAnswer({
     plan,
     reasoning: reasoningEnabled(ctx.launch.reasoningParser, kwargs),
@@ -217,5 +222,7 @@ export async function handleChatCompletions(ctx: SimContext, req: IncomingMessag
   const id = requestId(body, (rid) => ctx.driver.isActive(rid), () => newId('chatcmpl-'));
   const formatter = new ChatFormatter({ id, model: requestedModel(ctx, body), created: unixNow(), promptTokens: ids.length, plan }, answer, usage);
   const logged = loggedRequest(ctx, id, body, fields, maxTokens, { text: null, ids, images: input.images });
-  runGeneration(ctx, res, { id, arrival, promptIds: ids, plan, logged }, { event: (e) => formatter.event(e), collect: (e) => formatter.collect(e), body: (e) => formatter.body(e) }, stream);
+  const job: GenerationJob = { id, arrival, promptIds: ids, plan, logged };
+  if (!(await awaitPd(ctx, res, [job], request, stream))) return;
+  runGeneration(ctx, res, job, { event: (e) => formatter.event(e), collect: (e) => formatter.collect(e), body: (e) => formatter.body(e) }, stream);
 }

@@ -114,7 +114,7 @@ function responseOutput(res: ServerResponse, stream: boolean): AnswerOutput | nu
 /** A decode instance runs only what a PD router sends: the KV comes from its prefill. */
 export function checkRunnable(ctx: SimContext, job: GenerationJob): void {
   if (ctx.pd?.mode === 'decode' && job.kvArrivalTime === undefined) {
-    throw new HttpError(400, 'this is a decode instance (--disaggregation-mode decode): it serves what a PD router sends, with bootstrap_host and bootstrap_room on /generate');
+    throw new HttpError(400, 'this is a decode instance (--disaggregation-mode decode): it serves what a PD router sends, with bootstrap_host and bootstrap_room');
   }
 }
 

@@ -8,9 +8,15 @@ import type { ServerResponse } from 'node:http';
 import { kvSendSeconds } from '../../model/kv-transfer.js';
 import { EventStream, sendJson } from '../http-io.js';
 import type { GenerationJob, SimContext } from '../sim-context.js';
-import { FAKE_BOOTSTRAP_HOST, type BootstrapTarget } from './bootstrap-fields.js';
+import { bootstrapTargets, FAKE_BOOTSTRAP_HOST, type BootstrapTarget } from './bootstrap-fields.js';
 import { PdFailure, prefillBootstrapTimeout } from './pd-failures.js';
 import type { PdRole } from './pd-role.js';
+
+/** A prefill instance makes the first token only (SGLang's prefill.py L304-308); its decode makes the rest. */
+export function pdOutputLimit(ctx: SimContext, maxTokens: number, ignoreEos: boolean): { maxNewTokens: number; ignoreEos: boolean } {
+  const pdPrefill = ctx.pd?.mode === 'prefill';
+  return { maxNewTokens: pdPrefill ? 1 : maxTokens, ignoreEos: ignoreEos || pdPrefill };
+}
 
 export type PdJobFields = Pick<GenerationJob, 'kvArrivalTime' | 'settle'>;
 
@@ -59,4 +65,43 @@ export function sendPdFailure(res: ServerResponse, failure: PdFailure, stream: b
   const metaInfo = { id, finish_reason: finishReason, prompt_tokens: promptTokens, weight_version: 'default', completion_tokens: 0, cached_tokens: 0, e2e_latency: elapsedSec };
   const event = JSON.stringify({ text: '', output_ids: [], meta_info: metaInfo });
   new EventStream(res).end(`data: ${event}\n\ndata: [DONE]\n\n`);
+}
+
+/**
+ * On a PD instance, waits for what each job of a request needs from the other side: its bootstrap
+ * targets are read from the request's body (`bodyText` keeps rooms exact). The first job that fails
+ * ends the others' waits and answers for the whole request, as SGLang's batch handler gives up on
+ * the first exception; false then. Elsewhere true at once.
+ */
+export async function awaitPd(
+  ctx: SimContext,
+  res: ServerResponse,
+  jobs: readonly GenerationJob[],
+  request: { body: Record<string, unknown>; text: string },
+  stream: boolean,
+): Promise<boolean> {
+  const pd = ctx.pd;
+  if (pd === null) return true;
+  const targets = bootstrapTargets(request.body, request.text, jobs.length) ?? jobs.map(() => null);
+  const gone = new AbortController();
+  res.on('close', () => gone.abort(new Error('the client left')));
+  const failed: { first: { failure: PdFailure; job: GenerationJob } | null } = { first: null };
+  const fields = await Promise.all(
+    jobs.map((job, i) =>
+      pdJobFields(ctx, pd, job.id, job.promptIds.length, targets[i]!, gone.signal).catch((error: unknown): PdJobFields => {
+        if (failed.first !== null) return {};
+        if (!(error instanceof PdFailure)) throw error;
+        failed.first = { failure: error, job };
+        gone.abort(error);
+        return {};
+      }),
+    ),
+  );
+  if (failed.first !== null) {
+    const { failure, job } = failed.first;
+    sendPdFailure(res, failure, stream, job.id, job.promptIds.length, ctx.driver.clock.now() - job.arrival);
+    return false;
+  }
+  jobs.forEach((job, i) => Object.assign(job, fields[i]));
+  return true;
 }
