@@ -23,7 +23,9 @@ export type ErrorCode =
   | 'E_MALFORMED_CHUNK'
   | 'E_CSV_SYNTAX'
   | 'E_MODEL_DISCOVERY'
-  | 'E_RUN_INTERRUPTED';
+  | 'E_RUN_INTERRUPTED'
+  | 'E_PD_TRANSFER'
+  | 'E_ROUTER_REQUEST';
 
 export abstract class ServebenchError extends Error {
   abstract readonly code: ErrorCode;

@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ServebenchError } from '../core/errors.js';
 import { batchSize } from './bootstrap.js';
 import type { RouterConfig } from './config.js';
 import { outcomeStatus, pdAttempt, plainAttempt, type AttemptContext, type Outcome } from './dispatch.js';
@@ -33,7 +34,9 @@ export interface RouterHandle {
   close(): Promise<void>;
 }
 
-class RequestFailure extends Error {
+/** A request the router ends with one of its own error answers. */
+export class RequestFailure extends ServebenchError {
+  readonly code = 'E_ROUTER_REQUEST';
   constructor(readonly error: RouterError) {
     super(error.message);
   }

@@ -2,9 +2,12 @@
  * SGLang's messages for a PD request that fails (reference §2 "Failures"): each request aborts
  * with status 500 and `finish_reason.message` naming the side, the request and its room.
  */
+import { ServebenchError } from '../../../core/errors.js';
 
 /** A PD request's failure, carrying SGLang's message; routes answer it as SGLang's abort. */
-export class PdFailure extends Error {}
+export class PdFailure extends ServebenchError {
+  readonly code = 'E_PD_TRANSFER';
+}
 
 function exception(room: string, reason: string): string {
   return `with exception KVTransferError(bootstrap_room=${room}): ${reason}`;
