@@ -8,7 +8,7 @@ export { type FlagSpec, SGLANG_FLAGS, SIM_MODEL_FLAGS, SIM_SERVER_FLAGS, TRUTH_D
 export { readHardwareSpec } from './flags/hardware-spec-file.js';
 export { defaultLaunchConfig, parseLaunchArgs, sglangFlagName } from './flags/launch-flags.js';
 export type { LaunchConfig, TruthOptions } from './launch-config.js';
-export { type AttentionGeometry, getHardware, type HardwareFamily, hardwareForLabel, hardwareNames, type HardwareProfile, type ImageTokenRule, type LinearAttentionKind, type ModelSpec, type QuantName, type VisionConfig } from './model/catalog.js';
+export { type AttentionGeometry, getHardware, type HardwareFamily, hardwareForLabel, hardwareNames, type HardwareProfile, type ImageTokenRule, type ModelSpec, type QuantName, type VisionConfig } from './model/catalog.js';
 export { fetchModelConfigs } from './model/fetch-model-config.js';
 export { type ModelRequest, resolveModel } from './model/model-source.js';
 export { kvElementBytes, mathPeak, type QuantFormat, quantizationFlagOf, quantOnHardware, resolveQuant } from './model/quantization.js';

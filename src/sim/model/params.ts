@@ -243,12 +243,6 @@ export function kvPoolBytesPerTokenPerDevice(
   return layers.global * bytes.global + layers.window * bytes.window * windowShare;
 }
 
-/** KV bytes one token takes in one caching softmax layer on one device, averaged over the caching layers. */
-export function kvBytesPerTokenPerCachingLayer(m: ModelSpec, kvElementBytes: number, attentionTp: number): number {
-  const layers = cachingLayers(m);
-  return kvBytesPerTokenPerDevice(m, kvElementBytes, attentionTp) / (layers.global + layers.window);
-}
-
 /** Bytes of the short-convolution state: SGLang keeps it in the model's 16-bit dtype. */
 const CONV_STATE_BYTES = 2;
 
