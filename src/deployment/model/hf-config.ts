@@ -360,11 +360,16 @@ const nemotronH: Family = {
   },
 };
 
-/** How many layers of `list` (a per-layer list) hold `entry`, checked to be as long as the stack. */
-function layersMarked(r: ConfigReader, list: string, layers: number, marked: (entry: unknown) => boolean): number {
+/** The per-layer list `list`, checked to be as long as the stack. */
+function perLayerList(r: ConfigReader, list: string, layers: number): unknown[] {
   const entries = r.list(list) ?? r.fail(`${r.field(list)} is missing`);
   if (entries.length !== layers) r.fail(`${r.field(list)} has ${entries.length} entries for ${layers} layers`);
-  return entries.filter(marked).length;
+  return entries;
+}
+
+/** How many layers of the per-layer list `list` hold an entry `marked` accepts. */
+function layersMarked(r: ConfigReader, list: string, layers: number, marked: (entry: unknown) => boolean): number {
+  return perLayerList(r, list, layers).filter(marked).length;
 }
 
 /**
@@ -426,8 +431,7 @@ const gemma4: Family = {
     const attention = gqaAttention(r);
     const { layers, heads } = attention;
     const common = commonFields(r);
-    const types = r.list('layer_types') ?? r.fail(`${r.field('layer_types')} is missing`);
-    if (types.length !== layers) r.fail(`${r.field('layer_types')} has ${types.length} entries for ${layers} layers`);
+    const types = perLayerList(r, 'layer_types', layers);
     const unknown = types.find((type) => type !== 'sliding_attention' && type !== 'full_attention');
     if (unknown !== undefined) r.fail(`${r.field('layer_types')} has '${String(unknown)}', which is not modelled (sliding_attention, full_attention)`, UNSUPPORTED_FIX);
     const shared = types.slice(layers - r.int('num_kv_shared_layers', 0, 0));
