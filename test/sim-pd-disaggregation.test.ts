@@ -12,19 +12,13 @@ import { kvSendSeconds, kvSendSide, kvTransferSeconds } from '../src/sim/model/k
 import { resolveInstance } from '../src/sim/model/resolve-instance.js';
 import { startSimServer, type SimServerHandle } from '../src/sim/server/sim-server.js';
 import { get, post, type Reply } from './sim-server-helpers.js';
+import { lostPrefillMessage, PD_PROMPT, routerBody } from './helpers/pd-requests.js';
 
 const MODEL = ['--model-path', 'Qwen/Qwen3-8B', '--hardware', 'h100'];
-const PROMPT = Array.from({ length: 2000 }, (_, i) => 100 + i);
 const MAX_ROOM = '9223372036854775807';
 
 function startInstance(mode: 'prefill' | 'decode', extra: string[] = []): Promise<SimServerHandle> {
   return startSimServer([...MODEL, '--disaggregation-mode', mode, ...extra], { port: 0, host: '127.0.0.1', quiet: true });
-}
-
-/** A router's body: rooms are written into the JSON text as they are, past what a JS number holds. */
-function routerBody(room: string, bootstrapPort: number | null, fields: Record<string, unknown>, prompt = PROMPT): string {
-  const json = JSON.stringify({ input_ids: prompt, bootstrap_host: '127.0.0.1', bootstrap_port: bootstrapPort, ...fields });
-  return `${json.slice(0, -1)},"bootstrap_room":${room}}`;
 }
 
 /** Sets environment variables for the sims started while a describe runs, and puts them back after. */
@@ -98,18 +92,18 @@ describe('PD: a prefill sim and a decode sim serve a router\'s requests', () => 
     assert.equal(prefilled.events.length, 1);
     assert.ok(prefilled.text.endsWith('data: [DONE]\n\n'));
     const first = prefilled.events[0].meta_info;
-    assert.deepEqual([first.finish_reason, first.completion_tokens, first.prompt_tokens], [{ type: 'length', length: 0 }, 1, PROMPT.length]);
+    assert.deepEqual([first.finish_reason, first.completion_tokens, first.prompt_tokens], [{ type: 'length', length: 0 }, 1, PD_PROMPT.length]);
 
     assert.equal(decoded.status, 200);
     const counts = decoded.events.map((e) => e.meta_info.completion_tokens);
     assert.deepEqual(counts, Array.from({ length: 12 }, (_, i) => i + 1), 'the decode streams from the first token on');
     const last = decoded.events.at(-1).meta_info;
-    assert.deepEqual([last.finish_reason, last.prompt_tokens], [{ type: 'length', length: 12 }, PROMPT.length]);
+    assert.deepEqual([last.finish_reason, last.prompt_tokens], [{ type: 'length', length: 12 }, PD_PROMPT.length]);
     // The prefill answers once its KV is sent; its prefill ended that long before. The decode's first
     // token comes once the whole transfer is done (ms of slack: the two requests left a moment apart).
     const resolved = (mode: string) => resolveInstance(parseLaunchArgs([...MODEL, '--disaggregation-mode', mode]).launch);
-    const sendSec = kvSendSeconds(kvSendSide(resolved('prefill')), PROMPT.length);
-    const transferSec = kvTransferSeconds(resolved('prefill'), resolved('decode'), PROMPT.length);
+    const sendSec = kvSendSeconds(kvSendSide(resolved('prefill')), PD_PROMPT.length);
+    const transferSec = kvTransferSeconds(resolved('prefill'), resolved('decode'), PD_PROMPT.length);
     const prefillDoneMs = prefilled.startMs + (first.e2e_latency - sendSec) * 1000;
     const kvArrivedMs = prefillDoneMs + transferSec * 1000;
     // Both are measured conservatively: the prefill's e2e starts after its request left the client, and
@@ -118,7 +112,7 @@ describe('PD: a prefill sim and a decode sim serve a router\'s requests', () => 
   });
 
   test('a room above 2^53 with one-entry lists and a null port (the decode\'s own) round-trips exactly, not streamed', async () => {
-    const json = JSON.stringify({ input_ids: [PROMPT.slice(0, 300)].flat(), bootstrap_host: ['127.0.0.1'], bootstrap_port: [null], sampling_params: { max_new_tokens: 5, ignore_eos: true } });
+    const json = JSON.stringify({ input_ids: [PD_PROMPT.slice(0, 300)].flat(), bootstrap_host: ['127.0.0.1'], bootstrap_port: [null], sampling_params: { max_new_tokens: 5, ignore_eos: true } });
     const body = `${json.slice(0, -1)},"bootstrap_room":[${MAX_ROOM}]}`;
     const [decoded, prefilled] = await Promise.all([post(decode.url, '/generate', body), post(prefill.url, '/generate', body)]);
     assert.equal(prefilled.status, 200);
@@ -130,7 +124,7 @@ describe('PD: a prefill sim and a decode sim serve a router\'s requests', () => 
   test('a batch carries one room per prompt: both sides answer every prompt, each event with its index', async () => {
     const rooms = ['9223372036854775800', '9007199254740993'];
     const json = JSON.stringify({
-      input_ids: [PROMPT.slice(0, 400), PROMPT.slice(0, 700)],
+      input_ids: [PD_PROMPT.slice(0, 400), PD_PROMPT.slice(0, 700)],
       bootstrap_host: ['127.0.0.1', '127.0.0.1'],
       bootstrap_port: [prefill.bootstrapPort, null],
       sampling_params: { max_new_tokens: 6, ignore_eos: true },
@@ -231,7 +225,7 @@ describe('PD: a prefill instance lost mid-run', () => {
   after(() => decode.close());
 
   test("fails the decode's waiting requests with SGLang's lost-connection message; none hangs", async () => {
-    const port = prefill.bootstrapPort;
+    const port = prefill.bootstrapPort!;
     const waiting = [
       post(decode.url, '/generate', routerBody('7', port, { rid: 'a', sampling_params: { max_new_tokens: 4 } })),
       post(decode.url, '/generate', routerBody('8', port, { rid: 'b', sampling_params: { max_new_tokens: 4 }, stream: true })),
@@ -239,8 +233,7 @@ describe('PD: a prefill instance lost mid-run', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     await prefill.close();
     const [plain, streamed] = await Promise.all(waiting);
-    const lost = (rid: string, room: string) =>
-      `Decode transfer failed for request rank=0 decode_req.req.rid='${rid}' decode_req.req.bootstrap_room=${room} with exception KVTransferError(bootstrap_room=${room}): Lost connection with prefill instance (bootstrap_addr: 127.0.0.1:${port})`;
+    const lost = (rid: string, room: string) => lostPrefillMessage(rid, room, port);
     assert.equal(plain.status, 500);
     assert.equal(plain.json.message, lost('a', '7'));
     assert.equal(streamed.status, 200);

@@ -7,18 +7,12 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { post } from './sim-server-helpers.js';
+import { lostPrefillMessage, routerBody } from './helpers/pd-requests.js';
 import { spawnSim, type SimProcess } from './helpers/sim-process.js';
 
 const MODEL = ['--model-path', 'Qwen/Qwen3-8B', '--hardware', 'h100', '--host', '127.0.0.1', '--port', '0'];
-const PROMPT = Array.from({ length: 2000 }, (_, i) => 100 + i);
 const started: SimProcess[] = [];
 after(() => started.forEach((sim) => sim.child.kill('SIGKILL')));
-
-/** A router's body for the prefill's bootstrap server at `port`. */
-function routerBody(room: string, port: number, fields: Record<string, unknown>): string {
-  const json = JSON.stringify({ input_ids: PROMPT, bootstrap_host: '127.0.0.1', bootstrap_port: port, ...fields });
-  return `${json.slice(0, -1)},"bootstrap_room":${room}}`;
-}
 
 test("a killed prefill process fails the decode's waiting requests with SGLang's message within its heartbeat window", async () => {
   const prefill = await spawnSim([...MODEL, '--disaggregation-mode', 'prefill', '--disaggregation-bootstrap-port', '0']);
@@ -40,12 +34,10 @@ test("a killed prefill process fails the decode's waiting requests with SGLang's
   prefill.child.kill('SIGKILL');
   await once(prefill.child, 'exit');
   const [plain, streamed] = await Promise.all(waiting);
-  const lost = (rid: string, room: string) =>
-    `Decode transfer failed for request rank=0 decode_req.req.rid='${rid}' decode_req.req.bootstrap_room=${room} with exception KVTransferError(bootstrap_room=${room}): Lost connection with prefill instance (bootstrap_addr: 127.0.0.1:${port})`;
   assert.equal(plain.status, 500);
-  assert.equal(plain.json.message, lost('a', '11'));
+  assert.equal(plain.json.message, lostPrefillMessage('a', '11', port));
   assert.equal(streamed.status, 200);
-  assert.equal(streamed.events[0].meta_info.finish_reason.message, lost('b', '12'));
+  assert.equal(streamed.events[0].meta_info.finish_reason.message, lostPrefillMessage('b', '12', port));
   // Two missed 2-second heartbeats, not a hang: well within 30 s.
   assert.ok(performance.now() - startMs < 30_000);
 });
