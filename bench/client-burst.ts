@@ -110,6 +110,11 @@ export interface BurstRow {
   simLatenessP99: number;
 }
 
+/** The `rid` of the burst's request i: the sim's truth and the wire capture name requests by it. */
+export function burstRequestId(i: number): string {
+  return `burst-${i}`;
+}
+
 function rowsFor(point: BurstPoint): DatasetRow[] {
   return Array.from({ length: point.streams * point.waves }, (_, i) => ({
     prompt: `Tell me story ${i}.`,
@@ -119,7 +124,7 @@ function rowsFor(point: BurstPoint): DatasetRow[] {
     visionPromptLen: 0,
     imageData: null,
     // The sim takes `rid` as the id of its truth record (SGLang's request id).
-    extraRequestBody: { rid: `burst-${i}` },
+    extraRequestBody: { rid: burstRequestId(i) },
   }));
 }
 
@@ -172,18 +177,18 @@ function waveFigures(facts: ReadonlyArray<RequestFacts | null>): WaveFigures {
 }
 
 /** What the verdict says for a request whose own bound is `bound`: the calm requests' bound, or the stalled ones'. */
-function statedBound(verdict: ClientVerdict, bound: number): number {
+export function statedBound(verdict: ClientVerdict, bound: number): number {
   return bound <= verdict.timingErrorBoundMs ? verdict.timingErrorBoundMs : verdict.worstRequestBoundMs;
 }
 
 /** The run's outputs against the sim's truth. */
 function analyze(point: BurstPoint, outputs: readonly RequestOutput[], truth: Record<string, TruthRecord>, verdict: ClientVerdict): Omit<BurstRow, 'simLatenessP99'> {
   const offsetMs = threadClockOffsetMs();
-  const facts = outputs.map((output, i) => factsOf(output, truth[`burst-${i}`], offsetMs));
+  const facts = outputs.map((output, i) => factsOf(output, truth[burstRequestId(i)], offsetMs));
   const timed = outputs.filter((_output, i) => facts[i] !== null);
   const truthGaps: number[] = [];
   outputs.forEach((_output, i) => {
-    const actual = truth[`burst-${i}`]?.actualMs;
+    const actual = truth[burstRequestId(i)]?.actualMs;
     if (facts[i] !== null && actual) for (let k = 1; k < actual.length; k++) truthGaps.push(actual[k]! - actual[k - 1]!);
   });
   const metrics = calculateMetrics({ outputs: timed, durationS: 1, backend: BACKEND[point.api], acceptLength: null, retokenizedOutputLens: timed.map(() => 0) });
@@ -208,43 +213,48 @@ function simLatenessP99(truth: Record<string, TruthRecord>): number {
   return percentile(lateness, 99);
 }
 
+/** The outputs of one burst point's run through the bench pipeline against the server at `url`, and the client's verdict. */
+export async function runBurst(point: BurstPoint, options: BurstOptions, url: string): Promise<{ outputs: RequestOutput[]; verdict: ClientVerdict }> {
+  const config = resolveRunConfig(
+    parseBenchArgs([
+      '--backend', BACKEND[point.api], '--base-url', url, '--model', MODEL, '--request-rate', 'inf',
+      '--max-concurrency', String(point.streams), '--num-prompts', String(point.streams * point.waves),
+      '--workers', String(point.workers), '--disable-tqdm', '--no-catalog',
+      ...(options.clientRealtime ? ['--realtime'] : []),
+      ...(point.lazyConnect ? ['--lazy-connect'] : []),
+    ]),
+  );
+  const pool = new HttpPool({ streamIdleTimeout: config.streamIdleTimeout });
+  const interrupts = new InterruptWatch();
+  try {
+    const target = await resolveTarget(config, config.server, pool, {});
+    const run = await runBenchmark({
+      config,
+      target,
+      dataset: { rows: rowsFor(point), multiTurn: false },
+      pool,
+      rngs: createBenchRngs(config.seed),
+      headers: { withAuth: {}, withoutAuth: {} },
+      env: {},
+      print: () => {},
+      notice: (line) => process.stderr.write(`${line}\n`),
+      createProgress: () => null,
+      interrupts,
+      workers: point.workers,
+    });
+    return { outputs: run.outputs, verdict: judgeClient(run.loopHealth, requestBoundsOf(run.outputs)) };
+  } finally {
+    interrupts.dispose();
+    await pool.close();
+  }
+}
+
 /** One burst point through the bench pipeline against a fresh truth-mode sim. */
 export async function measureBurst(point: BurstPoint, options: BurstOptions): Promise<BurstRow> {
   return withTruthSim({ ttftMs: options.ttftMs, itlMs: point.itlMs, sharedSteps: false, realtime: options.simRealtime }, async (sim) => {
-    const config = resolveRunConfig(
-      parseBenchArgs([
-        '--backend', BACKEND[point.api], '--base-url', sim.url, '--model', MODEL, '--request-rate', 'inf',
-        '--max-concurrency', String(point.streams), '--num-prompts', String(point.streams * point.waves),
-        '--workers', String(point.workers), '--disable-tqdm', '--no-catalog',
-        ...(options.clientRealtime ? ['--realtime'] : []),
-        ...(point.lazyConnect ? ['--lazy-connect'] : []),
-      ]),
-    );
-    const pool = new HttpPool({ streamIdleTimeout: config.streamIdleTimeout });
-    const interrupts = new InterruptWatch();
-    try {
-      const target = await resolveTarget(config, config.server, pool, {});
-      const run = await runBenchmark({
-        config,
-        target,
-        dataset: { rows: rowsFor(point), multiTurn: false },
-        pool,
-        rngs: createBenchRngs(config.seed),
-        headers: { withAuth: {}, withoutAuth: {} },
-        env: {},
-        print: () => {},
-        notice: (line) => process.stderr.write(`${line}\n`),
-        createProgress: () => null,
-        interrupts,
-        workers: point.workers,
-      });
-      const verdict = judgeClient(run.loopHealth, requestBoundsOf(run.outputs));
-      const truth = await fetchTruth(sim.url);
-      return { ...analyze(point, run.outputs, truth, verdict), simLatenessP99: simLatenessP99(truth) };
-    } finally {
-      interrupts.dispose();
-      await pool.close();
-    }
+    const { outputs, verdict } = await runBurst(point, options, sim.url);
+    const truth = await fetchTruth(sim.url);
+    return { ...analyze(point, outputs, truth, verdict), simLatenessP99: simLatenessP99(truth) };
   });
 }
 

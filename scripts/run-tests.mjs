@@ -20,6 +20,7 @@ const TIMING_SENSITIVE = [
   'test/sweep-agreement.test.ts',
   'test/scale-cli.test.ts',
   'test/scale-workers.test.ts',
+  'test/wire-referee.test.ts',
 ];
 
 function collect(dir) {
