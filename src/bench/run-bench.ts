@@ -25,7 +25,7 @@ import { InterruptWatch, signalExitCode, signalName, type StopSignal } from './r
 import { summarizeRun } from './runner/report.js';
 import { judgeClient, requestBoundsOf, type ClientVerdict, type LoopHealthSample } from './selfcheck/verdict.js';
 import { resolveTarget, simAddress, type BenchTarget } from './target.js';
-import { fetchServerInfo } from './transport/auxiliary.js';
+import { fetchRouterWorkersInfo, fetchServerInfo, type RouterWorkersInfo } from './transport/auxiliary.js';
 import { HttpPool } from './transport/http-pool.js';
 import { autoTimeScale } from './sim-time-scale.js';
 import type { SimTarget, StartedSim } from './sim-target.js';
@@ -80,6 +80,8 @@ export interface MeasuredRun {
 export interface BenchResult extends MeasuredRun {
   /** The `/get_server_info` body (floats kept), or null. */
   serverInfo: PyValue;
+  /** Behind a router: its workers' own bodies by role, or null (see fetchRouterWorkersInfo). */
+  routerWorkers: RouterWorkersInfo<PyValue> | null;
 }
 
 /** A caller that shows and keeps a run's results as it goes (`servebench bench`); the hooks run while stop signals are caught. */
@@ -239,7 +241,9 @@ class OpenSession implements BenchSession {
           repeat: group === null ? null : { group, run, runs },
         };
         await options.report?.summarized(summary, sim === null ? null : () => sim.selfCheck(timeScale));
-        const result: BenchResult = { ...summary, serverInfo: await fetchServerInfo(pool, target.urls.baseUrl, headers.withAuth, pythonJsonLoads) };
+        const serverInfo = await fetchServerInfo(pool, target.urls.baseUrl, headers.withAuth, pythonJsonLoads);
+        const routerWorkers = await fetchRouterWorkersInfo(pool, target.urls.baseUrl, headers.withAuth, serverInfo, pythonJsonLoads);
+        const result: BenchResult = { ...summary, serverInfo, routerWorkers };
         await options.report?.finished(result);
         abandonOnStop();
         results.push(result);

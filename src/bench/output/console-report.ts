@@ -52,6 +52,7 @@ export function consoleReport(options: ConsoleReportOptions): BenchReport {
         args,
         metrics: result.metrics,
         serverInfo: result.serverInfo,
+        routerWorkers: result.routerWorkers,
         outputs: result.outputs,
         extras: result.extras,
         server: result.server,

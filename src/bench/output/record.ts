@@ -47,6 +47,11 @@ export interface ResultRecordInput {
    * reports its launch args there, `api_key` included; the record keeps them redacted.
    */
   serverInfo: PyValue;
+  /**
+   * Behind a router whose `/get_server_info` is its own counters: each worker's body by role
+   * (`router_workers_server_info` in servebench's section, redacted as `server_info` is).
+   */
+  routerWorkers?: Record<string, PyValue[]> | null;
   /** All outputs in dataset order; read only for `--output-details`. */
   outputs: readonly RequestOutput[];
   extras: ServebenchExtras;
@@ -132,6 +137,7 @@ function servebenchKey(input: ResultRecordInput): JsonRecord {
     ...(input.prediction === undefined ? {} : { prediction_error: predictionError(input.prediction.expectedError) }),
     ...(input.selfCheck === undefined ? {} : selfCheckKeys(input.selfCheck)),
     ...(input.simSelfCheck === undefined ? {} : { sim_self_check: input.simSelfCheck }),
+    ...(input.routerWorkers == null ? {} : { router_workers_server_info: redactValue(input.routerWorkers) }),
     ...(input.repeat == null ? {} : { repeat: { group: input.repeat.group, run: input.repeat.run, runs: input.repeat.runs } }),
     ...(input.server == null || !hasServerSide(input.server) ? {} : { server_side: serverSideKeys(input.server) }),
     ...(args.output_details ? requestServerKeys(input.outputs) : {}),

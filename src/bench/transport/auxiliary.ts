@@ -95,6 +95,55 @@ export async function fetchServerInfo<T = unknown>(
   }
 }
 
+/** A router's workers by the role its `GET /workers` gives them (SGLang's router: `worker_type`). */
+export const ROUTER_WORKER_ROLES = ['prefill', 'decode', 'regular'] as const;
+export type RouterWorkersInfo<T> = Record<(typeof ROUTER_WORKER_ROLES)[number], T[]>;
+
+/** The workers a router's `GET /workers` lists: each one's URL and role; none when the answer is not that list. */
+function listedWorkers(text: string): Array<{ url: string; role: (typeof ROUTER_WORKER_ROLES)[number] }> {
+  let listed: unknown;
+  try {
+    listed = (JSON.parse(text) as { workers?: unknown }).workers;
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(listed)) return [];
+  return listed.flatMap((worker: { url?: unknown; worker_type?: unknown }) => {
+    const role = ROUTER_WORKER_ROLES.find((known) => known === worker?.worker_type);
+    return typeof worker?.url === 'string' && role ? [{ url: worker.url, role }] : [];
+  });
+}
+
+/**
+ * Behind SGLang's router, `/get_server_info` is the router's own counters (`router_manager`), not
+ * its servers': each worker's own body, read at the URL the router's `GET /workers` lists, by
+ * role. Null when `serverInfo` is not a router's, or no worker answered (a worker the client
+ * cannot reach is left out).
+ */
+export async function fetchRouterWorkersInfo<T>(
+  pool: HttpPool,
+  baseUrl: string,
+  headers: Record<string, string>,
+  serverInfo: unknown,
+  parse: (text: string) => T,
+): Promise<RouterWorkersInfo<T> | null> {
+  if (typeof serverInfo !== 'object' || serverInfo === null || (serverInfo as { router_manager?: unknown }).router_manager !== true) return null;
+  let workers: ReturnType<typeof listedWorkers>;
+  try {
+    const response = await requestText(pool, { method: 'GET', url: `${baseUrl}/workers`, headers });
+    workers = response.status === 200 ? listedWorkers(response.text) : [];
+  } catch {
+    return null;
+  }
+  const bodies = await Promise.all(workers.map(({ url }) => fetchServerInfo(pool, url.replace(/\/$/, ''), headers, parse)));
+  const byRole: RouterWorkersInfo<T> = { prefill: [], decode: [], regular: [] };
+  workers.forEach(({ role }, i) => {
+    const body = bodies[i];
+    if (body !== null && body !== undefined) byRole[role].push(body);
+  });
+  return ROUTER_WORKER_ROLES.some((role) => byRole[role].length > 0) ? byRole : null;
+}
+
 /** Result of a POST whose body is not needed: success on 200, else the reference's error text. */
 export interface PostOutcome {
   ok: boolean;

@@ -77,3 +77,15 @@ test("a servebench record's per-request server figures are read back beside its 
   assert.deepEqual(run.requests[0]!.server, { promptTokens: 4, cachedTokens: 2, queueTime: 0.01 });
   assert.equal(run.requests[1]!.server, undefined);
 });
+
+test("behind a router, the workers' bodies bench read through its /workers stand beside the router's own, by role", () => {
+  const prefill = { version: '0.5.8', disaggregation_mode: 'prefill' };
+  const decode = { version: '0.5.8', disaggregation_mode: 'decode' };
+  const run = readJsonlRecord({
+    backend: 'sglang',
+    server_info: { router_manager: true, routers_count: 1, workers_count: 2 },
+    servebench: { router_workers_server_info: { prefill: [prefill], decode: [decode], regular: [] } },
+  });
+  assert.deepEqual(run.serverInfo, { router_manager: true, routers_count: 1, workers_count: 2, prefill: [prefill], decode: [decode], regular: [] });
+  assert.deepEqual(run.metrics, { backend: 'sglang' }, 'the workers are no metric');
+});

@@ -48,7 +48,7 @@ export interface JsonlRun {
 }
 
 /** The `servebench` keys that are no figures: read apart, never flattened into metrics. */
-const STRUCTURED_KEYS = new Set(['repeat', 'repeat_summary']);
+const STRUCTURED_KEYS = new Set(['repeat', 'repeat_summary', 'router_workers_server_info']);
 
 /** `servebench.repeat` of a record, when it is what bench writes (a group id, run k of N). */
 function repeatOf(record: Record<string, unknown>): RepeatMembership | null {
@@ -151,6 +151,17 @@ export function requestsFromDetails(record: Record<string, unknown>, warnings: s
   });
 }
 
+/**
+ * The server info a record reports: its `/get_server_info` body, and behind a router whose body is
+ * its own counters, its workers' bodies (servebench's `router_workers_server_info`) listed by role
+ * beside them, as SGLang's mini load balancer lists its servers.
+ */
+function serverInfoOf(record: Record<string, unknown>): unknown {
+  const body = record.server_info ?? null;
+  const workers = isObject(record.servebench) ? record.servebench.router_workers_server_info : undefined;
+  return isObject(body) && isObject(workers) ? { ...body, ...workers } : body;
+}
+
 /** Splits a parsed record into arguments, metrics, server info and per-request records. */
 export function readJsonlRecord(record: Record<string, unknown>): JsonlRun {
   const warnings: string[] = [];
@@ -170,5 +181,5 @@ export function readJsonlRecord(record: Record<string, unknown>): JsonlRun {
   }
   const fromServebench = isObject(record.servebench);
   const serverMetrics = serverMetricsOf(record, warnings);
-  return { args, metrics, serverInfo: record.server_info ?? null, requests: requestsFromDetails(record, warnings), labels, fromServebench, serverMetrics, repeat: repeatOf(record), warnings };
+  return { args, metrics, serverInfo: serverInfoOf(record), requests: requestsFromDetails(record, warnings), labels, fromServebench, serverMetrics, repeat: repeatOf(record), warnings };
 }

@@ -1,7 +1,9 @@
 /**
  * The servers a `/get_server_info` body speaks for: one SGLang server (or sim) answers with its own
  * body; a PD router's (SGLang's mini load balancer) lists its servers' bodies under `prefill` and
- * `decode`. And whether servebench's sim answered: its `version` says so. Pure.
+ * `decode`, and a record of a run behind SGLang's router lists its workers' the same way, its plain
+ * workers under `regular` (each body then stands for itself). And whether servebench's sim
+ * answered: its `version` says so. Pure.
  */
 import { isObject } from '../../core/json-object.js';
 import { isSimServerVersion } from '../../core/version.js';
@@ -12,15 +14,15 @@ export interface ServerBody {
   body: Record<string, unknown>;
 }
 
-function listed(body: Record<string, unknown>, role: 'prefill' | 'decode'): ServerBody[] {
+function listed(body: Record<string, unknown>, role: 'prefill' | 'decode' | 'regular'): ServerBody[] {
   const list = body[role];
-  return Array.isArray(list) ? list.filter(isObject).map((server) => ({ listedAs: role, body: server })) : [];
+  return Array.isArray(list) ? list.filter(isObject).map((server) => ({ listedAs: role === 'regular' ? null : role, body: server })) : [];
 }
 
 /** The servers' bodies in `body`: a router's prefill and decode servers, else the body itself; none for a body that is no object. */
 export function serverBodies(body: unknown): ServerBody[] {
   if (!isObject(body)) return [];
-  const routed = [...listed(body, 'prefill'), ...listed(body, 'decode')];
+  const routed = [...listed(body, 'prefill'), ...listed(body, 'decode'), ...listed(body, 'regular')];
   return routed.length > 0 ? routed : [{ listedAs: null, body }];
 }
 

@@ -50,6 +50,11 @@ test("a PD router's body lists its servers: one instance each, in the role it li
   assert.equal(recipeFromServerInfo(decode)!.instances[0]!.role, 'decode');
 });
 
+test("a plain router's workers, listed under `regular`, each stand for themselves", () => {
+  const recipe = recipeFromServerInfo({ router_manager: true, prefill: [], decode: [], regular: [SIM, SIM] })!;
+  assert.deepEqual(recipe.instances.map((i) => [i.role, i.hardware?.key]), [['mixed', 'ascend-910c'], ['mixed', 'ascend-910c']]);
+});
+
 test('a body that states no deployment is none; a value of the wrong type or a malformed device is left out', () => {
   for (const body of [null, 'text', [], { router_manager: true, routers_count: 1, workers_count: 2 }, { version: '0.5.6' }]) assert.equal(recipeFromServerInfo(body), null);
   assert.deepEqual(serverInfoSettings({ tp_size: '8', dp_size: 2.5, enable_dp_attention: 'yes', quantization: '', mem_fraction_static: 0.8 }), { memFractionStatic: 0.8 });
