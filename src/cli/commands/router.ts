@@ -4,6 +4,7 @@
  */
 import { parseRouterArgs, startRouter } from '../../router/index.js';
 import type { Command } from '../main.js';
+import { stopSignal } from '../stop-signal.js';
 
 export const command: Command = {
   summary: "route requests over SGLang servers or sims, plain or PD-disaggregated (sglang_router's launch_router flags)",
@@ -14,10 +15,7 @@ export const command: Command = {
     const mode = config.pdDisaggregation ? `PD (prefill ${config.prefillPolicy}, decode ${config.decodePolicy})` : `plain (${config.policy})`;
     process.stdout.write(`servebench router listening on ${router.url}: ${mode}, ${config.workers.length} workers${config.miniLb ? ', --mini-lb: random' : ''}\n`);
     if (config.ignoredFlags.length > 0) process.stdout.write(`ignored flags (no effect here): ${config.ignoredFlags.join(' ')}\n`);
-    const signal = await new Promise<NodeJS.Signals>((resolve) => {
-      process.once('SIGINT', () => resolve('SIGINT'));
-      process.once('SIGTERM', () => resolve('SIGTERM'));
-    });
+    const signal = await stopSignal();
     process.stdout.write(`servebench router: ${signal}, shutting down\n`);
     await router.close();
     return 0;

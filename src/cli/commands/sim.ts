@@ -9,6 +9,7 @@ import { SGLANG_FLAGS_HELP, SIM_MODEL_FLAGS_HELP, SIM_SERVER_FLAGS_HELP, TRUTH_F
 import type { Command } from '../main.js';
 import { fetchModels, simModels } from '../model-configs.js';
 import { instanceArgs, type RehearsalPlan, rehearsalPlan, startRehearsal } from '../pd-rehearsal.js';
+import { stopSignal } from '../stop-signal.js';
 
 function help(): string {
   const parser = commandParser({
@@ -33,14 +34,6 @@ function help(): string {
   rehearsal.add_argument('--decode', { metavar: '"FLAGS"', action: 'append', help: 'one decode instance: its own launch flags (repeatable)' });
   rehearsal.add_argument('--router', { metavar: '"FLAGS"', help: "launch_router flags added to the router's line (--policy cache_aware, ...)" });
   return parser.format_help();
-}
-
-/** Resolves with the signal that asks a long-running command to stop. */
-function stopSignal(): Promise<NodeJS.Signals> {
-  return new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-  });
 }
 
 async function rehearse(plan: RehearsalPlan): Promise<number> {
