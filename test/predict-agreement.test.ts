@@ -40,9 +40,16 @@ function readRecord(path: string): JsonRecord {
 
 interface Agreement {
   name: string;
+  /** predict's launch words; `--prefill` / `--decode` values are one word each, as a shell passes them. */
   launch: readonly string[];
   workload: readonly string[];
-  tolerance: number;
+  /** Tolerated relative difference of every TIMING figure, or of each figure by name. */
+  tolerance: number | Readonly<Record<string, number>>;
+}
+
+/** The launch words as one `--sim "<flags>"` string, words with spaces quoted. */
+function simFlags(launch: readonly string[]): string {
+  return launch.map((word) => (/\s/.test(word) ? `"${word}"` : word)).join(' ');
 }
 
 async function predicted(run: Agreement): Promise<JsonRecord> {
@@ -54,13 +61,14 @@ async function predicted(run: Agreement): Promise<JsonRecord> {
 
 async function measured(run: Agreement, attempt: number): Promise<{ record: JsonRecord; stdout: string }> {
   const file = join(workDir, `${run.name}-sim-${attempt}.jsonl`);
-  const result = await runCli(['bench', '--sim', run.launch.join(' '), ...run.workload, '--output-file', file, '--no-catalog']);
+  const result = await runCli(['bench', '--sim', simFlags(run.launch), ...run.workload, '--output-file', file, '--no-catalog']);
   assert.equal(result.code, 0, result.stderr);
   return { record: readRecord(file), stdout: result.stdout };
 }
 
-function disagreements(prediction: JsonRecord, measurement: JsonRecord, tolerance: number): string[] {
+function disagreements(prediction: JsonRecord, measurement: JsonRecord, tolerances: Agreement['tolerance']): string[] {
   return TIMING.flatMap((key) => {
+    const tolerance = typeof tolerances === 'number' ? tolerances : tolerances[key]!;
     const p = prediction[key] as number;
     const m = measurement[key] as number;
     const error = Math.abs(p - m) / m;
@@ -105,6 +113,17 @@ describe('predict agrees with the sim it models, driven over loopback', () => {
     const timeScale = (last.record.servebench as { sim_time_scale: number }).sim_time_scale;
     assert.ok(timeScale > 1, `time scale ${timeScale}`);
     assert.match(last.stdout, new RegExp(`the engine ran ${timeScale}x slower than the wall clock and every time above is divided by ${timeScale}`));
+    assert.doesNotMatch(last.stdout, /WARNING/);
+  });
+
+  test('a PD deployment (prefill and decode sims behind the router) agrees within 5% on TPOT and 10% on TTFT', async () => {
+    const { misses, last } = await compare({
+      name: 'pd',
+      launch: ['--model-path', 'Qwen/Qwen3-32B', '--hardware', 'h100', '--prefill', '--tp 2', '--decode', '--tp 2'],
+      workload: WORKLOAD,
+      tolerance: { mean_tpot_ms: 0.05, mean_itl_ms: 0.05, mean_ttft_ms: 0.1, mean_e2e_latency_ms: 0.1, duration: 0.1, output_throughput: 0.1 },
+    });
+    assert.deepEqual(misses, []);
     assert.doesNotMatch(last.stdout, /WARNING/);
   });
 });

@@ -4,6 +4,6 @@ export { formatErrorPercent, formatExpectedErrorNote, formatExpectedErrorSection
 export { predictBench, predictableWorkload, runWorkload } from './prediction.js';
 export type { Workload, WorkloadCache } from './workload-cache.js';
 export { predictedMetrics } from './virtual/predicted-metrics.js';
-export { servingDemand } from './virtual/serving-demand.js';
+export { deploymentDemand, servingDemand } from './virtual/serving-demand.js';
 export { embeddedSimTarget } from './sim-target.js';
 export { type PredictResult, predictRun } from './virtual/virtual-client.js';

@@ -5,7 +5,7 @@ export { resolveInstance } from './model/resolve-instance.js';
 export { storedCrossValidation, type Calibration, type CrossValidationSummary } from './model/efficiency.js';
 export { explainStep } from './model/explain.js';
 export { startDedicatedSim, startEmbeddedSim, type SimThreadHandle } from './server/sim-thread.js';
-export { judgeSimWrites, type LatenessSummary } from './truth/lateness-verdict.js';
+export { judgeSimWrites, worstLateness, type LatenessSummary } from './truth/lateness-verdict.js';
 export { bodyRateForPopulation } from './engine/speculative.js';
 export { acceptanceTable, type AcceptanceTable } from './model/acceptance-table.js';
 export { DEFAULT_ACCEPTANCE, DEFAULT_FACTORS, FACTOR_SPECS, fittableFactors, type FittedFile } from './model/efficiency.js';

@@ -4,7 +4,7 @@
  * bench_serving's console and the report that prints and keeps the results, and the exit status.
  */
 import { UserError } from '../../core/errors.js';
-import { resolvedNamespace, type BenchArgs, ModelDiscoveryError, consoleReport, resolveRunConfig, runBench, signalExitCode, signalName, type ResultKeepers, checkOutputFile, defaultOutputFileName, formatNamespace, HelpRequested, parseBenchArgs } from '../../bench/index.js';
+import { resolvedNamespace, type BenchArgs, ModelDiscoveryError, consoleReport, resolveRunConfig, runBench, signalExitCode, signalName, type ResultKeepers, checkOutputFile, defaultOutputFileName, formatNamespace, HelpRequested, parseBenchArgs, type SimTarget } from '../../bench/index.js';
 import { splitCommandLine } from '../../core/command-line.js';
 import type { Command } from '../main.js';
 import { fetchModels, simModels } from '../model-configs.js';
@@ -24,6 +24,13 @@ const keepers: ResultKeepers = {
   recordRun: async (recording) => (await import('../../catalog/index.js')).recordBenchRun(recording),
 };
 
+/** The sim of `--sim "<flags>"`: a PD deployment behind its router when the flags name instances, else one sim. */
+async function simTarget(flags: string): Promise<SimTarget> {
+  // The engine loads only for a sim run.
+  const { pdSimTarget } = await import('../pd-rehearsal.js');
+  return pdSimTarget(flags, (line) => notice(`servebench router: ${line}`)) ?? (await import('../../predict/index.js')).embeddedSimTarget(flags);
+}
+
 async function run(argv: string[]): Promise<number> {
   let args: BenchArgs;
   try {
@@ -41,12 +48,14 @@ async function run(argv: string[]): Promise<number> {
   const outputFile = config.output.file ?? defaultOutputFileName(config, new Date());
   checkOutputFile(outputFile);
   // The sim's thread reads the HF cache only: a hub id's config.json is fetched before it starts.
-  if (config.sim !== null) await fetchModels('bench', simModels(splitCommandLine(config.sim)));
+  if (config.sim !== null) {
+    const { simArgvs } = await import('../pd-rehearsal.js');
+    await fetchModels('bench', simArgvs(splitCommandLine(config.sim)).flatMap(simModels));
+  }
   let outcome: Awaited<ReturnType<typeof runBench>>;
   try {
     outcome = await runBench(config, { print, notice, env: process.env }, {
-      // The engine loads only for a sim run.
-      sim: config.sim === null ? null : (await import('../../predict/index.js')).embeddedSimTarget(config.sim),
+      sim: config.sim === null ? null : await simTarget(config.sim),
       console: {
         announce: (target) => {
           print(formatNamespace(resolvedNamespace(config, target)));

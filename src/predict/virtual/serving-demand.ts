@@ -5,8 +5,9 @@
  * machine keeps on time (bench/sim-time-scale.ts); the peak is counted over `WINDOW_STEPS` typical steps.
  */
 import type { DatasetRow, RequestOutput, ServingDemand } from '../../bench/index.js';
-import { parseLaunchArgs } from '../../deployment/index.js';
+import { parseLaunchArgs, type LaunchDeployment } from '../../deployment/index.js';
 import { createSimEngine, resolveSimDeployment } from '../../sim/index.js';
+import { engineFor } from '../prediction.js';
 import { predictRun, type PredictOptions } from './virtual-client.js';
 
 /**
@@ -56,4 +57,12 @@ export function servingDemand(argv: readonly string[], rows: readonly DatasetRow
   if (truth !== null) return null;
   const engine = createSimEngine(launch, resolveSimDeployment(launch, null), null);
   return demandOf(predictRun(engine, rows, options).outputs);
+}
+
+/**
+ * The demand of `rows` sent to a PD deployment (prefill and decode sims behind a router, all run on
+ * one time scale): its composed engine, as predict runs it, serving `dataset`'s requests.
+ */
+export function deploymentDemand(deployment: LaunchDeployment, dataset: string, rows: readonly DatasetRow[], options: PredictOptions): ServingDemand {
+  return demandOf(predictRun(engineFor(deployment, dataset), rows, options).outputs);
 }

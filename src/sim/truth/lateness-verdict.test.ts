@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LatenessHistogram } from './lateness-histogram.js';
-import { judgeSimWrites } from './lateness-verdict.js';
+import { judgeSimWrites, NO_LATENESS, worstLateness } from './lateness-verdict.js';
 
 function summarizeLateness(values: readonly number[]) {
   const histogram = new LatenessHistogram();
@@ -35,4 +35,11 @@ test('a time-scaled run says the engine ran slower and that its figures are divi
   assert.match(clean.line, /over 10 chunks; the engine ran 4x slower than the wall clock and every time above is divided by 4$/);
   const behind = judgeSimWrites({ chunks: 10, p50Ms: 1, p99Ms: 3, maxMs: 4 }, 2.5);
   assert.match(behind.line, /rerun with a --sim-time-scale above 2\.5/);
+});
+
+test("several sims' writes: chunks summed, each figure the worst instance's; none is no lateness", () => {
+  const prefill = { chunks: 16, p50Ms: 0.02, p99Ms: 0.4, maxMs: 0.5 };
+  const decode = { chunks: 400, p50Ms: 0.05, p99Ms: 0.3, maxMs: 1.2 };
+  assert.deepEqual(worstLateness([prefill, decode]), { chunks: 416, p50Ms: 0.05, p99Ms: 0.4, maxMs: 1.2 });
+  assert.deepEqual(worstLateness([]), NO_LATENESS);
 });

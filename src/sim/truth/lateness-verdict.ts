@@ -17,6 +17,23 @@ export const SIM_BEHIND_P99_MS = 2;
 export const NO_LATENESS: LatenessSummary = { chunks: 0, p50Ms: 0, p99Ms: 0, maxMs: 0 };
 
 /**
+ * One summary for several sims (a PD deployment's instances): chunks summed, each figure the worst
+ * instance's. A share of chunks later than x in every instance is that share of all of them, so the
+ * worst p50 and p99 bound the deployment's own: the verdict never claims less lateness than it had.
+ */
+export function worstLateness(summaries: readonly LatenessSummary[]): LatenessSummary {
+  return summaries.reduce(
+    (worst, summary) => ({
+      chunks: worst.chunks + summary.chunks,
+      p50Ms: Math.max(worst.p50Ms, summary.p50Ms),
+      p99Ms: Math.max(worst.p99Ms, summary.p99Ms),
+      maxMs: Math.max(worst.maxMs, summary.maxMs),
+    }),
+    NO_LATENESS,
+  );
+}
+
+/**
  * One console line: the sim's timing error, and a warning with the fix when it fell behind.
  * `timeScale` > 1: the engine ran that many times slower than the wall clock and the figures are
  * in its time (the wall lateness divided by it), as the run's are; the line says so.
