@@ -8,6 +8,10 @@ export type LogLevel = 'critical' | 'error' | 'warning' | 'info' | 'debug';
  * SGLang launch flags that shape performance or the API, as given on the command line.
  * `null` means "not given": the performance model derives SGLang's default (spec §2 "Derived limits").
  */
+/** SGLang's KV transfer engines (`--disaggregation-transfer-backend`, default mooncake). */
+export const TRANSFER_BACKENDS = ['mooncake', 'nixl', 'ascend', 'mori', 'fake'] as const;
+export type TransferBackend = (typeof TRANSFER_BACKENDS)[number];
+
 export interface LaunchConfig {
   modelPath: string;
   /** `--revision`: the branch, tag or commit of a hub `--model-path` whose config.json is read; null: `main`. */
@@ -43,6 +47,10 @@ export interface LaunchConfig {
   disaggregationMode: 'null' | 'prefill' | 'decode';
   /** Port of a prefill instance's bootstrap server; a decode instance's stands in for a request's null `bootstrap_port`. */
   disaggregationBootstrapPort: number;
+  /** PD: the engine that moves KV between instances (`--disaggregation-transfer-backend`); `fake` moves none. */
+  disaggregationTransferBackend: TransferBackend;
+  /** PD: the RDMA devices the transfer engine uses (`--disaggregation-ib-device`), as given; null: the node's own, one per device. */
+  disaggregationIbDevice: string | null;
   nnodes: number;
   reasoningParser: string | null;
   toolCallParser: string | null;

@@ -10,7 +10,7 @@ import { DATASET_CHOICES } from '../../core/dataset-names.js';
 import { UsageError } from '../../core/errors.js';
 import { findHardware, hardwareNames } from '../model/catalog.js';
 import { hardwareSpecFieldsHelp } from '../model/hardware-spec.js';
-import type { LaunchConfig, LogLevel, TruthOptions } from '../launch-config.js';
+import { TRANSFER_BACKENDS, type LaunchConfig, type LogLevel, type TruthOptions } from '../launch-config.js';
 import { readHardwareSpec } from './hardware-spec-file.js';
 import { flagSpellings } from './sglang-flags.js';
 
@@ -142,6 +142,20 @@ export const SGLANG_FLAGS: readonly FlagSpec<LaunchConfig>[] = [
   launch.value('speculative-num-draft-tokens', 'speculativeNumDraftTokens', 'N', count, 'draft tokens verified at once'),
   launch.value('disaggregation-mode', 'disaggregationMode', `{${DISAGGREGATION_CHOICES.join(',')}}`, oneOf(DISAGGREGATION_CHOICES), 'PD separation: this instance prefills or decodes only'),
   launch.value('disaggregation-bootstrap-port', 'disaggregationBootstrapPort', 'PORT', number('int', LISTEN_PORT), "PD: the prefill's bootstrap server listens on it (on --host); a decode uses it when a request's bootstrap_port is null"),
+  launch.value(
+    'disaggregation-transfer-backend',
+    'disaggregationTransferBackend',
+    `{${TRANSFER_BACKENDS.join(',')}}`,
+    oneOf(TRANSFER_BACKENDS),
+    "PD: the KV transfer engine; mooncake, nixl, mori and ascend move the KV over the nodes' NICs (the device's scale-out bandwidth), fake moves none",
+  ),
+  launch.value(
+    'disaggregation-ib-device',
+    'disaggregationIbDevice',
+    'DEVICES',
+    text,
+    "PD: the RDMA devices the transfer uses (mlx5_0,mlx5_1 or a JSON map of device to NIC); fewer NICs than an instance's devices on a node share their bandwidth",
+  ),
   launch.value('nnodes', 'nnodes', 'N', count, 'nodes one instance spans'),
   launch.value('reasoning-parser', 'reasoningParser', 'NAME', text, "answer with reasoning text apart, in this parser's format"),
   launch.value('tool-call-parser', 'toolCallParser', 'NAME', text, "answer tool calls in this parser's format"),

@@ -107,6 +107,8 @@ export function defaultLaunchConfig(): LaunchConfig {
     speculativeNumDraftTokens: null,
     disaggregationMode: 'null',
     disaggregationBootstrapPort: 8998,
+    disaggregationTransferBackend: 'mooncake',
+    disaggregationIbDevice: null,
     nnodes: 1,
     reasoningParser: null,
     toolCallParser: null,

@@ -35,3 +35,37 @@ describe('kvTransferSeconds', () => {
     assert.ok(kvSendSeconds(send, 64_000) <= kvTransferSeconds(prefillCp, decode, 64_000));
   });
 });
+
+describe('the transfer engine and its NICs', () => {
+  const h100 = (...args: string[]) => resolveInstance(parseLaunchArgs(['--model-path', 'Qwen/Qwen3-32B', '--hardware', 'h100', '--tp', '8', ...args]).launch);
+
+  test('every RDMA engine moves the KV over the NICs alike; fake moves none and waits for nothing', () => {
+    const mooncake = kvTransferSeconds(h100(), h100(), 8000);
+    assert.ok(mooncake > 0);
+    for (const backend of ['nixl', 'mori', 'mooncake']) {
+      assert.equal(kvTransferSeconds(h100('--disaggregation-transfer-backend', backend), h100('--disaggregation-transfer-backend', backend), 8000), mooncake);
+    }
+    const fake = h100('--disaggregation-transfer-backend', 'fake');
+    assert.equal(kvTransferSeconds(fake, fake, 8000), 0);
+    assert.deepEqual([kvSendSide(fake).sentBytesPerToken, kvSendSide(fake).latencySec], [0, 0]);
+  });
+
+  test('fewer NICs than devices on a node share their bandwidth: the bytes take that much longer', () => {
+    const latency = kvSendSide(h100()).latencySec;
+    const allNics = kvTransferSeconds(h100(), h100(), 8000) - latency;
+    const oneNic = h100('--disaggregation-ib-device', 'mlx5_0');
+    assert.ok(Math.abs(kvTransferSeconds(oneNic, oneNic, 8000) - latency - 8 * allNics) < 1e-12);
+    // Two NICs named for the prefill only: its sending end is the slower one, at a quarter of the bandwidth.
+    const twoNics = h100('--disaggregation-ib-device', 'mlx5_0,mlx5_1');
+    assert.ok(Math.abs(kvTransferSeconds(twoNics, h100(), 8000) - latency - 4 * allNics) < 1e-12);
+    // A JSON map of devices to NICs counts the NICs it names; naming at least one per device changes nothing.
+    const mapped = h100('--disaggregation-ib-device', JSON.stringify({ 0: 'mlx5_0', 1: 'mlx5_0', 2: 'mlx5_1', 3: 'mlx5_1', 4: 'mlx5_2', 5: 'mlx5_2', 6: 'mlx5_3', 7: 'mlx5_3' }));
+    assert.ok(Math.abs(kvTransferSeconds(mapped, mapped, 8000) - latency - 2 * allNics) < 1e-12);
+    const eight = h100('--disaggregation-ib-device', Array.from({ length: 8 }, (_, i) => `mlx5_${i}`).join(','));
+    assert.equal(kvTransferSeconds(eight, eight, 8000), kvTransferSeconds(h100(), h100(), 8000));
+  });
+
+  test('an unknown engine is refused with the choices', () => {
+    assert.throws(() => h100('--disaggregation-transfer-backend', 'rdma'), /--disaggregation-transfer-backend.*mooncake/);
+  });
+});

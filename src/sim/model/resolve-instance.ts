@@ -112,7 +112,26 @@ export interface ResolvedInstance {
   kvCapacityPerRank: number;
   speculative: SpeculativeConfig | null;
   disaggregation: LaunchConfig['disaggregationMode'];
+  /** PD: the KV transfer engine, and the RDMA devices it uses per node (null: one per device). */
+  kvTransfer: { backend: LaunchConfig['disaggregationTransferBackend']; nicsPerNode: number | null };
   efficiency: EfficiencyProfile;
+}
+
+/**
+ * The distinct RDMA devices `--disaggregation-ib-device` names: a comma-separated list
+ * (`mlx5_0,mlx5_1`), or a JSON object giving each device its NIC; null when it names none.
+ */
+export function namedNics(value: string | null): number | null {
+  if (value === null) return null;
+  let names: string[];
+  try {
+    const mapping: unknown = JSON.parse(value);
+    names = typeof mapping === 'object' && mapping !== null && !Array.isArray(mapping) ? Object.values(mapping).map(String) : value.split(',');
+  } catch {
+    names = value.split(',');
+  }
+  const distinct = new Set(names.map((name) => name.trim()).filter((name) => name !== ''));
+  return distinct.size === 0 ? null : distinct.size;
 }
 
 /**
@@ -328,6 +347,7 @@ export function resolveInstance(launch: LaunchConfig, calibration: Calibration =
     kvCapacityPerRank,
     speculative,
     disaggregation: launch.disaggregationMode,
+    kvTransfer: { backend: launch.disaggregationTransferBackend, nicsPerNode: namedNics(launch.disaggregationIbDevice) },
     efficiency,
   };
 }
