@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { backendAdapter } from '../src/bench/backends/index.js';
 import type { BackendName } from '../src/bench/args/types.js';
 import { sendRequest, type SendContext } from '../src/bench/runner/send-request.js';
-import { fetchServerInfo, getJson, postForStatus } from '../src/bench/transport/auxiliary.js';
+import { fetchRouterWorkersInfo, fetchServerInfo, getJson, postForStatus } from '../src/bench/transport/auxiliary.js';
 import { HttpPool } from '../src/bench/transport/http-pool.js';
 import type { RequestInput } from '../src/bench/types.js';
 import { startStreamServer, type StreamServer } from './helpers/stream-server.js';
@@ -159,5 +159,62 @@ describe('failing servers', () => {
       server.closeAllConnections();
       server.close();
     }
+  });
+});
+
+describe("a router's workers", () => {
+  const PREFILL = { version: '0.5.2', disaggregation_mode: 'prefill', tp_size: 16 };
+  const DECODE = { version: '0.5.2', disaggregation_mode: 'decode', tp_size: 16 };
+
+  /**
+   * One loopback server playing a router and the workers it lists under `/p` and `/d`: `answer`
+   * is its own `/get_server_info`; `workersListed` false answers `/workers` 404 (a plain server).
+   */
+  async function withRouter(answer: object, workersListed: boolean, check: (url: string, pool: HttpPool, asked: string[]) => Promise<void>): Promise<void> {
+    const asked: string[] = [];
+    let url = '';
+    const bodies: Record<string, object> = { '/get_server_info': answer, '/p/get_server_info': PREFILL, '/d/get_server_info': DECODE };
+    const server = createServer((req, res) => {
+      asked.push(req.url!);
+      const body = req.url === '/workers' && workersListed
+        ? { workers: [{ url: `${url}/p`, worker_type: 'prefill' }, { url: `${url}/d/`, worker_type: 'decode' }] }
+        : bodies[req.url!];
+      res.writeHead(body ? 200 : 404, { 'Content-Type': 'application/json' }).end(body ? JSON.stringify(body) : 'Not Found');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const pool = new HttpPool({ streamIdleTimeout: 0 });
+    try {
+      await check(url, pool, asked);
+    } finally {
+      await pool.close();
+      server.closeAllConnections();
+      server.close();
+    }
+  }
+
+  const workersOf = async (url: string, pool: HttpPool) => fetchRouterWorkersInfo(pool, url, {}, await fetchServerInfo(pool, url, {}), JSON.parse);
+
+  test("sglang-router 0.3's own counters: each worker's body is read at the URL /workers lists, by role", async () => {
+    await withRouter({ router_manager: true, routers_count: 1, workers_count: 2 }, true, async (url, pool) => {
+      assert.deepEqual(await workersOf(url, pool), { prefill: [PREFILL], decode: [DECODE], regular: [] });
+    });
+  });
+
+  test("an older PD router's answer, its first prefill worker's body, is no deployment's either: the workers are read the same way", async () => {
+    await withRouter(PREFILL, true, async (url, pool) => {
+      assert.deepEqual(await workersOf(url, pool), { prefill: [PREFILL], decode: [DECODE], regular: [] });
+    });
+  });
+
+  test('a server answering with its own plain body is not asked for workers; a PD body from a server listing none gives none', async () => {
+    await withRouter({ version: '0.5.2', disaggregation_mode: 'null' }, true, async (url, pool, asked) => {
+      assert.equal(await workersOf(url, pool), null);
+      assert.deepEqual(asked, ['/get_server_info']);
+    });
+    await withRouter(PREFILL, false, async (url, pool, asked) => {
+      assert.equal(await workersOf(url, pool), null);
+      assert.deepEqual(asked, ['/get_server_info', '/workers']);
+    });
   });
 });

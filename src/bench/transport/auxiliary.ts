@@ -115,10 +115,23 @@ function listedWorkers(text: string): Array<{ url: string; role: (typeof ROUTER_
 }
 
 /**
- * Behind SGLang's router, `/get_server_info` is the router's own counters (`router_manager`), not
- * its servers': each worker's own body, read at the URL the router's `GET /workers` lists, by
- * role. Null when `serverInfo` is not a router's, or no worker answered (a worker the client
- * cannot reach is left out).
+ * Whether a `/get_server_info` body may speak for one server behind a router rather than for the
+ * deployment: SGLang's router answers with its own counters (`router_manager`, sglang-router 0.3
+ * on), and its PD router before that passed on its first prefill worker's body, which names its
+ * `disaggregation_mode`; a lone prefill or decode server serves no bench, so such a body came
+ * through a router too.
+ */
+export function mayBeRouterAnswer(serverInfo: unknown): boolean {
+  if (typeof serverInfo !== 'object' || serverInfo === null) return false;
+  const { router_manager: routerManager, disaggregation_mode: role } = serverInfo as { router_manager?: unknown; disaggregation_mode?: unknown };
+  return routerManager === true || role === 'prefill' || role === 'decode';
+}
+
+/**
+ * Behind SGLang's router, `/get_server_info` is not the deployment's (see mayBeRouterAnswer):
+ * each worker's own body, read at the URL the router's `GET /workers` lists, by role. Null when
+ * `serverInfo` cannot be a router's, the server lists no workers (no router after all), or no
+ * worker answered (a worker the client cannot reach is left out).
  */
 export async function fetchRouterWorkersInfo<T>(
   pool: HttpPool,
@@ -127,7 +140,7 @@ export async function fetchRouterWorkersInfo<T>(
   serverInfo: unknown,
   parse: (text: string) => T,
 ): Promise<RouterWorkersInfo<T> | null> {
-  if (typeof serverInfo !== 'object' || serverInfo === null || (serverInfo as { router_manager?: unknown }).router_manager !== true) return null;
+  if (!mayBeRouterAnswer(serverInfo)) return null;
   let workers: ReturnType<typeof listedWorkers>;
   try {
     const response = await requestText(pool, { method: 'GET', url: `${baseUrl}/workers`, headers });

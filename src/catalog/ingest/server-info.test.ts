@@ -50,6 +50,13 @@ test("a PD router's body lists its servers: one instance each, in the role it li
   assert.equal(recipeFromServerInfo(decode)!.instances[0]!.role, 'decode');
 });
 
+test("an older PD router's answer (its first prefill worker's body) with the workers bench read beside it: the workers, not the answer", () => {
+  const prefill = { ...SIM, disaggregation_mode: 'prefill' };
+  const decode = { ...SIM, disaggregation_mode: 'decode', dp_size: 2 };
+  const recipe = recipeFromServerInfo({ ...prefill, prefill: [prefill], decode: [decode], regular: [] })!;
+  assert.deepEqual(recipe.instances.map((i) => [i.role, i.config.dpSize]), [['prefill', 1], ['decode', 2]]);
+});
+
 test("a plain router's workers, listed under `regular`, each stand for themselves", () => {
   const recipe = recipeFromServerInfo({ router_manager: true, prefill: [], decode: [], regular: [SIM, SIM] })!;
   assert.deepEqual(recipe.instances.map((i) => [i.role, i.hardware?.key]), [['mixed', 'ascend-910c'], ['mixed', 'ascend-910c']]);
