@@ -4,11 +4,11 @@
  * unchanged as two `servebench sim` processes and `servebench router`, and `servebench bench`
  * through the router records a `simulated` run whose recipe is that PD deployment: the router's
  * /get_server_info is its own counters, as SGLang's is, so bench reads each worker's own body
- * through the router's /workers.
+ * through the router's /workers. `servebench eval` through it reads them the same way.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -71,7 +71,7 @@ async function startRouter(args: string[]): Promise<string> {
   });
 }
 
-test('the Ascend page\'s DeepSeek-R1 PD recipe runs unchanged, and its bench run is recorded as a simulated PD deployment', async () => {
+test('the Ascend page\'s DeepSeek-R1 PD recipe runs unchanged, and its bench and eval runs are recorded as a simulated PD deployment', async () => {
   const hardware = ['--hardware', 'ascend-910c'];
   const prefill = await spawnSim([...PREFILL('127.0.0.1', '0', '0'), ...hardware]);
   children.push(prefill.child);
@@ -114,4 +114,19 @@ test('the Ascend page\'s DeepSeek-R1 PD recipe runs unchanged, and its bench run
 
   const simulated = await runCli(['runs', '--mode', 'simulated', '--db', db]);
   assert.match(simulated.stdout, new RegExp(`^${id}`, 'm'));
+
+  // eval through the same router knows the sims behind it, and keeps its run beside the bench run.
+  const questions = join(dir, 'gsm8k.jsonl');
+  writeFileSync(questions, `${JSON.stringify({ question: 'Q1: 2 plus 2?', answer: '#### 4' })}\n${JSON.stringify({ question: 'Q2: 3 plus 3?', answer: '#### 6' })}\n`);
+  const evaluated = await runCli([
+    'eval', 'gsm8k', '--data-path', questions, '--num-shots', '1', '--max-new-tokens', '8', '--host', '127.0.0.1', '--port', port, '--db', db, '--output-file', join(dir, 'answers.jsonl'),
+  ]);
+  assert.equal(evaluated.code, 0, evaluated.stderr);
+  assert.match(evaluated.stdout, /^The server is servebench sim: it answers with synthetic text/m);
+  const runs = JSON.parse((await runCli(['runs', '--mode', 'simulated', '--db', db, '--json'])).stdout) as Array<{ id: string; metrics: Record<string, unknown> }>;
+  const evalRun = runs.find((run) => run.id !== id);
+  assert.equal(evalRun?.metrics.answers, 'synthetic');
+  const evalShown = await runCli(['show', evalRun!.id, '--db', db]);
+  assert.match(evalShown.stdout, /^ {2}deploy mode: PD separation$/m);
+  assert.match(evalShown.stdout, /^ {2}cards: {7}16 \(recipe: prefill 16 \+ decode 16 dies = 16 ascend-910c cards \(2 dies per card\)\)$/m);
 });

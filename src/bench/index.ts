@@ -37,7 +37,7 @@ export { InterruptWatch } from './runner/interrupt.js';
 export { poissonSchedule } from './runner/schedule.js';
 export { sendRequest } from './runner/send-request.js';
 export { resolveTarget } from './target.js';
-export { fetchServerInfo } from './transport/auxiliary.js';
+export { fetchRouterWorkersInfo, fetchServerInfo } from './transport/auxiliary.js';
 export { nowSeconds } from './transport/clock.js';
 export { HttpPool } from './transport/http-pool.js';
 export type { Dataset, DatasetRow, RequestOutput } from './types.js';

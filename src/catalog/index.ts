@@ -32,6 +32,7 @@ export { splitLabelPair } from '../core/label-pair.js';
 export { parseDeploymentInstance } from './ingest/launch-config.js';
 export { readRunsFromText } from './ingest/read-runs.js';
 export { recipeFromServerInfo } from './ingest/server-info.js';
+export { reportsSimServer, serverInfoWithWorkers } from './ingest/server-bodies.js';
 export { SELF_CHECK_METRIC, SIM_SELF_CHECK_METRIC, TEXT_METRICS } from './ingest/jsonl.js';
 export { figureWithInterval, renderBestPractice, type ExtraColumn, type TableFormat } from './report/best-practice-render.js';
 export { accuracyColumns, accuracyText, isEvalRun, linkedRuns, type LinkedRun } from './report/eval-runs.js';

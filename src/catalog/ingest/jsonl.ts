@@ -9,6 +9,7 @@ import { pythonJsonLoads } from '../../core/pyjson.js';
 import type { PyValue } from '../../core/pyrepr.js';
 import type { MetricValue, RequestRecord, ServerMetricsRecord } from '../types.js';
 import { serverReportFrom, type RepeatMembership } from '../../bench/index.js';
+import { serverInfoWithWorkers } from './server-bodies.js';
 
 /** Keys of the record that are bench arguments rather than results (spec §7.2). */
 const ARG_KEYS = ['tag', 'backend', 'dataset_name', 'request_rate', 'max_concurrency', 'sharegpt_output_len', 'random_input_len', 'random_output_len', 'random_range_ratio'];
@@ -151,15 +152,9 @@ export function requestsFromDetails(record: Record<string, unknown>, warnings: s
   });
 }
 
-/**
- * The server info a record reports: its `/get_server_info` body, and behind a router whose body is
- * its own counters, its workers' bodies (servebench's `router_workers_server_info`) listed by role
- * beside them, as SGLang's mini load balancer lists its servers.
- */
+/** The server info a record reports: its `/get_server_info` body with servebench's `router_workers_server_info` beside it. */
 function serverInfoOf(record: Record<string, unknown>): unknown {
-  const body = record.server_info ?? null;
-  const workers = isObject(record.servebench) ? record.servebench.router_workers_server_info : undefined;
-  return isObject(body) && isObject(workers) ? { ...body, ...workers } : body;
+  return serverInfoWithWorkers(record.server_info ?? null, isObject(record.servebench) ? record.servebench.router_workers_server_info : undefined);
 }
 
 /** Splits a parsed record into arguments, metrics, server info and per-request records. */

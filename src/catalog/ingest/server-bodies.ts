@@ -26,6 +26,15 @@ export function serverBodies(body: unknown): ServerBody[] {
   return routed.length > 0 ? routed : [{ listedAs: null, body }];
 }
 
+/**
+ * A run's server info: the `/get_server_info` body, and behind a router whose body is not the
+ * deployment's, its workers' bodies by role (`{ prefill, decode, regular }`, as bench reads them)
+ * listed beside it, as SGLang's mini load balancer lists its servers; the body alone without them.
+ */
+export function serverInfoWithWorkers(body: unknown, workers: unknown): unknown {
+  return isObject(body) && isObject(workers) ? { ...body, ...workers } : body;
+}
+
 /** Whether servebench's sim answered (for a router: one of its servers). */
 export function reportsSimServer(body: unknown): boolean {
   return serverBodies(body).some((server) => isSimServerVersion(server.body.version));

@@ -8,11 +8,11 @@ import { describeError, UserError } from '../../core/errors.js';
 import { AT_LEAST_ONE, CONNECT_PORT, NON_NEGATIVE, SEED, boundedArgType, withRangeHelp } from '../../core/flag-range.js';
 import { splitHeaderEntry } from '../../core/header-entry.js';
 import { redactText } from '../../core/redact.js';
-import { TOOL_VERSION, isSimServerVersion } from '../../core/version.js';
-import { BACKEND_CHOICES, type BackendName, runHeaders, checkOutputFile, createProgressBar, ModelDiscoveryError, InterruptWatch, signalExitCode, signalName, fetchServerInfo, HttpPool, resolveTarget, type BenchTarget } from '../../bench/index.js';
+import { TOOL_VERSION } from '../../core/version.js';
+import { BACKEND_CHOICES, type BackendName, runHeaders, checkOutputFile, createProgressBar, ModelDiscoveryError, InterruptWatch, signalExitCode, signalName, fetchRouterWorkersInfo, fetchServerInfo, HttpPool, resolveTarget, type BenchTarget } from '../../bench/index.js';
 import { catalogCommand, withCatalog, type CatalogArgs } from '../catalog-command.js';
 import { parseLabels } from '../run-filter-args.js';
-import type { RunInput } from '../../catalog/index.js';
+import { reportsSimServer, serverInfoWithWorkers, type RunInput } from '../../catalog/index.js';
 import { answerRecord, defaultAnswersFileName, writeAnswersFile, askQuestions, evalRunInput, DATA_EXPECTED, loadQuestions, evalBackendAdapter, samplingBody, formatFailureNotice, formatResultLines, formatSubjectTable, gradeRun, evalTask, EVAL_TASKS, type EvalTaskName } from '../../eval/index.js';
 
 interface EvalArgs extends CatalogArgs {
@@ -111,8 +111,10 @@ async function run(args: EvalArgs): Promise<number> {
       return 1;
     }
     const { model, urls } = target;
-    const serverInfo = await fetchServerInfo(pool, urls.baseUrl, headers.withAuth);
-    const synthetic = isSimServerVersion((serverInfo as { version?: unknown } | null)?.version);
+    // Through a router, the deployment is what its workers report, as for bench.
+    const answer = await fetchServerInfo(pool, urls.baseUrl, headers.withAuth);
+    const serverInfo = serverInfoWithWorkers(answer, await fetchRouterWorkersInfo(pool, urls.baseUrl, headers.withAuth, answer, JSON.parse));
+    const synthetic = reportsSimServer(serverInfo);
     if (synthetic) {
       print('The server is servebench sim: it answers with synthetic text, so accuracy and invalid rate are meaningless here; latency and throughput are the sim\'s.');
     }
