@@ -56,3 +56,9 @@ test('a rehearsal without a decode instance is one usage line naming the fix', a
   assert.equal(result.code, 2);
   assert.match(result.stderr, /a PD rehearsal needs at least one --prefill "<flags>" and one --decode "<flags>"/);
 });
+
+test('bench --sim with a prefill but no decode instance is one usage line naming its option', async () => {
+  const result = await runCli(['bench', '--sim', `--model-path ${MODEL} --prefill "--tp 1"`, '--num-prompts', '1', '--no-catalog']);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /^servebench bench: error: --sim: a PD rehearsal needs at least one --prefill "<flags>" and one --decode "<flags>"$/m);
+});

@@ -35,16 +35,17 @@ export interface RehearsalPlan {
   port: number;
 }
 
-export function rehearsalPlan(argv: readonly string[]): RehearsalPlan | null {
-  const parsed = extractOptions(argv, REHEARSAL_OPTIONS, 'sim', true);
+/** `where` names the flags in errors: `sim` for `servebench sim`'s own, `--sim` for those inside bench's option. */
+export function rehearsalPlan(argv: readonly string[], where = 'sim'): RehearsalPlan | null {
+  const parsed = extractOptions(argv, REHEARSAL_OPTIONS, where, true);
   const prefills = parsed.values.get('prefill') ?? [];
   const decodes = parsed.values.get('decode') ?? [];
   if (prefills.length === 0 && decodes.length === 0) return null;
   if (prefills.length === 0 || decodes.length === 0) {
-    throw new UsageError('sim: a PD rehearsal needs at least one --prefill "<flags>" and one --decode "<flags>"');
+    throw new UsageError(`${where}: a PD rehearsal needs at least one --prefill "<flags>" and one --decode "<flags>"`);
   }
   const port = Number(parsed.values.get('port')?.[0] ?? 30000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`sim: --port must be a port number, not '${parsed.values.get('port')?.[0]}'`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`${where}: --port must be a port number, not '${parsed.values.get('port')?.[0]}'`);
   return {
     shared: parsed.rest,
     prefills: prefills.map(splitCommandLine),
@@ -56,8 +57,8 @@ export function rehearsalPlan(argv: readonly string[]): RehearsalPlan | null {
 }
 
 /** The launch argv of every sim `argv` starts: each PD instance's when it names instances, else its own. */
-export function simArgvs(argv: readonly string[]): string[][] {
-  const plan = rehearsalPlan(argv);
+export function simArgvs(argv: readonly string[], where = 'sim'): string[][] {
+  const plan = rehearsalPlan(argv, where);
   if (plan === null) return [[...argv]];
   const args = instanceArgs(plan);
   return [...args.prefill, ...args.decode];
@@ -162,7 +163,7 @@ function rehearsalDeployment(plan: RehearsalPlan): LaunchDeployment {
  * set on every instance, and the worst instance's writes judged. Null when the flags name no instance.
  */
 export function pdSimTarget(flags: string, log: (line: string) => void): SimTarget | null {
-  const found = rehearsalPlan(splitCommandLine(flags));
+  const found = rehearsalPlan(splitCommandLine(flags), '--sim');
   if (found === null) return null;
   const plan: RehearsalPlan = { ...found, host: '127.0.0.1', port: 0 };
   const deployment = rehearsalDeployment(plan);

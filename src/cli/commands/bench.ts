@@ -50,7 +50,7 @@ async function run(argv: string[]): Promise<number> {
   // The sim's thread reads the HF cache only: a hub id's config.json is fetched before it starts.
   if (config.sim !== null) {
     const { simArgvs } = await import('../pd-rehearsal.js');
-    await fetchModels('bench', simArgvs(splitCommandLine(config.sim)).flatMap(simModels));
+    await fetchModels('bench', simArgvs(splitCommandLine(config.sim), '--sim').flatMap(simModels));
   }
   let outcome: Awaited<ReturnType<typeof runBench>>;
   try {
