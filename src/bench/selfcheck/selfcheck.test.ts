@@ -99,3 +99,10 @@ test('the verdict says how --realtime went, and nothing when it was not asked fo
   ]);
   assert.match(refused.line, /; --realtime refused, normal priority: Operation not permitted \(needs root or CAP_SYS_NICE\)$/);
 });
+
+test('a saturated loop at normal priority is told to run under --realtime; one already under it, to spread the load', () => {
+  const busy = { delayP50Ms: 20, delayP99Ms: 40, delayMaxMs: 60, cpuSeconds: 0.95, wallSeconds: 1 };
+  assert.match(judgeClient([busy]).line, /its latencies include client delay — use --realtime \(root or CAP_SYS_NICE\), more --workers or fewer streams$/);
+  assert.match(judgeClient([{ ...busy, realtime: { granted: false, reason: 'EPERM' } }]).line, /— use --realtime \(root or CAP_SYS_NICE\), more --workers/);
+  assert.match(judgeClient([{ ...busy, realtime: { granted: true } }]).line, /, under SCHED_FIFO; its latencies include client delay — use more --workers or fewer streams$/);
+});

@@ -103,9 +103,7 @@ export function judgeClient(samples: readonly LoopHealthSample[], requestBounds:
     `client CPU ${(cpuFraction * 100).toFixed(0)}% of a core` +
     (samples.length > 1 ? ` (busiest of ${samples.length} loops)` : '') +
     realtimeNote(samples);
-  const line = saturated
-    ? `WARNING client saturated: ${figures}; its latencies include client delay — use more --workers or fewer streams`
-    : `Client self-check: ${figures}`;
+  const line = saturated ? `WARNING client saturated: ${figures}; its latencies include client delay — ${saturationAdvice(samples)}` : `Client self-check: ${figures}`;
   return { ...bounds, requestsTimed: requestBounds.length, worstStallMs, cpuFraction, saturated, line };
 }
 
@@ -119,6 +117,16 @@ function boundStatement(bounds: ReturnType<typeof splitBounds>, timed: number): 
     `timing error <= ${bound} ms for ${timed - stalled} of ${timed} requests; ` +
     `${stalled} read a token or the end after a loop stall and may be off by up to ${bounds.worstRequestBoundMs.toFixed(2)} ms`
   );
+}
+
+/**
+ * What to change after a saturated run. A loop at normal priority that shares the machine with the
+ * server waits for a core behind it: under SCHED_FIFO (`--realtime`) the wire referee measured
+ * servebench within 3 ms of the wire at 512 to 8,192 streams (docs/PERFORMANCE.md).
+ */
+function saturationAdvice(samples: readonly LoopHealthSample[]): string {
+  const realtime = samples.length > 0 && samples.every((sample) => sample.realtime?.granted === true);
+  return realtime ? 'use more --workers or fewer streams' : 'use --realtime (root or CAP_SYS_NICE), more --workers or fewer streams';
 }
 
 /** How `--realtime` went, for the verdict line; empty when it was not asked for. */
