@@ -16,11 +16,13 @@
  * Options: --streams S[,S...] (default 512,2048), --events-per-s (all streams together; the
  * sim's ITL is S / this; default 12800), --tokens per request (200), --ttft-ms (50), --workers
  * (servebench's --workers, 1), --realtime sim|client|both|off (which loops run under SCHED_FIFO;
- * default sim), --python auto|PATH|off. Needs tcpdump with the right to capture (root or
+ * default sim), --python auto|PATH|off, --per-request FILE (one JSON line per request and client:
+ * its TTFT by the client and by the wire, its token events' largest and smallest error, the bound
+ * the self-check stated for it). Needs tcpdump with the right to capture (root or
  * CAP_NET_RAW); prints one line and exits 0 where it cannot.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -40,6 +42,7 @@ interface Options {
   workers: number;
   realtime: 'sim' | 'client' | 'both' | 'off';
   python: string | null;
+  perRequestFile: string | null;
 }
 
 interface Row {
@@ -63,6 +66,7 @@ function options(argv: string[]): Options {
       workers: { type: 'string', default: '1' },
       realtime: { type: 'string', default: 'sim' },
       python: { type: 'string', default: 'auto' },
+      'per-request': { type: 'string' },
     },
   });
   const realtime = values.realtime;
@@ -76,6 +80,7 @@ function options(argv: string[]): Options {
     workers: Number(values.workers),
     realtime,
     python,
+    perRequestFile: values['per-request'] ?? null,
   };
 }
 
@@ -190,6 +195,11 @@ async function main(): Promise<void> {
     });
   }
   printRows(rows, opts);
+  if (opts.perRequestFile !== null) {
+    const lines = rows.flatMap(({ streams, client, comparison }) => comparison.requests.map((request) => JSON.stringify({ streams, client, ...request })));
+    writeFileSync(opts.perRequestFile, `${lines.join('\n')}\n`);
+    console.log(`\nPer-request figures: ${opts.perRequestFile} (${lines.length} lines)`);
+  }
 }
 
 await main();

@@ -198,6 +198,7 @@ describe('a client against the wire', () => {
     assert.equal(comparison.worstEarlyMs, 1);
     assert.equal(comparison.beyondBound, 1);
     assert.equal(comparison.worstExcessMs, 0.5);
+    assert.deepEqual(comparison.requests, [{ rid: 'r-1', clientTtftMs: 51, wireTtftMs: 50, worstLateMs: 4, worstEarlyMs: 1, statedBoundMs: 3.5 }]);
   });
 
   test('a token reported before the wire carried it is an early error, and counts against the bound', () => {

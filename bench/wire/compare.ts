@@ -18,7 +18,20 @@ export interface ClientTiming {
   statedBoundMs?: number;
 }
 
+/** One paired request against the wire (ms): client − wire per figure. */
+export interface RequestAgainstWire {
+  rid: string;
+  clientTtftMs: number;
+  wireTtftMs: number;
+  /** The largest and the smallest error of its token events. */
+  worstLateMs: number;
+  worstEarlyMs: number;
+  statedBoundMs: number | null;
+}
+
 export interface WireComparison {
+  /** Every paired request, in the client's order. */
+  requests: RequestAgainstWire[];
   /** Requests the client measured that the capture saw with as many token events. */
   paired: number;
   /** Requests the capture did not see, or saw with another count of token events. */
@@ -55,6 +68,7 @@ export function compareWithWire(timings: readonly ClientTiming[], wire: Readonly
   let beyondBound = 0;
   let worstExcessMs = -Infinity;
   let unpaired = 0;
+  const requests: RequestAgainstWire[] = [];
   for (const timing of timings) {
     const seen = wire.get(timing.rid);
     if (!seen || seen.eventMs.length !== timing.itlMs.length + 1) {
@@ -68,15 +82,18 @@ export function compareWithWire(timings: readonly ClientTiming[], wire: Readonly
     for (let k = 1; k < times.wire.length; k++) wireGaps.push(times.wire[k]! - times.wire[k - 1]!);
     const errors = times.client.map((at, k) => at - times.wire[k]!);
     const late = Math.max(...errors);
+    const early = Math.min(...errors);
     worstLateMs = Math.max(worstLateMs, late);
-    worstEarlyMs = Math.min(worstEarlyMs, ...errors);
+    worstEarlyMs = Math.min(worstEarlyMs, early);
+    requests.push({ rid: timing.rid, clientTtftMs: times.client[0]!, wireTtftMs: times.wire[0]!, worstLateMs: late, worstEarlyMs: early, statedBoundMs: timing.statedBoundMs ?? null });
     if (timing.statedBoundMs !== undefined) {
-      const excess = Math.max(late, -Math.min(...errors)) - timing.statedBoundMs;
+      const excess = Math.max(late, -early) - timing.statedBoundMs;
       worstExcessMs = Math.max(worstExcessMs, excess);
       if (excess > STAMP_SLACK_MS) beyondBound++;
     }
   }
   return {
+    requests,
     paired: clientTtfts.length,
     unpaired,
     meanTtft: { client: mean(clientTtfts), wire: mean(wireTtfts) },
