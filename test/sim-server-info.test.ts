@@ -62,7 +62,7 @@ describe('sim: SGLang face of the auxiliary endpoints', () => {
         const info = (await get(sim.url, '/get_server_info')).json as Record<string, unknown>;
         for (const [key, value] of Object.entries(bannerValues(args, quantization))) assert.deepEqual(info[key], value, key);
         const nulls = Object.entries(info).filter(([, value]) => value === null).map(([key]) => key);
-        const sglangNone = ['revision', 'moe_dense_tp_size', 'max_total_tokens', 'reasoning_parser', 'tool_call_parser', 'quantization', 'speculative_algorithm', 'speculative_num_steps', 'speculative_eagle_topk', 'speculative_num_draft_tokens'];
+        const sglangNone = ['revision', 'moe_dense_tp_size', 'max_total_tokens', 'reasoning_parser', 'tool_call_parser', 'quantization', 'speculative_algorithm', 'speculative_num_steps', 'speculative_eagle_topk', 'speculative_num_draft_tokens', 'disaggregation_ib_device'];
         assert.deepEqual(nulls.filter((key) => !sglangNone.includes(key)), []);
       });
     });
