@@ -48,3 +48,30 @@ describe('predictBench on the newer accelerators', () => {
     assert.ok((await predictOn('rtx-pro-6000')).meanTpotMs > (await predictOn('gb300')).meanTpotMs);
   });
 });
+
+describe('predictBench of the families deployed in 2026, by their hub names', () => {
+  const bench = ['--dataset-name', 'random', '--random-input-len', '512', '--random-output-len', '16', '--num-prompts', '8'];
+  const hubNames = [
+    'meta-llama/Llama-3.1-8B-Instruct', 'meta-llama/Llama-3.3-70B-Instruct', 'meta-llama/Llama-4-Scout-17B-16E-Instruct',
+    'meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8', 'google/gemma-3-27b-it', 'google/gemma-4-E2B-it', 'google/gemma-4-E4B-it',
+    'google/gemma-4-26B-A4B-it', 'google/gemma-4-31B-it', 'Qwen/Qwen2.5-7B-Instruct', 'Qwen/Qwen3-8B', 'Qwen/Qwen3-235B-A22B',
+    'Qwen/Qwen3-Next-80B-A3B-Instruct', 'Qwen/Qwen3-Coder-480B-A35B-Instruct', 'Qwen/Qwen3-Coder-Next', 'Qwen/Qwen3-VL-8B-Instruct',
+    'Qwen/Qwen3.5-397B-A17B', 'deepseek-ai/DeepSeek-V3', 'deepseek-ai/DeepSeek-R1', 'deepseek-ai/DeepSeek-V3.1',
+    'deepseek-ai/DeepSeek-V3.2', 'deepseek-ai/DeepSeek-OCR', 'moonshotai/Kimi-K2-Instruct', 'moonshotai/Kimi-K2.5',
+    'moonshotai/Kimi-K2-Thinking', 'moonshotai/Kimi-Linear-48B-A3B-Instruct', 'zai-org/GLM-4.5', 'zai-org/GLM-4.6', 'zai-org/GLM-4.7',
+    'zai-org/GLM-4.7-Flash', 'zai-org/GLM-5', 'MiniMaxAI/MiniMax-M2', 'MiniMaxAI/MiniMax-M2.5', 'openai/gpt-oss-120b',
+    'baidu/ERNIE-4.5-300B-A47B-PT', 'nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16', 'nvidia/NVIDIA-Nemotron-3-Super-120B-A12B',
+    'stepfun-ai/Step-3.5-Flash', 'mistralai/Mistral-Small-3.1-24B-Instruct-2503', 'mistralai/Ministral-3-8B-Instruct-2512',
+    'mistralai/Mixtral-8x7B-Instruct-v0.1', 'XiaomiMiMo/MiMo-7B-RL', 'XiaomiMiMo/MiMo-V2-Flash',
+  ];
+  for (const hubName of hubNames) {
+    test(`${hubName} predicts from its bundled config.json`, async () => {
+      const config = resolveRunConfig(parseBenchArgs(bench), { defaultModel: hubName });
+      const workloads = await predictionWorkloads(config, lengthOnlyWorkload(config), () => {});
+      const deployment = parseDeployment(['--model-path', hubName, '--hardware', 'gb300', '--tp', '8'], [], []);
+      const metrics = (await predictBench(deployment, config, workloads)).metrics;
+      assert.equal(metrics.completed, 8);
+      assert.ok(metrics.meanTpotMs > 0 && Number.isFinite(metrics.meanTpotMs) && metrics.meanTtftMs > 0);
+    });
+  }
+});

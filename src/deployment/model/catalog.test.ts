@@ -143,6 +143,9 @@ describe('identifyModel', () => {
     ['Qwen/Qwen3-VL-8B-Thinking', 'qwen3-vl-8b'],
     ['Qwen/Qwen3-VL-30B-A3B-Instruct', 'qwen3-vl-30b-a3b'],
     ['Qwen/Qwen3-VL-235B-A22B-Instruct-FP8', 'qwen3-vl-235b-a22b'],
+    ['XiaomiMiMo/MiMo-7B-RL', 'mimo-7b'],
+    ['XiaomiMiMo/MiMo-7B-RL-0530', 'mimo-7b'],
+    ['XiaomiMiMo/MiMo-7B-SFT', 'mimo-7b'],
   ];
   for (const [path, key] of cases) {
     test(path, () => assert.equal(identifyModel(path).key, key));

@@ -7,12 +7,12 @@ import { allModels, getModel, modelNames } from './bundled-models.js';
 import type { ModelSpec } from './catalog.js';
 
 /**
- * Name parts that leave the architecture as it is: releases (`-Instruct`, `-it`, `-Thinking`, dates such
- * as `-0528` / `-2507`, versions such as `-v0.1`) and weight formats (`-FP8`, `-W4A8`, `-GPTQ-Int4`, ...).
+ * Name parts that leave the architecture as it is: releases (`-Instruct`, `-it`, `-Thinking`, training
+ * stages such as MiMo's `-RL` / `-SFT`, dates such as `-0528` / `-2507`, versions such as `-v0.1`) and weight formats (`-FP8`, `-W4A8`, `-GPTQ-Int4`, ...).
  * Anything else after an alias (`-Distill-Qwen-32B`, `-Air`) names another model.
  */
 const VARIANT_PART =
-  'instruct|chat|base|it|pt|thinking|hf|bf16|fp16|fp8|int8|int4|w8a8|w4a8|w4a16|w8a16|w4afp8|awq|gptq|nvfp4|mxfp4|fp4' +
+  'instruct|chat|base|it|pt|thinking|rl|sft|hf|bf16|fp16|fp8|int8|int4|w8a8|w4a8|w4a16|w8a16|w4afp8|awq|gptq|nvfp4|mxfp4|fp4' +
   '|dynamic|quantized|quarot|v\\d+(?:\\.\\d+)*|\\d{4}|\\d{6}|\\d{8}';
 const VARIANT_TAIL = new RegExp(`^(?:[-_. ](?:${VARIANT_PART}))*$`);
 
