@@ -21,6 +21,7 @@ const TIMING_SENSITIVE = [
   'test/scale-cli.test.ts',
   'test/scale-workers.test.ts',
   'test/wire-referee.test.ts',
+  'test/bench-shards.test.ts',
 ];
 
 function collect(dir) {

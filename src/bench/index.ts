@@ -4,7 +4,12 @@
  * (once, or as a session of runs against one target), and the errors and report that go with it.
  */
 export { resolveRunConfig, type BenchRunConfig } from './run-config.js';
-export { openBench, runBench, RunInterrupted, type BenchIo, type BenchSession } from './run-bench.js';
+export { openBench, runBench, runShard, RunInterrupted, type BenchIo, type BenchSession, type ShardCoordination } from './run-bench.js';
+export type { LaunchedShards } from './shards/coordinator.js';
+export { resolveShardRole, type ShardRole } from './shards/role.js';
+export { COORDINATOR_PORT, shardedRunManifest } from './shards/k8s-manifest.js';
+export { parseCoordinatorAddress } from './shards/channel.js';
+export { formatShardSection, type ShardSummary } from './shards/summary.js';
 export type { BenchTarget } from './target.js';
 export { ModelDiscoveryError } from './runner/discovery.js';
 export { signalExitCode, signalName } from './runner/interrupt.js';

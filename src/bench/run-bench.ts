@@ -32,6 +32,13 @@ import type { SimTarget, StartedSim } from './sim-target.js';
 import type { Dataset, RequestOutput } from './types.js';
 import { resolveWorkerCount } from './workers/plan.js';
 import type { ServerSide } from './server-metrics/server-side.js';
+import type { ServerAddress } from './args/urls.js';
+import type { SilentTransfers } from './transport/http-pool.js';
+import { coordinateShards, type CoordinatorPlan } from './shards/coordinator.js';
+import { ShardLink, type ShardWelcome } from './shards/shard-link.js';
+import { parseCoordinatorAddress } from './shards/channel.js';
+import { injectedSkewSeconds } from './shards/clock.js';
+import type { ShardSummary } from './shards/summary.js';
 
 export interface BenchIo {
   /** bench_serving's console lines (stdout), one per call. */
@@ -53,7 +60,12 @@ export interface OpenOptions {
   console: { announce(target: BenchTarget): void } | null;
   /** Spread each run's load over `--workers` threads; false sends from this thread (a sweep's points). */
   workerThreads: boolean;
+  /** Coordinate a sharded run (`--shards K`): the shards send, this process merges; null sends from here. */
+  shards?: ShardCoordination | null;
 }
+
+/** What a coordinating process needs beyond one process's run (shards/coordinator.ts). */
+export type ShardCoordination = Pick<CoordinatorPlan, 'shards' | 'listen' | 'timeoutS' | 'launch'>;
 
 /** A run's measurement, before the server's info is fetched. */
 export interface MeasuredRun {
@@ -75,6 +87,8 @@ export interface MeasuredRun {
   simTimeScale: number;
   /** With `--num-runs` N ≥ 2: which run of the repeated measurement this is; null for a single run. */
   repeat: RepeatMembership | null;
+  /** A sharded run's shards (`--shards K`); null for one process's run. */
+  shards: ShardSummary[] | null;
 }
 
 export interface BenchResult extends MeasuredRun {
@@ -145,14 +159,19 @@ async function runTokenizer(config: BenchRunConfig, target: BenchTarget, io: Ben
 }
 
 /** Opens the target `config` and `options.sim` name; throws UsageError, ModelDiscoveryError, or the sim's and tokenizer's errors. */
-export async function openBench(config: BenchRunConfig, io: BenchIo, options: OpenOptions): Promise<BenchSession> {
+export function openBench(config: BenchRunConfig, io: BenchIo, options: OpenOptions): Promise<BenchSession> {
+  return openSession(config, io, options);
+}
+
+async function openSession(config: BenchRunConfig, io: BenchIo, options: OpenOptions): Promise<OpenSession> {
   const sim = options.sim === null ? null : await options.sim.start(config.dataset.name);
   const pool = new HttpPool({ streamIdleTimeout: config.streamIdleTimeout });
   try {
     const headers = runHeaders(io.env, config.request.headers);
-    const target = await resolveTarget(config, sim === null ? config.server : simAddress(sim.port), pool, headers.withAuth);
+    const address = sim === null ? config.server : simAddress(sim.port);
+    const target = await resolveTarget(config, address, pool, headers.withAuth);
     const tokenizer = await runTokenizer(config, target, io, options.console);
-    return new OpenSession(target, tokenizer, pool, headers, sim, io, options);
+    return new OpenSession(target, address, tokenizer, pool, headers, sim, io, options);
   } catch (error) {
     await closeAll(pool, sim);
     throw error;
@@ -167,6 +186,7 @@ async function closeAll(pool: HttpPool, sim: StartedSim | null): Promise<void> {
 class OpenSession implements BenchSession {
   constructor(
     readonly target: BenchTarget,
+    private readonly address: ServerAddress,
     private readonly tokenizer: Tokenizer,
     private readonly pool: HttpPool,
     private readonly headers: RunHeaders,
@@ -191,23 +211,24 @@ class OpenSession implements BenchSession {
       if (options.onStop === 'abandon' && interrupts.signal !== null) throw new RunInterrupted(interrupts.signal);
     };
     let benchmark: PreparedBenchmark | null = null;
+    const plan = {
+      config,
+      target,
+      dataset,
+      pool,
+      rngs,
+      headers,
+      env: io.env,
+      print: io.print,
+      notice: io.notice,
+      createProgress: (total: number, silentTransfers: () => SilentTransfers) =>
+        benchConsole === null ? null : createProgressBar(total, config.output.disableProgress, { silentTransfers }),
+      interrupts,
+      timeScale,
+    };
+    const { shards } = this.options;
     try {
-      benchmark = await prepareBenchmark({
-        config,
-        target,
-        dataset,
-        pool,
-        rngs,
-        headers,
-        env: io.env,
-        print: io.print,
-        notice: io.notice,
-        createProgress: (total, silentTransfers) =>
-          benchConsole === null ? null : createProgressBar(total, config.output.disableProgress, { silentTransfers }),
-        interrupts,
-        workers,
-        timeScale,
-      });
+      benchmark = shards == null ? await prepareBenchmark({ ...plan, workers }) : await coordinateShards({ ...plan, ...shards, server: this.address });
       const { runs } = config.repeat;
       const group = runs > 1 ? newRepeatGroup() : null;
       const results: BenchResult[] = [];
@@ -239,6 +260,7 @@ class OpenSession implements BenchSession {
           selfCheck: judgeClient(measured.loopHealth, requestBoundsOf(measured.outputs)),
           simTimeScale: timeScale,
           repeat: group === null ? null : { group, run, runs },
+          shards: measured.shards ?? null,
         };
         await options.report?.summarized(summary, sim === null ? null : () => sim.selfCheck(timeScale));
         const serverInfo = await fetchServerInfo(pool, target.urls.baseUrl, headers.withAuth, pythonJsonLoads);
@@ -251,6 +273,51 @@ class OpenSession implements BenchSession {
       }
       if (group !== null && whole.length >= 2) await options.report?.repeated(whole);
       return { results, signal: interrupts.signal };
+    } finally {
+      await benchmark?.close();
+      interrupts.dispose();
+    }
+  }
+
+  /** Sends this shard's requests of `config`'s run when the coordinator says, and reports their raw outputs to it. */
+  async sendShare(config: BenchRunConfig, link: ShardLink, welcome: ShardWelcome): Promise<void> {
+    const { target, tokenizer, pool, headers, io } = this;
+    const rngs = createBenchRngs(config.seed);
+    const dataset = await buildDataset(config, tokenizer, io.print, { rngs });
+    const workers = this.workerCount(config, Math.ceil(dataset.rows.length / link.shards));
+    const interrupts = new InterruptWatch();
+    link.onStop((signal) => interrupts.raise(signal));
+    let benchmark: PreparedBenchmark | null = null;
+    try {
+      benchmark = await prepareBenchmark({
+        config,
+        target,
+        dataset,
+        pool,
+        rngs,
+        headers,
+        env: io.env,
+        print: io.print,
+        notice: io.notice,
+        createProgress: () => ({ update: (done) => link.progress(done), close: () => {} }),
+        interrupts,
+        workers,
+        timeScale: welcome.timeScale,
+        shard: {
+          rank: link.rank,
+          shards: link.shards,
+          maxConcurrency: welcome.concurrency,
+          ready: (fingerprint, requests) => link.ready(fingerprint, requests, welcome.concurrency),
+        },
+      });
+      const run = await benchmark.measure({ last: true });
+      await link.report({
+        items: run.sent,
+        startedAt: run.startedAt,
+        endedAt: run.startedAt + run.duration,
+        stopped: interrupts.signal !== null,
+        loopHealth: run.loopHealth,
+      });
     } finally {
       await benchmark?.close();
       interrupts.dispose();
@@ -284,5 +351,38 @@ export async function runBench(config: BenchRunConfig, io: BenchIo, options: Ope
     return await session.measure(config, options);
   } finally {
     await session.close();
+  }
+}
+
+/** Shard `rank` of `shards` in a sharded run: where its coordinator listens and how long to wait for it. */
+export interface ShardOptions {
+  rank: number;
+  shards: number;
+  coordinator: string;
+  timeoutS: number;
+}
+
+/**
+ * One shard of a sharded run (`--shards K` with a shard's rank): joins the coordinator, drives the
+ * server and model it names, sends its own requests of the run from the agreed instant and reports
+ * their raw outputs. Prints no result of its own: the coordinator's block is the run's.
+ */
+export async function runShard(config: BenchRunConfig, io: BenchIo, options: ShardOptions): Promise<void> {
+  const { host, port } = parseCoordinatorAddress(options.coordinator);
+  const { link, welcome } = await ShardLink.open({ host, port, rank: options.rank, shards: options.shards, timeoutS: options.timeoutS, skewS: injectedSkewSeconds(io.env) });
+  try {
+    // The coordinator's server and model: a sim it started, a model it discovered, the same for every shard.
+    const shardConfig: BenchRunConfig = { ...config, server: welcome.server, model: welcome.model, sim: null, serverMetrics: { ...config.serverMetrics, enabled: false } };
+    const session = await openSession(shardConfig, io, { sim: null, console: { announce: () => {} }, workerThreads: true });
+    try {
+      await session.sendShare(shardConfig, link, welcome);
+    } finally {
+      await session.close();
+    }
+  } catch (error) {
+    link.fail(error instanceof Error ? error.message : String(error));
+    throw error;
+  } finally {
+    link.close();
   }
 }

@@ -25,7 +25,9 @@ export type ErrorCode =
   | 'E_MODEL_DISCOVERY'
   | 'E_RUN_INTERRUPTED'
   | 'E_PD_TRANSFER'
-  | 'E_ROUTER_REQUEST';
+  | 'E_ROUTER_REQUEST'
+  | 'E_SHARD_MERGE'
+  | 'E_SHARD_FAILED';
 
 export abstract class ServebenchError extends Error {
   abstract readonly code: ErrorCode;

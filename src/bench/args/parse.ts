@@ -149,6 +149,46 @@ function addExtensionOptions(parser: ArgumentParser): void {
     action: 'store_true',
     help: "Do not read the server's /metrics, and print no server-side section (what responses say about themselves is still kept in the catalog's per-request records).",
   });
+  addShardOptions(parser);
+}
+
+/** Longest a coordinator waits for its shards to register (s): a timer, so Node's longest at most. */
+const SHARD_TIMEOUT_RANGE = { above: 0, max: MAX_TIMER_SECONDS };
+const SHARD_TIMEOUT_S = 300;
+const LINGER_RANGE = { min: 0, max: MAX_TIMER_SECONDS };
+
+/** A sharded run over processes or machines (bench/shards/). */
+function addShardOptions(parser: ArgumentParser): void {
+  const group = parser.add_argument_group({ title: 'servebench sharded runs (one run sent from many processes or machines)' });
+  group.add_argument('--shards', {
+    dest: 'ext_shards',
+    metavar: 'K',
+    type: boundedArgType('int', AT_LEAST_ONE),
+    help: withRangeSentence(
+      "Send the run from K shard processes: every shard builds the same seeded requests and send times, sends request i when i mod K is its own, and a coordinator starts them at one instant and merges their raw outputs into one result block. --max-concurrency is divided among them. Alone, this host runs the coordinator and K shards; with --shard-rank, JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) or SLURM_PROCID (SLURM_NTASKS = K + 1) this process takes that rank: 0 the coordinator, 1..K a shard.",
+      'int',
+      AT_LEAST_ONE,
+    ),
+  });
+  group.add_argument('--shard-rank', { dest: 'ext_shard_rank', metavar: 'R', type: boundedArgType('int', { min: 0, max: 1_000_000 }), help: 'With --shards K: this process is rank R of the sharded run (0: the coordinator, 1..K: a shard), on any machine; give --coordinator too.' });
+  group.add_argument('--coordinator', { dest: 'ext_coordinator', metavar: 'HOST:PORT', help: "With --shards K and a rank: where the coordinator listens (the coordinator listens on its port, every shard connects to it), e.g. servebench-0.servebench:29400." });
+  group.add_argument('--shard-timeout', {
+    dest: 'ext_shard_timeout',
+    metavar: 'SECONDS',
+    type: boundedArgType('float', SHARD_TIMEOUT_RANGE),
+    default: SHARD_TIMEOUT_S,
+    help: helpWithDefault(withRangeSentence('With --shards: how long the coordinator waits for every shard to warm up and report ready, and a shard for the coordinator to answer; the run fails naming the shards that did not.', 'float', SHARD_TIMEOUT_RANGE), SHARD_TIMEOUT_S, 'int'),
+  });
+  group.add_argument('--linger', {
+    dest: 'ext_linger',
+    metavar: 'SECONDS',
+    type: boundedArgType('float', LINGER_RANGE),
+    default: 0,
+    help: helpWithDefault(withRangeSentence("The coordinator waits this long after the results are kept before it exits (a stop signal ends the wait), so a pod's JSONL file can be fetched with kubectl cp.", 'float', LINGER_RANGE), 0, 'int'),
+  });
+  group.add_argument('--k8s-manifest', { dest: 'ext_k8s_manifest', metavar: 'FILE', help: 'With --shards K and --k8s-image: write a Kubernetes manifest for the run to FILE and exit, running nothing: an Indexed Job of K + 1 pods (index 0 the coordinator, spread over nodes), a headless Service for their names and a ConfigMap holding the run. Then: kubectl apply -f FILE; kubectl logs -f job/NAME.' });
+  group.add_argument('--k8s-image', { dest: 'ext_k8s_image', metavar: 'IMAGE', help: 'With --k8s-manifest: the container image with servebench installed (its entry point may be anything; the pods run servebench bench).' });
+  group.add_argument('--k8s-name', { dest: 'ext_k8s_name', metavar: 'NAME', default: 'servebench', help: "With --k8s-manifest: the Job's, Service's and ConfigMap's name (a DNS label) (default: servebench)" });
 }
 
 /** A pause between runs is a timer: above Node's longest one it would fire at once. */
@@ -251,6 +291,14 @@ export function parseBenchArgs(argv: readonly string[], simElsewhere = false): B
     numRuns: namespace.ext_num_runs as number,
     cooldown: namespace.ext_cooldown as number,
     confidenceLevel: namespace.ext_confidence_level as number,
+    shards: (namespace.ext_shards as number | undefined) ?? null,
+    shardRank: (namespace.ext_shard_rank as number | undefined) ?? null,
+    coordinator: (namespace.ext_coordinator as string | undefined) ?? null,
+    shardTimeout: namespace.ext_shard_timeout as number,
+    linger: namespace.ext_linger as number,
+    k8sManifest: (namespace.ext_k8s_manifest as string | undefined) ?? null,
+    k8sImage: (namespace.ext_k8s_image as string | undefined) ?? null,
+    k8sName: namespace.ext_k8s_name as string,
   };
   if (extensions.simTimeScale !== null && extensions.sim === null && !simElsewhere) {
     throw new UsageError('--sim-time-scale applies only to a simulated server started with --sim (bench --sim, sweep --sim); a real server keeps its own time: drop it');

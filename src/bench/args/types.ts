@@ -128,4 +128,20 @@ export interface BenchExtensions {
   cooldown: number;
   /** `--confidence-level`: of the intervals over repeated runs (0.95: 95%). */
   confidenceLevel: number;
+  /** `--shards K`: the run is sent from K shard processes (bench/shards/); null for one process. */
+  shards: number | null;
+  /** `--shard-rank`: this process's rank in a sharded run (0 the coordinator, 1..K a shard); null: from the environment, or this host runs them all. */
+  shardRank: number | null;
+  /** `--coordinator HOST:PORT` of a sharded run across machines. */
+  coordinator: string | null;
+  /** `--shard-timeout`: seconds to wait for the shards (or the coordinator). */
+  shardTimeout: number;
+  /** `--linger`: seconds the coordinator waits after keeping the results. */
+  linger: number;
+  /** `--k8s-manifest FILE`: write the Kubernetes manifest of the sharded run there and exit. */
+  k8sManifest: string | null;
+  /** `--k8s-image`: the image the manifest's pods run. */
+  k8sImage: string | null;
+  /** `--k8s-name`: the manifest's object name. */
+  k8sName: string;
 }

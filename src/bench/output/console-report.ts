@@ -8,6 +8,7 @@ import { resolvedNamespace } from '../args/resolved-namespace.js';
 import { ALL_REQUESTS_FAILED_WARNING } from '../metrics/calculate.js';
 import type { BenchReport } from '../run-bench.js';
 import { formatResultBlock } from './block.js';
+import { formatShardSection } from '../shards/summary.js';
 import { formatExtendedBlock } from './extras-block.js';
 import { formatServerBlock, serverSideNotes } from './server-block.js';
 import { keepResults, type ResultKeepers } from './keep-results.js';
@@ -41,6 +42,7 @@ export function consoleReport(options: ConsoleReportOptions): BenchReport {
       }
       // The loops that stamped the events, and each request's own bound, judge the run.
       print(run.selfCheck.line);
+      if (run.shards !== null) write(formatShardSection(run.shards));
       if (simVerdict !== null) {
         simSelfCheck = await simVerdict();
         print(simSelfCheck);
@@ -60,6 +62,7 @@ export function consoleReport(options: ConsoleReportOptions): BenchReport {
         simTimeScale: result.simTimeScale,
         ...(simSelfCheck === undefined ? {} : { simSelfCheck }),
         repeat: result.repeat,
+        shards: result.shards,
       });
       const { config, outputs, startedAt } = result;
       await keepResults({ record, args, config, outputFile: options.outputFile, outputs, startedAt }, options.keepers, notice);

@@ -4,6 +4,7 @@
  * appended last so Python readers of the reference keys are unaffected.
  */
 import { PyFloat, pyFloats } from '../../core/pyformat.js';
+import { shardRecordKey, type ShardSummary } from '../shards/summary.js';
 import type { PyValue } from '../../core/pyrepr.js';
 import { redactText, redactValue } from '../../core/redact.js';
 import type { BenchArgs } from '../args/types.js';
@@ -70,6 +71,8 @@ export interface ResultRecordInput {
   simSelfCheck?: string;
   /** With `--num-runs` N ≥ 2: which run of which repeated measurement this is. */
   repeat?: RepeatMembership | null;
+  /** A sharded run's shards (`servebench.shards`). */
+  shards?: ShardSummary[] | null;
 }
 
 /** An ordered JSON object ready for `pythonJsonDumps`. */
@@ -139,6 +142,7 @@ function servebenchKey(input: ResultRecordInput): JsonRecord {
     ...(input.simSelfCheck === undefined ? {} : { sim_self_check: input.simSelfCheck }),
     ...(input.routerWorkers == null ? {} : { router_workers_server_info: redactValue(input.routerWorkers) }),
     ...(input.repeat == null ? {} : { repeat: { group: input.repeat.group, run: input.repeat.run, runs: input.repeat.runs } }),
+    ...(input.shards == null ? {} : { shards: shardRecordKey(input.shards) }),
     ...(input.server == null || !hasServerSide(input.server) ? {} : { server_side: serverSideKeys(input.server) }),
     ...(args.output_details ? requestServerKeys(input.outputs) : {}),
   };

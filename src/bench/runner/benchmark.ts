@@ -32,6 +32,9 @@ import { poissonSchedule, timestampSchedule, type ScheduledRequest } from './sch
 import { loopHealthInServerTime, outputInServerTime, stretchSchedule } from './time-scale.js';
 import { runWarmup } from './warmup.js';
 import { startServerScrape, type ScrapeLog, type ServerScrape } from '../server-metrics/scraper.js';
+import type { ShardItem } from '../shards/merge.js';
+import type { ShardSummary } from '../shards/summary.js';
+import { ownRequests, scheduleFingerprint } from '../shards/split.js';
 
 /** A tqdm-like bar advanced once per finished request (conversation in multi-turn mode). */
 export interface Progress {
@@ -67,6 +70,21 @@ export interface BenchmarkPlan {
    * slower, so arrivals are stretched by it and the run's times divided by it (time-scale.ts).
    */
   timeScale?: number;
+  /** This process is one shard of a sharded run (shards/): it sends its own requests, from the instant the coordinator gives. */
+  shard?: ShardPart;
+}
+
+/**
+ * A shard's part of a run: the requests it sends (request i is shard (i mod K) + 1's), its slice of
+ * `--max-concurrency`, and the gate that reports it ready and waits for the run's start instant.
+ */
+export interface ShardPart {
+  rank: number;
+  shards: number;
+  /** Its slice of `--max-concurrency` (null: no limit). */
+  maxConcurrency: number | null;
+  /** Reports the shard ready (`fingerprint`: the whole request list's); resolves to the start instant on this run clock. */
+  ready(fingerprint: string, requests: number): Promise<number>;
 }
 
 export interface BenchmarkRun {
@@ -80,6 +98,12 @@ export interface BenchmarkRun {
   loopHealth: LoopHealthSample[];
   /** The server's `/metrics` read over the measured window (client wall clock, unparsed); null when off or the server exposes none. */
   serverScrape: ScrapeLog | null;
+  /** Each sent request's index in the run's request list and its outputs (one per turn), in send order. */
+  sent: ShardItem[];
+  /** Run-clock seconds of the start from which every send time counts. */
+  startedAt: number;
+  /** A sharded run's shards as the coordinator saw them (shards/); absent for one process's run. */
+  shards?: ShardSummary[];
 }
 
 const PRE_RUN_PAUSE_MS = 1000;
@@ -90,8 +114,8 @@ function isTruthyEnv(value: string | undefined): boolean {
   return value !== undefined && ['true', '1'].includes(value.toLowerCase());
 }
 
-/** Poisson arrivals, or the trace's own times for mooncake (which ignores `--request-rate`). */
-function buildSchedule(plan: BenchmarkPlan): ScheduledRequest[] {
+/** Poisson arrivals, or the trace's own times for mooncake (which ignores `--request-rate`): the whole run's, before any split over shards. */
+export function buildSchedule(plan: Pick<BenchmarkPlan, 'config' | 'dataset' | 'rngs' | 'timeScale'>): ScheduledRequest[] {
   const { config, dataset, rngs } = plan;
   const { names, distribution, zipfAlpha } = config.request.lora;
   const pickLora = createLoraPicker(names, distribution, zipfAlpha, rngs);
@@ -101,13 +125,15 @@ function buildSchedule(plan: BenchmarkPlan): ScheduledRequest[] {
 }
 
 /** The run in the server's time: as measured, or divided by the time scale of the sim it drove. */
-function inServerTime(run: BenchmarkRun, timeScale: number | undefined): BenchmarkRun {
+export function inServerTime(run: BenchmarkRun, timeScale: number | undefined): BenchmarkRun {
   if (timeScale === undefined || timeScale === 1) return run;
   return {
     ...run,
     outputs: run.outputs.map((output) => outputInServerTime(output, timeScale)),
     duration: run.duration / timeScale,
     loopHealth: run.loopHealth.map((sample) => loopHealthInServerTime(sample, timeScale)),
+    sent: run.sent.map((item) => ({ index: item.index, outputs: item.outputs.map((output) => outputInServerTime(output, timeScale)) })),
+    startedAt: run.startedAt / timeScale,
   };
 }
 
@@ -120,9 +146,14 @@ function printReplayLines(plan: BenchmarkPlan): void {
   for (const line of mooncakeReplayLines(sessions, rounds, config.dataset.mooncake.slowdownFactor)) plan.print(line);
 }
 
+/** The concurrency limit of this process's sending: `--max-concurrency`, or a shard's slice of it. */
+function maxConcurrencyOf(plan: BenchmarkPlan): number | null {
+  return plan.shard === undefined ? plan.config.load.maxConcurrency : plan.shard.maxConcurrency;
+}
+
 /** Opens the warm pool on the sending threads; a pool that stops short is noticed, and the run goes on. */
 async function openWarmPool(plan: BenchmarkPlan, schedule: readonly ScheduledRequest[], workers: LoadWorkers | null): Promise<void> {
-  const size = warmPoolSize(schedule, plan.config.load.maxConcurrency, plan.config.lazyConnect);
+  const size = warmPoolSize(schedule, maxConcurrencyOf(plan), plan.config.lazyConnect);
   if (size === 0) return;
   const { apiUrl } = plan.target.urls;
   const outcome = workers ? await workers.prewarm(apiUrl, size) : await plan.pool.prewarm(apiUrl, size);
@@ -162,10 +193,12 @@ interface Prepared {
   /** Each schedule item's prepared request, by its index. */
   requests: Map<number, unknown>;
   multiTurn: boolean;
+  /** A shard's digest of the whole request list (split.ts); '' in one process. */
+  fingerprint: string;
 }
 
 /** Posts /flush_cache when `--flush-cache` asks for it (or bench_serving's CI setting does for sglang). */
-async function flushCacheIfAsked(plan: BenchmarkPlan): Promise<void> {
+export async function flushCacheIfAsked(plan: Pick<BenchmarkPlan, 'config' | 'pool' | 'headers' | 'env' | 'target'>): Promise<void> {
   const { config, pool, headers } = plan;
   if ((config.backend.includes('sglang') && isTruthyEnv(plan.env.SGLANG_IS_IN_CI)) || config.load.flushCache) {
     await postForStatus(pool, `${plan.target.urls.baseUrl}/flush_cache`, headers.withAuth);
@@ -178,18 +211,25 @@ async function settleHeaps(workers: LoadWorkers | null): Promise<void> {
   else settleHeap();
 }
 
+/** Refuses a dataset that gives nothing to send or multi-turn conversations to a backend without chat; true for multi-turn. */
+export function checkRequests(config: Pick<BenchRunConfig, 'backend'>, dataset: Dataset): boolean {
+  const { rows } = dataset;
+  if (rows.length === 0) {
+    throw new UserError('the dataset produced no requests; check --dataset-path, --num-prompts and the length options');
+  }
+  const multiTurn = dataset.multiTurn || isMultiTurnPrompt(rows[0]!.prompt);
+  if (multiTurn && !isChatBackend(config.backend)) {
+    throw new UserError(`multi-turn conversations only support chat backends (${CHAT_BACKENDS_TEXT}); got --backend ${config.backend}`);
+  }
+  return multiTurn;
+}
+
 /** Warmup, cache flush, warm pool, every request built: everything before the first measured phase. */
 export async function prepareBenchmark(plan: BenchmarkPlan): Promise<PreparedBenchmark> {
   const { config, dataset, pool, headers, print } = plan;
   const { backend } = config;
   const rows = dataset.rows;
-  if (rows.length === 0) {
-    throw new UserError('the dataset produced no requests; check --dataset-path, --num-prompts and the length options');
-  }
-  const multiTurn = dataset.multiTurn || isMultiTurnPrompt(rows[0]!.prompt);
-  if (multiTurn && !isChatBackend(backend)) {
-    throw new UserError(`multi-turn conversations only support chat backends (${CHAT_BACKENDS_TEXT}); got --backend ${backend}`);
-  }
+  const multiTurn = checkRequests(config, dataset);
   const executorOptions = {
     backend,
     request: config.request,
@@ -209,16 +249,20 @@ export async function prepareBenchmark(plan: BenchmarkPlan): Promise<PreparedBen
       : localExecutor;
 
     // Built first (its random draws come after the dataset's either way); replay lines print where the reference prints them.
-    const schedule = buildSchedule(plan);
+    const wholeSchedule = buildSchedule(plan);
+    const { shard } = plan;
+    const schedule = shard === undefined ? wholeSchedule : ownRequests(wholeSchedule, shard.rank, shard.shards);
+    const fingerprint = shard === undefined ? '' : scheduleFingerprint(wholeSchedule);
     await runWarmup(config, dataset.warmupRow ?? rows[0]!, executor, print, plan.notice);
-    await flushCacheIfAsked(plan);
+    // A sharded run's cache is flushed once, by the coordinator.
+    if (shard === undefined) await flushCacheIfAsked(plan);
     await openWarmPool(plan, schedule, workers);
     const requests = new Map<number, unknown>();
     for (const item of schedule) {
       requests.set(item.index, executor.prepare(executor.inputFor(item.row, item.loraName, { ...config.request.extraBody, ...item.row.extraRequestBody })));
     }
     await settleHeaps(workers);
-    const prepared: Prepared = { plan, schedule, executor, workers, requests, multiTurn };
+    const prepared: Prepared = { plan, schedule, executor, workers, requests, multiTurn, fingerprint };
     let runs = 0;
     return {
       measure: async ({ last }) => {
@@ -226,7 +270,9 @@ export async function prepareBenchmark(plan: BenchmarkPlan): Promise<PreparedBen
           await flushCacheIfAsked(plan);
           await settleHeaps(workers);
         }
-        return measurePhase(prepared, last);
+        const run = await measurePhase(prepared, last);
+        // A shard's outputs stay on its own clock and in wall time: the coordinator converts the merged run.
+        return shard === undefined ? inServerTime(run, plan.timeScale) : run;
       },
       close: async () => {
         await workers?.close();
@@ -238,9 +284,10 @@ export async function prepareBenchmark(plan: BenchmarkPlan): Promise<PreparedBen
   }
 }
 
-/** One measured phase: the pause, the server's readings, the profiler, the schedule sent, the run's records in the server's time. */
+/** One measured phase: the pause, the server's readings, the profiler, the schedule sent (from a shard's agreed start), the run's records on this run clock. */
 async function measurePhase(prepared: Prepared, last: boolean): Promise<BenchmarkRun> {
   const { plan, schedule, executor, workers, requests, multiTurn } = prepared;
+  const { shard } = plan;
   const { config, pool, headers, print } = plan;
   const { backend } = config;
   const { baseUrl } = plan.target.urls;
@@ -254,6 +301,7 @@ async function measurePhase(prepared: Prepared, last: boolean): Promise<Benchmar
     const profilerContext = { profile: config.profile, baseUrl, pool, env: plan.env, headers: headers.withoutAuth, print };
     await startProfiler(profilerContext);
     printReplayLines(plan);
+    const startAt = shard === undefined ? undefined : await shard.ready(prepared.fingerprint, schedule.length);
 
     const transfers = workers ?? pool;
     const progress = plan.createProgress(schedule.length, () => transfers.silentTransfers());
@@ -271,12 +319,13 @@ async function measurePhase(prepared: Prepared, last: boolean): Promise<Benchmar
           if (last) requests.delete(item.index);
           return executor.execute(request, release);
         },
-        maxConcurrency: config.load.maxConcurrency,
+        maxConcurrency: maxConcurrencyOf(plan),
         transfers,
         interrupts: plan.interrupts,
         graceSeconds: plan.interruptGraceSeconds ?? DEFAULT_GRACE_SECONDS,
         onDone: () => progress?.update(1),
         notice: plan.notice,
+        startAt,
       });
     } finally {
       ownLoop = health?.stop() ?? null;
@@ -285,7 +334,8 @@ async function measurePhase(prepared: Prepared, last: boolean): Promise<Benchmar
     await stopProfiler(profilerContext);
     progress?.close();
     let acceptLength: number | null = null;
-    if (backend.includes('sglang')) {
+    // A sharded run's is read once, by the coordinator.
+    if (backend.includes('sglang') && shard === undefined) {
       acceptLength = acceptLengthFromServerInfo(await fetchServerInfo(pool, baseUrl, headers.withAuth));
     }
     const duration = nowSeconds() - dispatched.start;
@@ -295,15 +345,16 @@ async function measurePhase(prepared: Prepared, last: boolean): Promise<Benchmar
   });
   // Asked after the duration is taken: the workers' reports are not part of the run.
   const loopHealth = workers ? await workers.endMeasuring() : ownLoop ? [ownLoop] : [];
-  const run: BenchmarkRun = {
+  return {
     outputs: dispatched.sent.flatMap((item) => item.outputs),
     rows: multiTurn ? null : dispatched.sent.map((item) => schedule[item.index]!.row),
     duration,
     acceptLength,
     loopHealth,
     serverScrape,
+    sent: dispatched.sent.map((item) => ({ index: schedule[item.index]!.index, outputs: item.outputs })),
+    startedAt: dispatched.start,
   };
-  return inServerTime(run, plan.timeScale);
 }
 
 /** Prepares, measures once and ends the workers: one run of bench_serving's §4.1. */

@@ -39,10 +39,12 @@ export interface DispatchOptions {
   /** Called once per finished (or dropped) request. */
   onDone(): void;
   notice(line: string): void;
+  /** Run-clock seconds of the run's start (a sharded run's agreed instant); default: now. */
+  startAt?: number;
 }
 
 export interface DispatchResult {
-  /** Run-clock seconds at which the first request was released. */
+  /** Run-clock seconds of the run's start, from which every request's send time counts. */
   start: number;
   /** Per schedule item that was sent, in schedule order: its index and outputs. */
   sent: Array<{ index: number; outputs: RequestOutput[] }>;
@@ -100,7 +102,7 @@ export async function dispatchSchedule(options: DispatchOptions): Promise<Dispat
     }
   };
 
-  const start = nowSeconds();
+  const start = options.startAt ?? nowSeconds();
   try {
     const tasks: Array<Promise<RequestOutput[] | null>> = [];
     let sliceStart = start;

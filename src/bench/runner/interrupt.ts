@@ -61,6 +61,11 @@ export class InterruptWatch {
     }
   }
 
+  /** Acts as if `signal` came (a sharded run's coordinator passing its operator's on); ignored once one has come. */
+  raise(signal: StopSignal): void {
+    if (this.received === null) this.receive(signal);
+  }
+
   dispose(): void {
     for (const { signal, listener } of this.listeners) process.off(signal, listener);
   }

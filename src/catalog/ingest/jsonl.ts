@@ -49,7 +49,7 @@ export interface JsonlRun {
 }
 
 /** The `servebench` keys that are no figures: read apart, never flattened into metrics. */
-const STRUCTURED_KEYS = new Set(['repeat', 'repeat_summary', 'router_workers_server_info']);
+const STRUCTURED_KEYS = new Set(['repeat', 'repeat_summary', 'router_workers_server_info', 'shards']);
 
 /** `servebench.repeat` of a record, when it is what bench writes (a group id, run k of N). */
 function repeatOf(record: Record<string, unknown>): RepeatMembership | null {

@@ -1,0 +1,180 @@
+/**
+ * A sharded run end to end (`bench --shards K`, and ranks started by hand as on many machines):
+ * against a loopback server that logs what it receives, the shards together send the one-process
+ * run's requests at its send times, and the coordinator's merged block counts what one process
+ * counts. A shard whose clock is off still starts on time; a shard that dies fails the run by name.
+ */
+import assert from 'node:assert/strict';
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { REPO_ROOT, runCli } from './helpers/cli.js';
+import { ISOLATED_HUB_ENV } from './helpers/hub-isolation.js';
+import { startStreamServer, type ServedRequest, type StreamServer } from './helpers/stream-server.js';
+
+const MODEL = 'Qwen/Qwen2.5-0.5B-Instruct';
+const workDir = mkdtempSync(join(tmpdir(), 'servebench-shards-'));
+/** Arrivals at 25 requests/s over about 1.3 s: each request's send time matters. */
+const WORKLOAD = ['--backend', 'sglang', '--dataset-name', 'random', '--random-input-len', '24', '--random-output-len', '4', '--num-prompts', '32', '--request-rate', '25', '--max-concurrency', '8', '--warmup-requests', '0', '--seed', '7'];
+/** How far a sharded run's sorted send times may stray from one process's (ms): a loaded 2-core box, several node processes. */
+const SEND_TIME_TOLERANCE_MS = 15;
+
+interface Run {
+  record: Record<string, unknown>;
+  stderr: string;
+  stdout: string;
+  /** What the server received: each request's body and its arrival, ms after the run's first. */
+  received: Array<{ body: string; at: number }>;
+}
+
+function lastRecord(path: string): Record<string, unknown> {
+  const line = readFileSync(path, 'utf8').trim().split('\n').at(-1)!;
+  return JSON.parse(line.replace(/\bInfinity\b/g, '1e999')) as Record<string, unknown>;
+}
+
+function received(requests: readonly ServedRequest[]): Run['received'] {
+  const first = Math.min(...requests.map((request) => request.receivedAt));
+  return requests.map((request) => ({ body: JSON.stringify(request.body), at: request.receivedAt - first }));
+}
+
+/** The largest difference between two runs' sorted arrival times (ms), and whether they sent the same bodies. */
+function compare(a: Run['received'], b: Run['received']): { sameBodies: boolean; worstMs: number } {
+  const bodies = (run: Run['received']) => run.map((request) => request.body).sort();
+  const times = (run: Run['received']) => run.map((request) => request.at).sort((x, y) => x - y);
+  const [ta, tb] = [times(a), times(b)];
+  return { sameBodies: JSON.stringify(bodies(a)) === JSON.stringify(bodies(b)), worstMs: Math.max(...ta.map((t, i) => Math.abs(t - tb[i]!))) };
+}
+
+function shardsOf(record: Record<string, unknown>): Array<Record<string, unknown>> {
+  return (record.servebench as { shards: Array<Record<string, unknown>> }).shards;
+}
+
+/** Starts `servebench bench <args>` as a process of its own (a machine's rank), collecting its output. */
+function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/servebench.js'), 'bench', ...args], {
+    env: { ...process.env, OPENAI_API_KEY: '', API_KEY: '', ...ISOLATED_HUB_ENV, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const out = { stdout: '', stderr: '' };
+  child.stdout!.setEncoding('utf8').on('data', (text: string) => (out.stdout += text));
+  child.stderr!.setEncoding('utf8').on('data', (text: string) => (out.stderr += text));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, ...out })));
+  return { child, done };
+}
+
+/** The port a coordinator started with `--coordinator HOST:0` says it listens on. */
+function listeningPort(coordinator: ReturnType<typeof startCli>): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let text = '';
+    coordinator.child.stderr!.on('data', (chunk: string) => {
+      text += chunk;
+      const found = /listening on port (\d+)/.exec(text);
+      if (found) resolve(found[1]!);
+    });
+    void coordinator.done.then((result) => reject(new Error(`the coordinator ended first: ${result.stderr}`)));
+  });
+}
+
+describe('bench --shards', () => {
+  let server: StreamServer;
+  let single: Run;
+
+  before(async () => {
+    server = await startStreamServer({ firstTokenDelayMs: 2, intervalMs: 2 });
+    single = await measure('single', []);
+  });
+  after(async () => {
+    await server.close();
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  const common = (file: string) => ['--base-url', server.url, '--model', MODEL, '--output-file', file, '--disable-tqdm', '--no-catalog', ...WORKLOAD];
+
+  async function measure(name: string, extra: readonly string[]): Promise<Run> {
+    const file = join(workDir, `${name}.jsonl`);
+    const from = server.requests.length;
+    const result = await runCli(['bench', ...common(file), ...extra]);
+    assert.equal(result.code, 0, result.stderr);
+    return { record: lastRecord(file), stderr: result.stderr, stdout: result.stdout, received: received(server.requests.slice(from)) };
+  }
+
+  for (const shards of [1, 2, 4]) {
+    test(`--shards ${shards}: the one-process run's requests at its send times, merged into the same counts`, async (t) => {
+      const run = await measure(`shards-${shards}`, ['--shards', String(shards)]);
+      const { sameBodies, worstMs } = compare(single.received, run.received);
+      t.diagnostic(`sorted send times within ${worstMs.toFixed(2)} ms of one process's`);
+      assert.ok(sameBodies, 'the shards sent other requests than one process');
+      assert.ok(worstMs <= SEND_TIME_TOLERANCE_MS, `sorted send times differ by up to ${worstMs.toFixed(2)} ms`);
+      for (const key of ['completed', 'total_input_tokens', 'total_output_tokens', 'total_output_tokens_retokenized']) {
+        assert.equal(run.record[key], single.record[key], key);
+      }
+      const perShard = shardsOf(run.record);
+      assert.equal(perShard.length, shards);
+      assert.equal(perShard.reduce((sum, shard) => sum + (shard.requests as number), 0), 32);
+      assert.deepEqual(perShard.map((shard) => shard.max_concurrency), shards === 4 ? [2, 2, 2, 2] : shards === 2 ? [4, 4] : [8]);
+      for (const shard of perShard) assert.ok((shard.clock_offset_bound_ms as number) < 50, `offset bound ${String(shard.clock_offset_bound_ms)} ms`);
+      assert.match(run.stdout, /-servebench shards-/);
+      assert.match(run.stderr, new RegExp(`servebench shards: ${shards} shards send request i from shard`));
+    });
+  }
+
+  test('ranks started apart, one with its clock 30 s off: the offset is measured and the start stays aligned', async (t) => {
+    const file = join(workDir, 'ranks.jsonl');
+    const from = server.requests.length;
+    const coordinator = startCli([...common(file), '--shards', '2', '--shard-rank', '0', '--coordinator', '127.0.0.1:0']);
+    const port = await listeningPort(coordinator);
+    const shardArgs = (rank: number) => [...common(join(workDir, 'unused.jsonl')), '--shards', '2', '--shard-rank', String(rank), '--coordinator', `127.0.0.1:${port}`];
+    const shards = [startCli(shardArgs(1)), startCli(shardArgs(2), { SERVEBENCH_SHARD_CLOCK_SKEW_S: '30' })];
+    const results = await Promise.all([coordinator.done, ...shards.map((shard) => shard.done)]);
+    for (const result of results) assert.equal(result.code, 0, result.stderr);
+    const perShard = shardsOf(lastRecord(file));
+    assert.ok(Math.abs(perShard[0]!.clock_offset_ms as number) < 50, `shard 1 offset ${String(perShard[0]!.clock_offset_ms)} ms`);
+    assert.ok(Math.abs((perShard[1]!.clock_offset_ms as number) - 30_000) < 50, `shard 2 offset ${String(perShard[1]!.clock_offset_ms)} ms`);
+    const { sameBodies, worstMs } = compare(single.received, received(server.requests.slice(from)));
+    t.diagnostic(`offsets ${String(perShard[0]!.clock_offset_ms)} and ${String(perShard[1]!.clock_offset_ms)} ms; sorted send times within ${worstMs.toFixed(2)} ms of one process's`);
+    assert.ok(sameBodies);
+    assert.ok(worstMs <= SEND_TIME_TOLERANCE_MS, `sorted send times differ by up to ${worstMs.toFixed(2)} ms`);
+    assert.equal(existsSync(join(workDir, 'unused.jsonl')), false, 'a shard wrote a result of its own');
+  });
+
+  test('a shard killed mid-run fails the whole run by name, and nothing is reported', async () => {
+    const slow = await startStreamServer({ firstTokenDelayMs: 5, intervalMs: 50 });
+    try {
+      const file = join(workDir, 'killed.jsonl');
+      const result = await runCli(
+        ['bench', '--base-url', slow.url, '--model', MODEL, '--output-file', file, '--disable-tqdm', '--no-catalog', '--backend', 'sglang', '--dataset-name', 'random', '--random-input-len', '16', '--random-output-len', '100', '--num-prompts', '8', '--warmup-requests', '0', '--shards', '2'],
+        {
+          whenStderr: {
+            pattern: /listening on port/,
+            delayMs: 3500,
+            act: (child) => {
+              const lines = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(child.pid)], { encoding: 'utf8' }).trim().split('\n');
+              const shard2 = lines.find((line) => /--shard-rank 2\b/.test(line));
+              if (shard2 !== undefined) process.kill(Number(shard2.trim().split(/\s+/)[0]), 'SIGKILL');
+            },
+          },
+        },
+      );
+      assert.equal(result.code, 1, result.stderr);
+      assert.match(result.stderr, /shard 2 of 2 .*(went away|was killed by SIGKILL) before sending its results.*: the run is incomplete and nothing was reported/);
+      assert.equal(existsSync(file), false, 'a record was written for an incomplete run');
+      assert.doesNotMatch(result.stdout, /Serving Benchmark Result/);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  test('a shard given another seed than the coordinator is refused by name', async () => {
+    const file = join(workDir, 'seed.jsonl');
+    const coordinator = startCli([...common(file), '--shards', '1', '--shard-rank', '0', '--coordinator', '127.0.0.1:0', '--shard-timeout', '60']);
+    const port = await listeningPort(coordinator);
+    const shard = startCli([...common(file), '--seed', '8', '--shards', '1', '--shard-rank', '1', '--coordinator', `127.0.0.1:${port}`]);
+    const [ended, shardEnded] = await Promise.all([coordinator.done, shard.done]);
+    assert.equal(ended.code, 1);
+    assert.match(ended.stderr, /shard 1 of 1 built another request list than the coordinator/);
+    assert.equal(shardEnded.code, 1);
+    assert.match(shardEnded.stderr, /built another request list/);
+  });
+});
