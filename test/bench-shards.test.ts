@@ -5,13 +5,13 @@
  * counts. A shard whose clock is off still starts on time; a shard that dies fails the run by name.
  */
 import assert from 'node:assert/strict';
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { REPO_ROOT, runCli } from './helpers/cli.js';
-import { ISOLATED_HUB_ENV } from './helpers/hub-isolation.js';
+import { listeningPort, startBench } from './helpers/bench-ranks.js';
+import { runCli } from './helpers/cli.js';
 import { startStreamServer, type ServedRequest, type StreamServer } from './helpers/stream-server.js';
 
 const MODEL = 'Qwen/Qwen2.5-0.5B-Instruct';
@@ -49,32 +49,6 @@ function compare(a: Run['received'], b: Run['received']): { sameBodies: boolean;
 
 function shardsOf(record: Record<string, unknown>): Array<Record<string, unknown>> {
   return (record.servebench as { shards: Array<Record<string, unknown>> }).shards;
-}
-
-/** Starts `servebench bench <args>` as a process of its own (a machine's rank), collecting its output. */
-function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/servebench.js'), 'bench', ...args], {
-    env: { ...process.env, OPENAI_API_KEY: '', API_KEY: '', ...ISOLATED_HUB_ENV, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const out = { stdout: '', stderr: '' };
-  child.stdout!.setEncoding('utf8').on('data', (text: string) => (out.stdout += text));
-  child.stderr!.setEncoding('utf8').on('data', (text: string) => (out.stderr += text));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, ...out })));
-  return { child, done };
-}
-
-/** The port a coordinator started with `--coordinator HOST:0` says it listens on. */
-function listeningPort(coordinator: ReturnType<typeof startCli>): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    let text = '';
-    coordinator.child.stderr!.on('data', (chunk: string) => {
-      text += chunk;
-      const found = /listening on port (\d+)/.exec(text);
-      if (found) resolve(found[1]!);
-    });
-    void coordinator.done.then((result) => reject(new Error(`the coordinator ended first: ${result.stderr}`)));
-  });
 }
 
 describe('bench --shards', () => {
@@ -123,10 +97,10 @@ describe('bench --shards', () => {
   test('ranks started apart, one with its clock 30 s off: the offset is measured and the start stays aligned', async (t) => {
     const file = join(workDir, 'ranks.jsonl');
     const from = server.requests.length;
-    const coordinator = startCli([...common(file), '--shards', '2', '--shard-rank', '0', '--coordinator', '127.0.0.1:0']);
+    const coordinator = startBench([...common(file), '--shards', '2', '--shard-rank', '0', '--coordinator', '127.0.0.1:0']);
     const port = await listeningPort(coordinator);
     const shardArgs = (rank: number) => [...common(join(workDir, 'unused.jsonl')), '--shards', '2', '--shard-rank', String(rank), '--coordinator', `127.0.0.1:${port}`];
-    const shards = [startCli(shardArgs(1)), startCli(shardArgs(2), { SERVEBENCH_SHARD_CLOCK_SKEW_S: '30' })];
+    const shards = [startBench(shardArgs(1)), startBench(shardArgs(2), { SERVEBENCH_SHARD_CLOCK_SKEW_S: '30' })];
     const results = await Promise.all([coordinator.done, ...shards.map((shard) => shard.done)]);
     for (const result of results) assert.equal(result.code, 0, result.stderr);
     const perShard = shardsOf(lastRecord(file));
@@ -166,11 +140,32 @@ describe('bench --shards', () => {
     }
   });
 
+  test('a coordinator killed mid-run ends its shards, which say so and keep nothing', async () => {
+    const slow = await startStreamServer({ firstTokenDelayMs: 5, intervalMs: 50 });
+    try {
+      const args = ['--base-url', slow.url, '--model', MODEL, '--output-file', join(workDir, 'orphan.jsonl'), '--disable-tqdm', '--no-catalog', '--backend', 'sglang', '--dataset-name', 'random', '--random-input-len', '16', '--random-output-len', '200', '--num-prompts', '8', '--warmup-requests', '0', '--shards', '2'];
+      const coordinator = startBench([...args, '--shard-rank', '0', '--coordinator', '127.0.0.1:0']);
+      const port = await listeningPort(coordinator);
+      const shards = [1, 2].map((rank) => startBench([...args, '--shard-rank', String(rank), '--coordinator', `127.0.0.1:${port}`]));
+      // The shards have started sending by the time their first requests are in the server's log.
+      while (slow.requests.length < 4) await new Promise((resolve) => setTimeout(resolve, 50));
+      coordinator.child.kill('SIGKILL');
+      for (const shard of shards) {
+        const ended = await shard.done;
+        assert.equal(ended.code, 1, ended.stderr);
+        assert.match(ended.stderr, /shard \d of 2: the coordinator went away before the run ended/);
+      }
+      assert.equal(existsSync(join(workDir, 'orphan.jsonl')), false);
+    } finally {
+      await slow.close();
+    }
+  });
+
   test('a shard given another seed than the coordinator is refused by name', async () => {
     const file = join(workDir, 'seed.jsonl');
-    const coordinator = startCli([...common(file), '--shards', '1', '--shard-rank', '0', '--coordinator', '127.0.0.1:0', '--shard-timeout', '60']);
+    const coordinator = startBench([...common(file), '--shards', '1', '--shard-rank', '0', '--coordinator', '127.0.0.1:0', '--shard-timeout', '60']);
     const port = await listeningPort(coordinator);
-    const shard = startCli([...common(file), '--seed', '8', '--shards', '1', '--shard-rank', '1', '--coordinator', `127.0.0.1:${port}`]);
+    const shard = startBench([...common(file), '--seed', '8', '--shards', '1', '--shard-rank', '1', '--coordinator', `127.0.0.1:${port}`]);
     const [ended, shardEnded] = await Promise.all([coordinator.done, shard.done]);
     assert.equal(ended.code, 1);
     assert.match(ended.stderr, /shard 1 of 1 built another request list than the coordinator/);

@@ -287,6 +287,8 @@ class OpenSession implements BenchSession {
     const workers = this.workerCount(config, Math.ceil(dataset.rows.length / link.shards));
     const interrupts = new InterruptWatch();
     link.onStop((signal) => interrupts.raise(signal));
+    // Nobody will merge what this shard measures: stop sending; the report then says why.
+    link.onLost(() => interrupts.raise('SIGTERM'));
     let benchmark: PreparedBenchmark | null = null;
     try {
       benchmark = await prepareBenchmark({

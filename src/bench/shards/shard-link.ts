@@ -33,6 +33,8 @@ export class ShardLink {
   private pendingProgress = 0;
   private progressTimer: NodeJS.Timeout | null = null;
   private finished = false;
+  /** Why the link ended before the report, once it has. */
+  private lostError: Error | null = null;
   private closedWaiters: (() => void)[] = [];
   private readonly channel: MessageChannel<CoordinatorMessage, ShardMessage>;
 
@@ -51,6 +53,7 @@ export class ShardLink {
           return;
         }
         const why = new ShardFailed(`shard ${rank} of ${shards}: the coordinator went away before the run ended${error ? ` (${error.message})` : ''}; nothing of this shard was kept`);
+        this.lostError ??= why;
         for (const lost of this.lost) lost(why);
       },
     );
@@ -81,7 +84,7 @@ export class ShardLink {
     this.stopHandlers.push(handler);
   }
 
-  /** Calls `handler` when the coordinator goes away before the report. */
+  /** Calls `handler` when the coordinator goes away (or ends the run) before the report. */
   onLost(handler: (error: Error) => void): void {
     this.lost.push(handler);
   }
@@ -93,6 +96,7 @@ export class ShardLink {
 
   /** Sends the raw outputs and waits until the coordinator has them (it closes the link). */
   async report(report: ShardReport): Promise<void> {
+    if (this.lostError !== null) throw this.lostError;
     this.flushProgress();
     const closed = new Promise<void>((resolve) => this.closedWaiters.push(resolve));
     this.finished = true;
@@ -147,10 +151,12 @@ export class ShardLink {
       case 'stop':
         for (const handler of this.stopHandlers) handler(message.signal);
         break;
-      case 'refused':
-        this.finished = true;
-        for (const lost of this.lost) lost(new ShardFailed(`shard ${this.rank} of ${this.shards}: the coordinator refused it: ${message.message}`));
+      case 'refused': {
+        const why = new ShardFailed(`shard ${this.rank} of ${this.shards}: the coordinator ended the run: ${message.message}`);
+        this.lostError ??= why;
+        for (const lost of this.lost) lost(why);
         break;
+      }
     }
   }
 }
