@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { listeningPort, startBench } from './helpers/bench-ranks.js';
 import { runCli } from './helpers/cli.js';
+import { openCatalog } from '../src/catalog/index.js';
 import { startStreamServer, type ServedRequest, type StreamServer } from './helpers/stream-server.js';
 
 const MODEL = 'Qwen/Qwen2.5-0.5B-Instruct';
@@ -93,6 +94,24 @@ describe('bench --shards', () => {
       assert.match(run.stderr, new RegExp(`servebench shards: ${shards} shards send request i from shard`));
     });
   }
+
+  test("the catalog keeps a sharded run's per-shard section, and show prints it", async () => {
+    const db = join(workDir, 'shards.db');
+    const ingest = await runCli(['ingest', '--db', db, join(workDir, 'shards-2.jsonl')]);
+    assert.equal(ingest.code, 0, ingest.stderr);
+    const catalog = openCatalog(db);
+    let id: string;
+    try {
+      const [run] = catalog.listRuns({});
+      id = run!.id;
+      assert.deepEqual(catalog.getRun(id).shards!.map((shard) => [shard.rank, shard.requests, shard.maxConcurrency]), [[1, 16, 4], [2, 16, 4]]);
+    } finally {
+      catalog.close();
+    }
+    const shown = await runCli(['show', '--db', db, id]);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /shards \(one run sent from several processes or machines\):\n {2}shard 1 \(.+, pid \d+\): 16 requests, concurrency 4, send lag p99 [\d.]+ ms, clock offset [-+][\d.]+ ± [\d.]+ ms\n {4}Client self-check: /);
+  });
 
   test('ranks started apart, one with its clock 30 s off: the offset is measured and the start stays aligned', async (t) => {
     const file = join(workDir, 'ranks.jsonl');

@@ -9,7 +9,7 @@ export type { LaunchedShards } from './shards/coordinator.js';
 export { resolveShardRole, type ShardRole } from './shards/role.js';
 export { COORDINATOR_PORT, shardedRunManifest } from './shards/k8s-manifest.js';
 export { parseCoordinatorAddress } from './shards/channel.js';
-export { formatShardSection, type ShardSummary } from './shards/summary.js';
+export { formatShardSection, shardLines, type ShardSummary } from './shards/summary.js';
 export type { BenchTarget } from './target.js';
 export { ModelDiscoveryError } from './runner/discovery.js';
 export { signalExitCode, signalName } from './runner/interrupt.js';

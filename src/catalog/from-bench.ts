@@ -60,7 +60,7 @@ export function requestRecordsFromOutputs(outputs: readonly RequestOutput[], vir
 /** The `RunInput` for `catalog.recordRun` after a bench run. */
 export function runInputFromBench(parts: BenchRunParts): RunInput {
   const plain = toPlain(parts.record) as Record<string, unknown>;
-  const { metrics, serverInfo, labels, serverMetrics, repeat } = readJsonlRecord(plain);
+  const { metrics, serverInfo, labels, serverMetrics, repeat, shards } = readJsonlRecord(plain);
   const startedAt = parts.startedAt.toISOString();
   const contentHash = createHash('sha256').update(`${startedAt}\n${encodeJson(plain)}`).digest('hex');
   return {
@@ -73,9 +73,10 @@ export function runInputFromBench(parts: BenchRunParts): RunInput {
     serverInfo,
     recipe: recipeFromServerInfo(serverInfo),
     labels: { ...labels, ...(parts.labels ?? {}) },
-    warnings: [...(parts.warnings ?? []), ...suspectWarnings(metrics)],
+    warnings: [...(parts.warnings ?? []), ...suspectWarnings(metrics, shards)],
     requests: requestRecordsFromOutputs(parts.outputs, parts.virtualClock ?? false),
     serverMetrics,
     repeat,
+    shards,
   };
 }

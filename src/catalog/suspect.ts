@@ -5,14 +5,17 @@
  * `show` and the dashboard flag it wherever it is listed. Pure.
  */
 import { SELF_CHECK_METRIC, SIM_SELF_CHECK_METRIC } from './ingest/jsonl.js';
-import type { MetricValue } from './types.js';
+import type { MetricValue, ShardRecord } from './types.js';
 
 /** A self-check line that warns starts so (bench/selfcheck/verdict.ts, sim/truth/lateness-verdict.ts). */
 const WARNING = /^WARNING\s+/;
 
-/** The warnings a run's own figures give, in a fixed order; none for a clean run. */
-export function suspectWarnings(metrics: Readonly<Record<string, MetricValue>>): string[] {
+/** The warnings a run's own figures give, in a fixed order; none for a clean run. A sharded run's saturated shards are named. */
+export function suspectWarnings(metrics: Readonly<Record<string, MetricValue>>, shards: readonly ShardRecord[] | null = null): string[] {
   const warnings: string[] = [];
+  for (const shard of shards ?? []) {
+    if (shard.saturated) warnings.push(`shard ${shard.rank} of ${shards!.length} (${shard.host}) was saturated: ${shard.selfCheck.replace(WARNING, '')}`);
+  }
   for (const key of [SELF_CHECK_METRIC, SIM_SELF_CHECK_METRIC]) {
     const line = metrics[key];
     if (typeof line === 'string' && WARNING.test(line)) warnings.push(line.replace(WARNING, ''));

@@ -2,7 +2,7 @@
  * Contracts of the run catalog: what a writer hands to `recordRun` and what readers get back.
  * Metric names are bench_serving's JSONL keys (`mean_ttft_ms`, `output_throughput`, ...).
  */
-import type { RepeatMembership } from '../bench/index.js';
+import type { RepeatMembership, ShardSummary } from '../bench/index.js';
 import type { Deployment, DeploymentFlags, DeploymentInstance, ReportedHardware } from '../deployment/index.js';
 import type { MetricDefinitions } from './metric-definitions.js';
 import type { RunMode } from './run-mode.js';
@@ -145,7 +145,12 @@ export interface RunInput {
   mode?: RunMode;
   /** One run of a repeated measurement (`bench --num-runs`): its group, and which run of how many. */
   repeat?: RepeatMembership | null;
+  /** A sharded run's shards (`bench --shards K`), as its record's `servebench.shards` gives them. */
+  shards?: ShardRecord[] | null;
 }
+
+/** One shard of a sharded run, as bench summarized it. */
+export type ShardRecord = ShardSummary;
 
 /** A stored run as readers see it (per-request records are fetched separately). */
 export interface RunRecord {
@@ -172,6 +177,8 @@ export interface RunRecord {
   serverMetrics?: ServerMetricsRecord | null;
   /** One run of a repeated measurement; absent or null for a run measured once. */
   repeat?: RepeatMembership | null;
+  /** A sharded run's shards; absent or null for one process's run. */
+  shards?: ShardRecord[] | null;
 }
 
 /** Filters of `listRuns`; every given filter must hold. */

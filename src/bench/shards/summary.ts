@@ -70,16 +70,20 @@ export function formatShardSection(shards: readonly ShardSummary[]): string {
     textLine('Max clock offset bound (ms):', ms(worstBound)),
     textLine('Saturated shards:', saturated.length === 0 ? 'none' : saturated.join(', ')),
   ];
-  for (const shard of shards) {
+  lines.push(...shardLines(shards), '='.repeat(BLOCK_WIDTH));
+  return `${lines.join('\n')}\n`;
+}
+
+/** Two lines per shard: what it sent, how late, its clock's offset; then its own self-check (the console's and the catalog's `show`). */
+export function shardLines(shards: readonly ShardSummary[]): string[] {
+  return shards.flatMap((shard) => {
     const limit = shard.maxConcurrency === null ? '' : `, concurrency ${shard.maxConcurrency}`;
     const lag = shard.sendLagP99Ms === null ? '-' : `${ms(shard.sendLagP99Ms)} ms`;
-    lines.push(
+    return [
       `shard ${shard.rank} (${shard.host}, pid ${shard.pid}): ${shard.requests} requests${limit}, send lag p99 ${lag}, clock offset ${signedMs(shard.clockOffsetMs)} ± ${ms(shard.clockOffsetBoundMs)} ms`,
       `  ${shard.selfCheck}`,
-    );
-  }
-  lines.push('='.repeat(BLOCK_WIDTH));
-  return `${lines.join('\n')}\n`;
+    ];
+  });
 }
 
 /** `servebench.shards` of the JSONL record. */

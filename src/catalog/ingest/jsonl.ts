@@ -7,7 +7,7 @@ import { isObject } from '../../core/json-object.js';
 import { PyFloat } from '../../core/pyformat.js';
 import { pythonJsonLoads } from '../../core/pyjson.js';
 import type { PyValue } from '../../core/pyrepr.js';
-import type { MetricValue, RequestRecord, ServerMetricsRecord } from '../types.js';
+import type { MetricValue, RequestRecord, ServerMetricsRecord, ShardRecord } from '../types.js';
 import { serverReportFrom, type RepeatMembership } from '../../bench/index.js';
 import { serverInfoWithWorkers } from './server-bodies.js';
 
@@ -45,6 +45,8 @@ export interface JsonlRun {
   serverMetrics: ServerMetricsRecord | null;
   /** `servebench.repeat`: the run's place in a repeated measurement (`bench --num-runs`), or null. */
   repeat: RepeatMembership | null;
+  /** `servebench.shards`: the shards of a sharded run (`bench --shards K`), or null. */
+  shards: ShardRecord[] | null;
   warnings: string[];
 }
 
@@ -58,6 +60,30 @@ function repeatOf(record: Record<string, unknown>): RepeatMembership | null {
   const { group, run, runs } = repeat;
   const whole = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
   return typeof group === 'string' && group !== '' && whole(run) && whole(runs) && run <= runs ? { group, run, runs } : null;
+}
+
+/** `servebench.shards` of a record, when each entry is what bench writes; null otherwise (with a warning when malformed). */
+function shardsOf(record: Record<string, unknown>, warnings: string[]): ShardRecord[] | null {
+  const shards = isObject(record.servebench) ? record.servebench.shards : undefined;
+  if (shards === undefined) return null;
+  const numberOrNull = (value: unknown): number | null | undefined => (value === null ? null : typeof value === 'number' ? value : undefined);
+  const read = Array.isArray(shards)
+    ? shards.map((shard): ShardRecord | null => {
+        if (!isObject(shard)) return null;
+        const { rank, host, pid, requests, clock_offset_ms: offset, clock_offset_bound_ms: bound, client_self_check: line, saturated } = shard;
+        const maxConcurrency = numberOrNull(shard.max_concurrency);
+        const sendLag = numberOrNull(shard.send_lag_p99_ms);
+        if (typeof rank !== 'number' || typeof host !== 'string' || typeof pid !== 'number' || typeof requests !== 'number') return null;
+        if (typeof offset !== 'number' || typeof bound !== 'number' || typeof line !== 'string' || typeof saturated !== 'boolean') return null;
+        if (maxConcurrency === undefined || sendLag === undefined) return null;
+        return { rank, host, pid, requests, maxConcurrency, sendLagP99Ms: sendLag, clockOffsetMs: offset, clockOffsetBoundMs: bound, selfCheck: line, saturated };
+      })
+    : [null];
+  if (read.some((shard) => shard === null)) {
+    warnings.push('servebench.shards dropped: not the per-shard section bench writes');
+    return null;
+  }
+  return read as ShardRecord[];
 }
 
 /**
@@ -176,5 +202,5 @@ export function readJsonlRecord(record: Record<string, unknown>): JsonlRun {
   }
   const fromServebench = isObject(record.servebench);
   const serverMetrics = serverMetricsOf(record, warnings);
-  return { args, metrics, serverInfo: serverInfoOf(record), requests: requestsFromDetails(record, warnings), labels, fromServebench, serverMetrics, repeat: repeatOf(record), warnings };
+  return { args, metrics, serverInfo: serverInfoOf(record), requests: requestsFromDetails(record, warnings), labels, fromServebench, serverMetrics, repeat: repeatOf(record), shards: shardsOf(record, warnings), warnings };
 }

@@ -86,9 +86,10 @@ function recordRun(record: Record<string, unknown>, recordText: string, file: st
     toolVersion: read.fromServebench ? 'servebench' : typeof serverVersion === 'string' ? `sglang ${serverVersion}` : null,
     requests: read.requests,
     labels: read.labels,
-    warnings: [...read.warnings, ...suspectWarnings(read.metrics)],
+    warnings: [...read.warnings, ...suspectWarnings(read.metrics, read.shards)],
     serverMetrics: read.serverMetrics,
     repeat: read.repeat,
+    shards: read.shards,
   };
 }
 

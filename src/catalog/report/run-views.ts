@@ -3,7 +3,7 @@ import { formatConfidenceLevel } from '../../core/confidence.js';
 import type { RunRecord } from '../types.js';
 import { definitionDifferences, settingDifferences, type MetricRow, type NoiseCheck } from './compare.js';
 import type { GroupNoiseCheck } from './repeat-groups.js';
-import { figureSummaryText, type FigureSummary, type RepeatedRunsSummary } from '../../bench/index.js';
+import { figureSummaryText, shardLines, type FigureSummary, type RepeatedRunsSummary } from '../../bench/index.js';
 import type { LinkedRun } from './eval-runs.js';
 import { deriveCards, deriveDatasetLabel, deriveDeployMode, deriveHardware, deriveQuantization, instanceFacts, shortModelName } from './run-facts.js';
 import { sanitizeTerminal } from './escape.js';
@@ -138,6 +138,7 @@ export function formatRunDetails(run: RunRecord, linked: readonly LinkedRun[] = 
     ...section('self-checks', selfChecks),
     ...section('metrics', metricLines),
     ...section("the server's /metrics over the run", serverSideLines(run.serverMetrics)),
+    ...section('shards (one run sent from several processes or machines)', shardLines(run.shards ?? [])),
     ...section("metrics measured otherwise than bench_serving's", definitionLines),
     ...section('arguments', argLines),
     ...section('recipe', recipeLines),

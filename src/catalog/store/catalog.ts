@@ -46,6 +46,7 @@ interface RunRow {
   repeat_group: string | null;
   repeat_run: number | null;
   repeat_runs: number | null;
+  shards_json: string | null;
 }
 
 interface RequestRow {
@@ -65,7 +66,7 @@ interface RequestRow {
 const RUN_COLUMNS = `r.id, r.recorded_at, r.started_at, r.model, r.tool_version, r.source_kind, r.source_file,
   r.source_title, r.content_hash, r.args_json, r.metrics_json, r.server_info_json, r.environment_json,
   r.recipe_json, r.warnings_json, r.request_count, r.metric_definitions_json, r.mode, r.server_metrics_json,
-  r.repeat_group, r.repeat_run, r.repeat_runs`;
+  r.repeat_group, r.repeat_run, r.repeat_runs, r.shards_json`;
 
 /**
  * A run's hardware contains the pattern (bound twice): its `hardware` label, which the user gave and
@@ -152,8 +153,8 @@ export class Catalog {
       .prepare(
         `INSERT INTO runs (id, recorded_at, started_at, model, tool_version, source_kind, source_file, source_title,
            content_hash, args_json, metrics_json, server_info_json, environment_json, recipe_json, warnings_json, request_count,
-           metric_definitions_json, mode, server_metrics_json, repeat_group, repeat_run, repeat_runs)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           metric_definitions_json, mode, server_metrics_json, repeat_group, repeat_run, repeat_runs, shards_json)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         id,
@@ -178,6 +179,7 @@ export class Catalog {
         run.repeat?.group ?? null,
         run.repeat?.run ?? null,
         run.repeat?.runs ?? null,
+        run.shards && run.shards.length > 0 ? encodeJson(run.shards) : null,
       );
     const addLabel = this.db.prepare('INSERT INTO run_labels (run_id, key, value) VALUES (?, ?, ?)');
     for (const [key, value] of Object.entries(run.labels ?? {})) addLabel.run(id, key, value);
@@ -318,6 +320,7 @@ export class Catalog {
       mode: row.mode,
       serverMetrics: row.server_metrics_json ? decodeJson(row.server_metrics_json) : null,
       repeat: row.repeat_group === null ? null : { group: row.repeat_group, run: row.repeat_run ?? 0, runs: row.repeat_runs ?? 0 },
+      shards: row.shards_json ? decodeJson(row.shards_json) : null,
     };
   }
 }

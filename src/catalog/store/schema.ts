@@ -91,6 +91,10 @@ const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX runs_by_repeat_group ON runs(repeat_group);
     `);
   },
+  // A sharded run's shards (`bench --shards K`): what each sent, its clock offset and its self-check.
+  (db) => {
+    db.exec('ALTER TABLE runs ADD COLUMN shards_json TEXT');
+  },
 ];
 
 /** The schema version this build writes. */
