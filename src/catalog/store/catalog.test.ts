@@ -148,7 +148,7 @@ describe('catalog store', () => {
     const raw = new Database(path);
     raw.exec('DROP INDEX runs_by_mode; ALTER TABLE runs DROP COLUMN mode; ALTER TABLE requests DROP COLUMN queue_time');
     raw.exec('ALTER TABLE runs DROP COLUMN server_metrics_json; ALTER TABLE requests DROP COLUMN server_json');
-    raw.exec('DROP INDEX runs_by_repeat_group; ALTER TABLE runs DROP COLUMN repeat_group; ALTER TABLE runs DROP COLUMN repeat_run; ALTER TABLE runs DROP COLUMN repeat_runs');
+    raw.exec('DROP INDEX runs_by_repeat_group; ALTER TABLE runs DROP COLUMN repeat_group; ALTER TABLE runs DROP COLUMN repeat_run; ALTER TABLE runs DROP COLUMN repeat_runs; ALTER TABLE runs DROP COLUMN shards_json');
     raw.pragma('user_version = 2');
     raw.close();
     const upgraded = openCatalog(path);
