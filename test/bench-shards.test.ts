@@ -95,6 +95,22 @@ describe('bench --shards', () => {
     });
   }
 
+  test('multi-turn: each conversation stays on one shard, every turn with its whole history', async () => {
+    const multiTurn = ['--backend', 'sglang-oai-chat', '--dataset-name', 'generated-shared-prefix', '--gsp-num-groups', '2', '--gsp-prompts-per-group', '3', '--gsp-system-prompt-len', '16', '--gsp-question-len', '4', '--gsp-output-len', '3', '--gsp-num-turns', '3', '--max-concurrency', '2', '--warmup-requests', '0'];
+    const runOf = async (name: string, extra: readonly string[]) => {
+      const file = join(workDir, `${name}.jsonl`);
+      const from = server.requests.length;
+      const result = await runCli(['bench', '--base-url', server.url, '--model', MODEL, '--output-file', file, '--disable-tqdm', '--no-catalog', ...multiTurn, ...extra]);
+      assert.equal(result.code, 0, result.stderr);
+      return { record: lastRecord(file), bodies: server.requests.slice(from).map((request) => JSON.stringify(request.body)).sort() };
+    };
+    const one = await runOf('multi-turn-single', []);
+    const sharded = await runOf('multi-turn-shards', ['--shards', '2']);
+    assert.deepEqual(sharded.bodies, one.bodies);
+    assert.equal(sharded.record.completed, 18);
+    assert.deepEqual(shardsOf(sharded.record).map((shard) => shard.requests), [9, 9]);
+  });
+
   test("the catalog keeps a sharded run's per-shard section, and show prints it", async () => {
     const db = join(workDir, 'shards.db');
     const ingest = await runCli(['ingest', '--db', db, join(workDir, 'shards-2.jsonl')]);
