@@ -19,7 +19,7 @@ import { buildDataset } from './datasets/index.js';
 import type { BenchmarkMetrics, ServebenchExtras } from './metrics/types.js';
 import { createProgressBar, stallTimeoutNotice } from './output/progress.js';
 import type { BenchRunConfig } from './run-config.js';
-import { prepareBenchmark, type PreparedBenchmark } from './runner/benchmark.js';
+import { prepareBenchmark, type BenchmarkPlan, type PreparedBenchmark } from './runner/benchmark.js';
 import type { RepeatMembership } from './metrics/repeated-runs.js';
 import { InterruptWatch, signalExitCode, signalName, type StopSignal } from './runner/interrupt.js';
 import { summarizeRun } from './runner/report.js';
@@ -33,7 +33,6 @@ import type { Dataset, RequestOutput } from './types.js';
 import { resolveWorkerCount } from './workers/plan.js';
 import type { ServerSide } from './server-metrics/server-side.js';
 import type { ServerAddress } from './args/urls.js';
-import type { SilentTransfers } from './transport/http-pool.js';
 import { coordinateShards, type CoordinatorPlan } from './shards/coordinator.js';
 import { ShardLink, type ShardWelcome } from './shards/shard-link.js';
 import { parseCoordinatorAddress } from './shards/channel.js';
@@ -211,21 +210,9 @@ class OpenSession implements BenchSession {
       if (options.onStop === 'abandon' && interrupts.signal !== null) throw new RunInterrupted(interrupts.signal);
     };
     let benchmark: PreparedBenchmark | null = null;
-    const plan = {
-      config,
-      target,
-      dataset,
-      pool,
-      rngs,
-      headers,
-      env: io.env,
-      print: io.print,
-      notice: io.notice,
-      createProgress: (total: number, silentTransfers: () => SilentTransfers) =>
-        benchConsole === null ? null : createProgressBar(total, config.output.disableProgress, { silentTransfers }),
-      interrupts,
-      timeScale,
-    };
+    const plan = this.planOf(config, dataset, rngs, interrupts, timeScale, (total, silentTransfers) =>
+      benchConsole === null ? null : createProgressBar(total, config.output.disableProgress, { silentTransfers }),
+    );
     const { shards } = this.options;
     try {
       benchmark = shards == null ? await prepareBenchmark({ ...plan, workers }) : await coordinateShards({ ...plan, ...shards, server: this.address });
@@ -279,9 +266,22 @@ class OpenSession implements BenchSession {
     }
   }
 
+  /** What every way of sending a run of `config` needs from this session. */
+  private planOf(
+    config: BenchRunConfig,
+    dataset: Dataset,
+    rngs: BenchRngs,
+    interrupts: InterruptWatch,
+    timeScale: number,
+    createProgress: BenchmarkPlan['createProgress'],
+  ): Omit<BenchmarkPlan, 'workers' | 'shard' | 'timeScale'> & { timeScale: number } {
+    const { target, pool, headers, io } = this;
+    return { config, target, dataset, pool, rngs, headers, env: io.env, print: io.print, notice: io.notice, createProgress, interrupts, timeScale };
+  }
+
   /** Sends this shard's requests of `config`'s run when the coordinator says, and reports their raw outputs to it. */
   async sendShare(config: BenchRunConfig, link: ShardLink, welcome: ShardWelcome): Promise<void> {
-    const { target, tokenizer, pool, headers, io } = this;
+    const { tokenizer, io } = this;
     const rngs = createBenchRngs(config.seed);
     const dataset = await buildDataset(config, tokenizer, io.print, { rngs });
     const workers = this.workerCount(config, Math.ceil(dataset.rows.length / link.shards));
@@ -292,19 +292,8 @@ class OpenSession implements BenchSession {
     let benchmark: PreparedBenchmark | null = null;
     try {
       benchmark = await prepareBenchmark({
-        config,
-        target,
-        dataset,
-        pool,
-        rngs,
-        headers,
-        env: io.env,
-        print: io.print,
-        notice: io.notice,
-        createProgress: () => ({ update: (done) => link.progress(done), close: () => {} }),
-        interrupts,
+        ...this.planOf(config, dataset, rngs, interrupts, welcome.timeScale, () => ({ update: (done) => link.progress(done), close: () => {} })),
         workers,
-        timeScale: welcome.timeScale,
         shard: {
           rank: link.rank,
           shards: link.shards,
