@@ -28,7 +28,7 @@ function objectsOf(text: string): Array<Record<string, unknown>> {
 describe('bench --k8s-manifest', () => {
   test('writes the golden manifest: an Indexed Job of K + 1 pods, a headless Service, the run in a ConfigMap', async () => {
     const file = join(workDir, 'run1.yaml');
-    const result = await runCli(['bench', ...BENCH, '--shards', '4', '--k8s-manifest', file, '--k8s-image', 'registry.example.com/servebench:0.1.0', '--k8s-name', 'run1']);
+    const result = await runCli(['bench', ...BENCH, '--shards', '4', '--k8s-manifest', file, '--image', 'registry.example.com/servebench:0.1.0', '--k8s-name', 'run1']);
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stdout, '', 'nothing runs, nothing is printed as a result');
     assert.match(result.stderr, /wrote .*run1\.yaml: a Job of 5 pods \(a coordinator and 4 shards\).*kubectl apply -f/);
@@ -50,7 +50,7 @@ describe('bench --k8s-manifest', () => {
     assert.equal((service as { spec: { clusterIP: string } }).spec.clusterIP, 'None');
     const argv = (JSON.parse((configMap as { data: Record<string, string> }).data['run.json']!) as { argv: string[] }).argv;
     assert.deepEqual(argv.slice(argv.indexOf('--shards'), argv.indexOf('--shards') + 4), ['--shards', '4', '--coordinator', 'run1-0.run1:29400']);
-    assert.ok(!argv.includes('--k8s-image') && !argv.includes('--k8s-manifest'));
+    assert.ok(!argv.includes('--image') && !argv.includes('--k8s-manifest'));
   });
 
   test('a schema-breaking name or a secret in the flags is refused in one line, writing nothing', async () => {
@@ -63,7 +63,7 @@ describe('bench --k8s-manifest', () => {
     assert.doesNotMatch(secret.stderr, /sk-123/);
     const noImage = await runCli(['bench', ...BENCH, '--shards', '2', '--k8s-manifest', join(workDir, 'x.yaml')]);
     assert.equal(noImage.code, 2);
-    assert.match(noImage.stderr, /--k8s-manifest needs --k8s-image IMAGE/);
+    assert.match(noImage.stderr, /--k8s-manifest needs --image IMAGE/);
   });
 
   test("the pods' run played here: the ConfigMap's run file, ranks from JOB_COMPLETION_INDEX", async () => {

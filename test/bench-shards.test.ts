@@ -196,6 +196,18 @@ describe('bench --shards', () => {
     }
   });
 
+  test('two shards claiming one rank fail the run, naming both', async () => {
+    const file = join(workDir, 'twice.jsonl');
+    const coordinator = startBench([...common(file), '--shards', '2', '--shard-rank', '0', '--coordinator', '127.0.0.1:0', '--shard-timeout', '60']);
+    const port = await listeningPort(coordinator);
+    const claimants = [startBench([...common(file), '--shards', '2', '--shard-rank', '1', '--coordinator', `127.0.0.1:${port}`]), startBench([...common(file), '--shards', '2', '--shard-rank', '1', '--coordinator', `127.0.0.1:${port}`])];
+    const [ended, ...claims] = await Promise.all([coordinator.done, ...claimants.map((claimant) => claimant.done)]);
+    assert.equal(ended.code, 1);
+    assert.match(ended.stderr, /rank 1 was claimed twice \(pid \d+ on .+, then pid \d+ on .+\): give each shard its own rank/);
+    for (const claim of claims) assert.equal(claim.code, 1, claim.stderr);
+    assert.equal(existsSync(file), false);
+  });
+
   test('a shard given another seed than the coordinator is refused by name', async () => {
     const file = join(workDir, 'seed.jsonl');
     const coordinator = startBench([...common(file), '--shards', '1', '--shard-rank', '0', '--coordinator', '127.0.0.1:0', '--shard-timeout', '60']);

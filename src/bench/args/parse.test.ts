@@ -168,6 +168,7 @@ describe('servebench extension options', () => {
     assert.deepEqual(parseBenchArgs([]).extensions, {
       sim: null, simTimeScale: null, workers: null, realtime: false, lazyConnect: false, labels: {}, db: null, noCatalog: false, streamIdleTimeout: 600,
       metricsInterval: 1, noServerMetrics: false, numRuns: 1, cooldown: 0, confidenceLevel: 0.95,
+      shards: null, shardRank: null, coordinator: null, shardTimeout: 300, linger: 0, k8sManifest: null, k8sImage: null, k8sName: 'servebench',
     });
   });
   test('values, repeatable labels and --sim flags that start with dashes', () => {
@@ -175,11 +176,20 @@ describe('servebench extension options', () => {
       '--sim', '--model-path=Qwen/Qwen2.5-7B', '--sim-time-scale', '2.5', '--workers', '3', '--label', 'gpu=h100', 'note=a=b',
       '--label', 'run=2', '--db', '/tmp/x.db', '--no-catalog', '--stream-idle-timeout', '30', '--realtime', '--lazy-connect',
       '--metrics-interval', '0.5', '--no-server-metrics', '--num-runs', '3', '--cooldown', '2.5', '--confidence-level', '0.99',
+      '--shards', '4', '--shard-rank', '2', '--coordinator', 'c-0.c:29400', '--shard-timeout', '60', '--linger', '10',
+      '--k8s-manifest', 'run.yaml', '--image', 'reg/servebench:1', '--k8s-name', 'c',
     ]);
     assert.deepEqual(args.extensions, {
       sim: '--model-path=Qwen/Qwen2.5-7B', simTimeScale: 2.5, workers: 3, realtime: true, lazyConnect: true, labels: { gpu: 'h100', note: 'a=b', run: '2' },
       db: '/tmp/x.db', noCatalog: true, streamIdleTimeout: 30, metricsInterval: 0.5, noServerMetrics: true, numRuns: 3, cooldown: 2.5, confidenceLevel: 0.99,
+      shards: 4, shardRank: 2, coordinator: 'c-0.c:29400', shardTimeout: 60, linger: 10, k8sManifest: 'run.yaml', k8sImage: 'reg/servebench:1', k8sName: 'c',
     });
+  });
+  test("--image (the manifest's container image) leaves the image dataset's options and their abbreviations as they were", () => {
+    assert.equal(parseBenchArgs(['--image', 'reg/x:1']).extensions.k8sImage, 'reg/x:1');
+    assert.equal(parseBenchArgs(['--k8s-image', 'reg/x:2']).extensions.k8sImage, 'reg/x:2');
+    assert.equal(parseBenchArgs(['--image-count', '3']).image_count, 3);
+    assert.equal(parseBenchArgs(['--image-res', '720p']).image_resolution, '720p');
   });
   test("the repeat options leave bench_serving's abbreviations in use unique", () => {
     assert.equal(parseBenchArgs(['--num-prompt', '7']).num_prompts, 7);

@@ -186,8 +186,8 @@ function addShardOptions(parser: ArgumentParser): void {
     default: 0,
     help: helpWithDefault(withRangeSentence("The coordinator waits this long after the results are kept before it exits (a stop signal ends the wait), so a pod's JSONL file can be fetched with kubectl cp.", 'float', LINGER_RANGE), 0, 'int'),
   });
-  group.add_argument('--k8s-manifest', { dest: 'ext_k8s_manifest', metavar: 'FILE', help: 'With --shards K and --k8s-image: write a Kubernetes manifest for the run to FILE and exit, running nothing: an Indexed Job of K + 1 pods (index 0 the coordinator, spread over nodes), a headless Service for their names and a ConfigMap holding the run. Then: kubectl apply -f FILE; kubectl logs -f job/NAME.' });
-  group.add_argument('--k8s-image', { dest: 'ext_k8s_image', metavar: 'IMAGE', help: 'With --k8s-manifest: the container image with servebench installed (its entry point may be anything; the pods run servebench bench).' });
+  group.add_argument('--k8s-manifest', { dest: 'ext_k8s_manifest', metavar: 'FILE', help: 'With --shards K and --image: write a Kubernetes manifest for the run to FILE and exit, running nothing: an Indexed Job of K + 1 pods (index 0 the coordinator, spread over nodes), a headless Service for their names and a ConfigMap holding the run. Then: kubectl apply -f FILE; kubectl logs -f job/NAME.' });
+  group.add_argument('--image', '--k8s-image', { dest: 'ext_k8s_image', metavar: 'IMAGE', help: 'With --k8s-manifest: the container image with servebench installed (its entry point may be anything; the pods run servebench bench).' });
   group.add_argument('--k8s-name', { dest: 'ext_k8s_name', metavar: 'NAME', default: 'servebench', help: "With --k8s-manifest: the Job's, Service's and ConfigMap's name (a DNS label) (default: servebench)" });
 }
 

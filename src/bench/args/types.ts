@@ -140,7 +140,7 @@ export interface BenchExtensions {
   linger: number;
   /** `--k8s-manifest FILE`: write the Kubernetes manifest of the sharded run there and exit. */
   k8sManifest: string | null;
-  /** `--k8s-image`: the image the manifest's pods run. */
+  /** `--image` (`--k8s-image`): the image the manifest's pods run. */
   k8sImage: string | null;
   /** `--k8s-name`: the manifest's object name. */
   k8sName: string;

@@ -66,7 +66,7 @@ function checkOptions(options: ManifestOptions): void {
   if (!NAME.test(options.name) || options.name.length > MAX_NAME_LENGTH) {
     throw new UsageError(`--k8s-name '${options.name}' is not a DNS label of at most ${MAX_NAME_LENGTH} characters (lower-case letters, digits and '-'): choose e.g. servebench-run1`);
   }
-  if (options.image.trim() === '' || /\s/.test(options.image)) throw new UsageError(`--k8s-image '${options.image}' is not an image reference: give e.g. registry.example.com/servebench:0.1.0`);
+  if (options.image.trim() === '' || /\s/.test(options.image)) throw new UsageError(`--image '${options.image}' is not an image reference: give e.g. registry.example.com/servebench:0.1.0`);
   const argv = options.benchArgv;
   const secretHeader = argv.some((arg, i) => argv[i - 1] === '--header' && isSecretName(arg.split(/[:=]/)[0]!.trim()));
   if (secretHeader || redactArgv(argv).some((arg, i) => arg !== argv[i])) {

@@ -131,6 +131,11 @@ export class ShardLink {
   /** Waits for what `arm` resolves, or fails when the coordinator refuses or goes away first. */
   private until<T>(arm: (resolve: (value: T) => void) => void): Promise<T> {
     return new Promise<T>((resolve, reject) => {
+      // Lost already (while this shard was loading or warming up): nothing more will come.
+      if (this.lostError !== null) {
+        reject(this.lostError);
+        return;
+      }
       arm(resolve);
       this.lost.push(reject);
     });

@@ -35,7 +35,7 @@ async function simTarget(flags: string): Promise<SimTarget> {
 }
 
 /** The launcher's own flags: a manifest's pods get the run's flags without them, and a rank of their own. */
-const LAUNCHER_FLAGS = ['--shards', '--shard-rank', '--coordinator', '--k8s-manifest', '--k8s-image', '--k8s-name'];
+const LAUNCHER_FLAGS = ['--shards', '--shard-rank', '--coordinator', '--k8s-manifest', '--image', '--k8s-image', '--k8s-name'];
 
 /** The sim's flags: a shard drives the sim its coordinator started, at the coordinator's time scale. */
 const SIM_FLAGS = ['--sim', '--sim-time-scale'];
@@ -74,7 +74,7 @@ function expandRunFile(argv: string[]): string[] {
 function writeManifest(args: BenchArgs, argv: readonly string[]): number {
   const { shards, k8sImage, k8sName, k8sManifest } = args.extensions;
   if (shards === null) throw new UsageError('--k8s-manifest needs --shards K: the number of shard pods beside the coordinator');
-  if (k8sImage === null) throw new UsageError('--k8s-manifest needs --k8s-image IMAGE: an image with servebench installed');
+  if (k8sImage === null) throw new UsageError('--k8s-manifest needs --image IMAGE: an image with servebench installed');
   const benchArgv = withoutLauncherFlags(argv);
   const manifest = shardedRunManifest({ name: k8sName, image: k8sImage, shards, benchArgv, hasOutputFile: args.output_file !== null, hasLinger: benchArgv.some((arg) => arg === '--linger' || arg.startsWith('--linger=')), version: TOOL_VERSION });
   writeFileSync(k8sManifest!, manifest);
