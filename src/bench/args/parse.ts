@@ -165,7 +165,7 @@ function addShardOptions(parser: ArgumentParser): void {
     metavar: 'K',
     type: boundedArgType('int', AT_LEAST_ONE),
     help: withRangeSentence(
-      "Send the run from K shard processes: every shard builds the same seeded requests and send times, sends request i when i mod K is its own, and a coordinator starts them at one instant and merges their raw outputs into one result block. --max-concurrency is divided among them. Alone, this host runs the coordinator and K shards; with --shard-rank, JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) or SLURM_PROCID (SLURM_NTASKS = K + 1) this process takes that rank: 0 the coordinator, 1..K a shard.",
+      "Send the run from K shard processes: every shard builds the same seeded requests and send times, shard (i mod K) + 1 sends request i, and a coordinator starts them at one instant and merges their raw outputs into one result block. --max-concurrency is divided among them. Alone, this host runs the coordinator and K shards; with --shard-rank, JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) or SLURM_PROCID (SLURM_NTASKS = K + 1) this process takes that rank: 0 the coordinator, 1..K a shard.",
       'int',
       AT_LEAST_ONE,
     ),
@@ -186,7 +186,7 @@ function addShardOptions(parser: ArgumentParser): void {
     default: 0,
     help: helpWithDefault(withRangeSentence("The coordinator waits this long after the results are kept before it exits (a stop signal ends the wait), so a pod's JSONL file can be fetched with kubectl cp.", 'float', LINGER_RANGE), 0, 'int'),
   });
-  group.add_argument('--k8s-manifest', { dest: 'ext_k8s_manifest', metavar: 'FILE', help: 'With --shards K and --image: write a Kubernetes manifest for the run to FILE and exit, running nothing: an Indexed Job of K + 1 pods (index 0 the coordinator, spread over nodes), a headless Service for their names and a ConfigMap holding the run. Then: kubectl apply -f FILE; kubectl logs -f job/NAME.' });
+  group.add_argument('--k8s-manifest', { dest: 'ext_k8s_manifest', metavar: 'FILE', help: 'With --shards K and --image: write a Kubernetes manifest for the run to FILE and exit, running nothing: an Indexed Job of K + 1 pods (index 0 the coordinator, spread over nodes), a headless Service for their names and a ConfigMap holding the run. Then kubectl apply -f FILE, and kubectl logs of the index-0 pod for the result block (both commands are in the header of FILE).' });
   group.add_argument('--image', '--k8s-image', { dest: 'ext_k8s_image', metavar: 'IMAGE', help: 'With --k8s-manifest: the container image with servebench installed (its entry point may be anything; the pods run servebench bench).' });
   group.add_argument('--k8s-name', { dest: 'ext_k8s_name', metavar: 'NAME', default: 'servebench', help: "With --k8s-manifest: the Job's, Service's and ConfigMap's name (a DNS label) (default: servebench)" });
 }
