@@ -111,6 +111,15 @@ describe('bench --shards', () => {
     assert.deepEqual(shardsOf(sharded.record).map((shard) => shard.requests), [9, 9]);
   });
 
+  test('a shard reports many requests in batches, and every one is merged', async () => {
+    const file = join(workDir, 'batches.jsonl');
+    const result = await runCli(['bench', '--base-url', server.url, '--model', MODEL, '--output-file', file, '--disable-tqdm', '--no-catalog', '--backend', 'sglang', '--dataset-name', 'random', '--random-input-len', '8', '--random-output-len', '2', '--num-prompts', '700', '--max-concurrency', '64', '--warmup-requests', '0', '--shards', '2']);
+    assert.equal(result.code, 0, result.stderr);
+    const record = lastRecord(file);
+    assert.equal(record.completed, 700);
+    assert.deepEqual(shardsOf(record).map((shard) => shard.requests), [350, 350]);
+  });
+
   test("the catalog keeps a sharded run's per-shard section, and show prints it", async () => {
     const db = join(workDir, 'shards.db');
     const ingest = await runCli(['ingest', '--db', db, join(workDir, 'shards-2.jsonl')]);

@@ -16,7 +16,8 @@ export type ShardMessage =
   | { type: 'ready'; fingerprint: string; requests: number; concurrency: number | null }
   | { type: 'probe-answer'; id: number; at: number }
   | { type: 'progress'; done: number }
-  | { type: 'result'; report: ShardReport }
+  | { type: 'items'; items: ShardItem[] }
+  | { type: 'result'; report: Omit<ShardReport, 'items'> }
   | { type: 'failed'; message: string };
 
 /** A shard's measured phase: its sent requests' raw outputs (its run clock) and its own view of its timing. */

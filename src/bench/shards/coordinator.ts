@@ -74,6 +74,8 @@ interface Member {
   runToHost: number;
   channel: MessageChannel<ShardMessage, CoordinatorMessage>;
   ready: boolean;
+  /** Its sent requests as their batches come in, then its whole report. */
+  items: ShardReport['items'];
   report: ShardReport | null;
   probes: Map<number, (at: number) => void>;
 }
@@ -300,7 +302,7 @@ class Coordinator {
       this.fail(new ShardFailed(why));
       return null;
     }
-    const member: Member = { rank: message.rank, host: message.host, pid: message.pid, runToHost: message.runToHost, channel, ready: false, report: null, probes: new Map() };
+    const member: Member = { rank: message.rank, host: message.host, pid: message.pid, runToHost: message.runToHost, channel, ready: false, items: [], report: null, probes: new Map() };
     this.members.set(member.rank, member);
     channel.send({ type: 'welcome', server: plan.server, model: plan.target.model, timeScale: plan.timeScale, concurrency: this.slices[member.rank - 1] ?? null });
     return member;
@@ -330,8 +332,11 @@ class Coordinator {
       case 'progress':
         this.progress?.update(message.done);
         break;
+      case 'items':
+        for (const item of message.items) member.items.push(item);
+        break;
       case 'result':
-        member.report = message.report;
+        member.report = { ...message.report, items: member.items };
         // The report is in: the shard may go.
         member.channel.end();
         this.wake();

@@ -22,6 +22,12 @@ export class ShardFailed extends UserError {
   override readonly code = 'E_SHARD_FAILED';
 }
 
+/**
+ * Requests per message of a report: a run of 10,000 streams of 1,500 tokens is hundreds of MB of
+ * JSON, past what one string can hold; in batches no line is more than a few MB.
+ */
+const ITEMS_PER_MESSAGE = 256;
+
 /** How often batched progress goes to the coordinator (ms). */
 const PROGRESS_FLUSH_MS = 100;
 
@@ -100,7 +106,9 @@ export class ShardLink {
     this.flushProgress();
     const closed = new Promise<void>((resolve) => this.closedWaiters.push(resolve));
     this.finished = true;
-    this.channel.send({ type: 'result', report });
+    const { items, ...rest } = report;
+    for (let from = 0; from < items.length; from += ITEMS_PER_MESSAGE) this.channel.send({ type: 'items', items: items.slice(from, from + ITEMS_PER_MESSAGE) });
+    this.channel.send({ type: 'result', report: rest });
     await closed;
   }
 
