@@ -13,6 +13,7 @@ import { ConfigMap, Service } from 'kubernetes-models/v1';
 import { parseAllDocuments } from 'yaml';
 import { listeningPort, startBench } from './helpers/bench-ranks.js';
 import { REPO_ROOT, runCli } from './helpers/cli.js';
+import { lastRecord } from './helpers/jsonl-record.js';
 import { startStreamServer } from './helpers/stream-server.js';
 
 const workDir = mkdtempSync(join(tmpdir(), 'servebench-k8s-'));
@@ -89,8 +90,7 @@ describe('bench --k8s-manifest', () => {
       const [ended, ...shardsEnded] = await Promise.all([coordinator.done, ...ranks]);
       assert.equal(ended!.code, 0, ended!.stderr);
       for (const shard of shardsEnded) assert.equal(shard.code, 0, shard.stderr);
-      const line = readFileSync(join(workDir, 'servebench.jsonl'), 'utf8').trim().split('\n').at(-1)!;
-      const record = JSON.parse(line.replace(/\bInfinity\b/g, '1e999')) as Record<string, unknown>;
+      const record = lastRecord(join(workDir, 'servebench.jsonl'));
       assert.equal(record.completed, 12);
     } finally {
       await server.close();

@@ -10,6 +10,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { runCli } from './helpers/cli.js';
+import { lastRecord } from './helpers/jsonl-record.js';
 import { startStreamServer } from './helpers/stream-server.js';
 
 const MODEL = 'Qwen/Qwen2.5-0.5B-Instruct';
@@ -19,12 +20,6 @@ const WORKLOAD = ['--dataset-name', 'random', '--random-input-len', '8', '--rand
 
 const workDir = mkdtempSync(join(tmpdir(), 'servebench-reliability-'));
 after(() => rmSync(workDir, { recursive: true, force: true }));
-
-function lastRecord(path: string): Record<string, unknown> {
-  const lines = readFileSync(path, 'utf8').trim().split('\n');
-  // The record is Python json.dumps output; Infinity/NaN tokens are valid only for Python.
-  return JSON.parse(lines.at(-1)!.replace(/\bInfinity\b/g, '1e999').replace(/\bNaN\b/g, 'null')) as Record<string, unknown>;
-}
 
 /** The runs of a catalog, as `servebench runs --json` lists them. */
 async function catalogRuns(db: string): Promise<Array<{ metrics: Record<string, unknown> }>> {

@@ -6,12 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { listeningPort, startBench } from './helpers/bench-ranks.js';
 import { runCli } from './helpers/cli.js';
+import { lastRecord } from './helpers/jsonl-record.js';
 import { openCatalog } from '../src/catalog/index.js';
 import { startStreamServer, type ServedRequest, type StreamServer } from './helpers/stream-server.js';
 
@@ -28,11 +29,6 @@ interface Run {
   stdout: string;
   /** What the server received: each request's body and its arrival, ms after the run's first. */
   received: Array<{ body: string; at: number }>;
-}
-
-function lastRecord(path: string): Record<string, unknown> {
-  const line = readFileSync(path, 'utf8').trim().split('\n').at(-1)!;
-  return JSON.parse(line.replace(/\bInfinity\b/g, '1e999')) as Record<string, unknown>;
 }
 
 function received(requests: readonly ServedRequest[]): Run['received'] {

@@ -4,20 +4,16 @@
  * `--extra-request-body` merging, as the loopback server sees them.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from './helpers/cli.js';
+import { lastRecord } from './helpers/jsonl-record.js';
 import { startStreamServer, type StreamServer } from './helpers/stream-server.js';
 
 const MODEL = 'Qwen/Qwen2.5-0.5B-Instruct';
 const workDir = mkdtempSync(join(tmpdir(), 'servebench-traffic-'));
-
-function lastRecord(path: string): Record<string, unknown> {
-  const line = readFileSync(path, 'utf8').trim().split('\n').at(-1)!;
-  return JSON.parse(line.replace(/\bInfinity\b/g, '1e999')) as Record<string, unknown>;
-}
 
 describe('traffic', () => {
   let server: StreamServer;
