@@ -298,7 +298,7 @@ class OpenSession implements BenchSession {
           rank: link.rank,
           shards: link.shards,
           maxConcurrency: welcome.concurrency,
-          ready: (fingerprint, requests) => link.ready(fingerprint, requests, welcome.concurrency),
+          ready: (fingerprint, requests) => link.ready(fingerprint, requests),
         },
       });
       const run = await benchmark.measure({ last: true });

@@ -127,12 +127,14 @@ export function buildSchedule(plan: Pick<BenchmarkPlan, 'config' | 'dataset' | '
 /** The run in the server's time: as measured, or divided by the time scale of the sim it drove. */
 export function inServerTime(run: BenchmarkRun, timeScale: number | undefined): BenchmarkRun {
   if (timeScale === undefined || timeScale === 1) return run;
+  // The outputs are the sent requests' outputs in send order: each is rescaled once, for both.
+  const sent = run.sent.map((item) => ({ index: item.index, outputs: item.outputs.map((output) => outputInServerTime(output, timeScale)) }));
   return {
     ...run,
-    outputs: run.outputs.map((output) => outputInServerTime(output, timeScale)),
+    outputs: sent.flatMap((item) => item.outputs),
     duration: run.duration / timeScale,
     loopHealth: run.loopHealth.map((sample) => loopHealthInServerTime(sample, timeScale)),
-    sent: run.sent.map((item) => ({ index: item.index, outputs: item.outputs.map((output) => outputInServerTime(output, timeScale)) })),
+    sent,
     startedAt: run.startedAt / timeScale,
   };
 }
@@ -195,6 +197,19 @@ interface Prepared {
   multiTurn: boolean;
   /** A shard's digest of the whole request list (split.ts); '' in one process. */
   fingerprint: string;
+}
+
+/** The server's /metrics readings over the measured window, unless `--no-server-metrics`: the first is taken now. */
+export async function startScrapeIfAsked(plan: Pick<BenchmarkPlan, 'config' | 'headers' | 'target'>): Promise<ServerScrape | null> {
+  const { config, headers } = plan;
+  if (!config.serverMetrics.enabled) return null;
+  return startServerScrape({ baseUrl: plan.target.urls.baseUrl, headers: headers.withAuth, intervalS: config.serverMetrics.intervalS });
+}
+
+/** The speculative accept length an SGLang server reports after a run (null for other backends). */
+export async function readAcceptLength(plan: Pick<BenchmarkPlan, 'config' | 'pool' | 'headers' | 'target'>): Promise<number | null> {
+  if (!plan.config.backend.includes('sglang')) return null;
+  return acceptLengthFromServerInfo(await fetchServerInfo(plan.pool, plan.target.urls.baseUrl, plan.headers.withAuth));
 }
 
 /** Posts /flush_cache when `--flush-cache` asks for it (or bench_serving's CI setting does for sglang). */
@@ -287,16 +302,12 @@ export async function prepareBenchmark(plan: BenchmarkPlan): Promise<PreparedBen
 /** One measured phase: the pause, the server's readings, the profiler, the schedule sent (from a shard's agreed start), the run's records on this run clock. */
 async function measurePhase(prepared: Prepared, last: boolean): Promise<BenchmarkRun> {
   const { plan, schedule, executor, workers, requests, multiTurn } = prepared;
-  const { shard } = plan;
-  const { config, pool, headers, print } = plan;
-  const { backend } = config;
+  const { config, pool, headers, print, shard } = plan;
   const { baseUrl } = plan.target.urls;
   // The pause also gives the server time to accept the warm pool's connections.
   await sleep(PRE_RUN_PAUSE_MS);
   // The server's first reading opens the measured window; later ones ride an unref'd timer on their own connection.
-  const scrape: ServerScrape | null = config.serverMetrics.enabled
-    ? await startServerScrape({ baseUrl, headers: headers.withAuth, intervalS: config.serverMetrics.intervalS })
-    : null;
+  const scrape = await startScrapeIfAsked(plan);
   const { dispatched, ownLoop, acceptLength, duration, serverScrape } = await stoppingScrapeOnFailure(scrape, async () => {
     const profilerContext = { profile: config.profile, baseUrl, pool, env: plan.env, headers: headers.withoutAuth, print };
     await startProfiler(profilerContext);
@@ -333,11 +344,8 @@ async function measurePhase(prepared: Prepared, last: boolean): Promise<Benchmar
 
     await stopProfiler(profilerContext);
     progress?.close();
-    let acceptLength: number | null = null;
     // A sharded run's is read once, by the coordinator.
-    if (backend.includes('sglang') && shard === undefined) {
-      acceptLength = acceptLengthFromServerInfo(await fetchServerInfo(pool, baseUrl, headers.withAuth));
-    }
+    const acceptLength = shard === undefined ? await readAcceptLength(plan) : null;
     const duration = nowSeconds() - dispatched.start;
     // The last reading closes the window after the duration is taken: it is not part of the run.
     const serverScrape = (await scrape?.stop()) ?? null;

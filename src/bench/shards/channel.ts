@@ -6,6 +6,7 @@ import { connect, type Socket } from 'node:net';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UserError } from '../../core/errors.js';
+import type { StopSignal } from '../runner/interrupt.js';
 import type { LoopHealthSample } from '../selfcheck/verdict.js';
 import type { ServerAddress } from '../args/urls.js';
 import type { ShardItem } from './merge.js';
@@ -13,7 +14,7 @@ import type { ShardItem } from './merge.js';
 /** What a shard sends the coordinator. */
 export type ShardMessage =
   | { type: 'hello'; rank: number; shards: number; host: string; pid: number; runToHost: number }
-  | { type: 'ready'; fingerprint: string; requests: number; concurrency: number | null }
+  | { type: 'ready'; fingerprint: string; requests: number }
   | { type: 'probe-answer'; id: number; at: number }
   | { type: 'progress'; done: number }
   | { type: 'items'; items: ShardItem[] }
@@ -37,7 +38,7 @@ export type CoordinatorMessage =
   | { type: 'welcome'; server: ServerAddress; model: string; timeScale: number; concurrency: number | null }
   | { type: 'probe'; id: number }
   | { type: 'start'; at: number }
-  | { type: 'stop'; signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP' }
+  | { type: 'stop'; signal: StopSignal }
   | { type: 'refused'; message: string };
 
 /** A connection carrying one JSON message per line. */

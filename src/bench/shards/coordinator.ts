@@ -14,19 +14,18 @@ import type { BenchRngs } from '../../core/rng.js';
 import type { RunHeaders } from '../backends/index.js';
 import type { ServerAddress } from '../args/urls.js';
 import type { BenchRunConfig } from '../run-config.js';
-import { buildSchedule, checkRequests, flushCacheIfAsked, inServerTime, type BenchmarkRun, type PreparedBenchmark, type Progress } from '../runner/benchmark.js';
-import { acceptLengthFromServerInfo } from '../runner/accept-length.js';
+import { buildSchedule, checkRequests, flushCacheIfAsked, inServerTime, readAcceptLength, startScrapeIfAsked, type BenchmarkRun, type PreparedBenchmark, type Progress } from '../runner/benchmark.js';
 import type { InterruptWatch } from '../runner/interrupt.js';
 import type { ScheduledRequest } from '../runner/schedule.js';
 import { loopHealthInServerTime } from '../runner/time-scale.js';
-import { startServerScrape, type ServerScrape } from '../server-metrics/scraper.js';
+import type { ServerScrape } from '../server-metrics/scraper.js';
 import type { BenchTarget } from '../target.js';
-import { fetchServerInfo } from '../transport/auxiliary.js';
 import type { HttpPool, SilentTransfers } from '../transport/http-pool.js';
 import type { Dataset } from '../types.js';
 import { MessageChannel, type CoordinatorMessage, type ShardMessage, type ShardReport } from './channel.js';
 import { hostClockSeconds, offsetFromProbes, runToHostSeconds, type ClockOffset, type ClockProbe } from './clock.js';
-import { mergeShardItems, toCoordinatorClock } from './merge.js';
+import { outputsShiftedBy } from '../workers/clock.js';
+import { mergeShardItems } from './merge.js';
 import { ShardFailed } from './shard-link.js';
 import { concurrencySlices, ownRequests, scheduleFingerprint, shardOfRequest, splitNotice } from './split.js';
 import { shardSummary } from './summary.js';
@@ -144,10 +143,7 @@ class Coordinator {
     }
     const deadline = sleep(plan.timeoutS * 1000, 'timeout', { ref: false });
     while (!this.allReady()) {
-      const woke = new Promise<void>((resolve) => {
-        this.wake = resolve;
-      });
-      const outcome = await Promise.race([woke, deadline, this.failed]);
+      const outcome = await Promise.race([this.changed(), deadline, this.failed]);
       if (outcome === 'timeout' && !this.allReady()) {
         const missing = this.ranks().filter((rank) => !this.members.get(rank)?.ready);
         const registered = [...this.members.values()].filter((member) => !member.channel.isClosed).map((member) => member.rank);
@@ -172,16 +168,12 @@ class Coordinator {
     const unsubscribe = plan.interrupts.onStop((signal) => {
       for (const member of members) member.channel.send({ type: 'stop', signal });
     });
-    const { config, pool, headers, target } = plan;
     let scrape: ServerScrape | null = null;
     try {
-      scrape = config.serverMetrics.enabled ? await startServerScrape({ baseUrl: target.urls.baseUrl, headers: headers.withAuth, intervalS: config.serverMetrics.intervalS }) : null;
+      scrape = await startScrapeIfAsked(plan);
       this.progress = plan.createProgress(this.schedule.length, () => ({ count: 0, longestSeconds: 0 }));
       while (members.some((member) => member.report === null)) {
-        const woke = new Promise<void>((resolve) => {
-          this.wake = resolve;
-        });
-        await Promise.race([woke, this.failed]);
+        await Promise.race([this.changed(), this.failed]);
       }
       this.progress?.close();
       const stopped = plan.interrupts.signal !== null || members.some((member) => member.report!.stopped);
@@ -192,12 +184,13 @@ class Coordinator {
         plan.shards,
         members.map((member, i) => ({
           rank: member.rank,
-          items: member.report!.items.map((item) => ({ index: item.index, outputs: toCoordinatorClock(item.outputs, shifts[i]!) })),
+          // A shard's run clock to its host clock, minus its offset from this host's, minus this process's run-to-host.
+          items: member.report!.items.map((item) => ({ index: item.index, outputs: outputsShiftedBy(item.outputs, shifts[i]!) })),
         })),
         stopped,
       );
       const endedAt = Math.max(...members.map((member, i) => member.report!.endedAt + shifts[i]!));
-      const acceptLength = config.backend.includes('sglang') ? acceptLengthFromServerInfo(await fetchServerInfo(pool, target.urls.baseUrl, headers.withAuth)) : null;
+      const acceptLength = await readAcceptLength(plan);
       const serverScrape = (await scrape?.stop()) ?? null;
       scrape = null;
       const run = inServerTime(
@@ -243,6 +236,13 @@ class Coordinator {
       for (const member of this.members.values()) member.channel.destroy();
       await closed;
     }
+  }
+
+  /** Resolves at the next message that may change what is awaited: a shard ready, a report in. */
+  private changed(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.wake = resolve;
+    });
   }
 
   private ranks(): number[] {

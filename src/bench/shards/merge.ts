@@ -63,12 +63,3 @@ export function mergeShardItems(requestCount: number, shardCount: number, shards
   }
   return merged;
 }
-
-/**
- * A shard's outputs on the coordinator's run clock: its run clock to its host clock (`runToHost`),
- * minus its offset from the coordinator's host clock, minus the coordinator's own run-to-host.
- * Only start times move; durations (TTFT, ITL, latency) are the shard's own. 0 (never sent) stays 0.
- */
-export function toCoordinatorClock(outputs: readonly RequestOutput[], shift: number): RequestOutput[] {
-  return outputs.map((output) => (output.startTime === 0 ? output : { ...output, startTime: output.startTime + shift }));
-}

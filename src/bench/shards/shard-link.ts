@@ -8,6 +8,7 @@ import type { Socket } from 'node:net';
 import { hostname } from 'node:os';
 import { UserError } from '../../core/errors.js';
 import type { ServerAddress } from '../args/urls.js';
+import type { StopSignal } from '../runner/interrupt.js';
 import { hostClockSeconds, runToHostSeconds } from './clock.js';
 import { connectWithRetry, MessageChannel, type CoordinatorMessage, type ShardMessage, type ShardReport } from './channel.js';
 
@@ -35,7 +36,7 @@ export class ShardLink {
   private welcome: ((welcome: ShardWelcome) => void) | null = null;
   private start: ((at: number) => void) | null = null;
   private lost: ((error: Error) => void)[] = [];
-  private stopHandlers: ((signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP') => void)[] = [];
+  private stopHandlers: ((signal: StopSignal) => void)[] = [];
   private pendingProgress = 0;
   private progressTimer: NodeJS.Timeout | null = null;
   private finished = false;
@@ -77,16 +78,16 @@ export class ShardLink {
   }
 
   /** Reports the shard ready and resolves to the start instant on this process's run clock. */
-  ready(fingerprint: string, requests: number, concurrency: number | null): Promise<number> {
+  ready(fingerprint: string, requests: number): Promise<number> {
     const started = this.until<number>((resolve) => {
       this.start = resolve;
     });
-    this.channel.send({ type: 'ready', fingerprint, requests, concurrency });
+    this.channel.send({ type: 'ready', fingerprint, requests });
     return started;
   }
 
   /** A stop from the coordinator (its operator's signal). */
-  onStop(handler: (signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP') => void): void {
+  onStop(handler: (signal: StopSignal) => void): void {
     this.stopHandlers.push(handler);
   }
 

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { RequestOutput } from '../types.js';
 import { offsetFromProbes } from './clock.js';
-import { mergeShardItems, ShardMergeError, toCoordinatorClock } from './merge.js';
+import { outputsShiftedBy } from '../workers/clock.js';
+import { mergeShardItems, ShardMergeError } from './merge.js';
 import { resolveShardRole } from './role.js';
 import { concurrencySlices, ownRequests, scheduleFingerprint, shardOfRequest, splitNotice } from './split.js';
 import { formatShardSection, shardSummary } from './summary.js';
@@ -51,7 +52,7 @@ describe('the clock offset', () => {
   });
 
   test("outputs move to the coordinator's clock by start time only; never-sent stays 0", () => {
-    const [moved, unsent] = toCoordinatorClock([output(5), output(0)], -2.5);
+    const [moved, unsent] = outputsShiftedBy([output(5), output(0)], -2.5);
     assert.equal(moved!.startTime, 2.5);
     assert.equal(moved!.ttft, 0.1);
     assert.equal(unsent!.startTime, 0);

@@ -28,6 +28,11 @@ function convertStart(output: RequestOutput, convert: (seconds: number) => numbe
   return output.startTime === 0 ? output : { ...output, startTime: convert(output.startTime) };
 }
 
+/** Outputs with every start moved by `seconds` (onto another process's clock: a sharded run's merge); 0 stays 0. */
+export function outputsShiftedBy(outputs: readonly RequestOutput[], seconds: number): RequestOutput[] {
+  return outputs.map((output) => convertStart(output, (t) => t + seconds));
+}
+
 /** Worker side: outputs stamped on this thread's clock, re-expressed on the shared clock before posting. */
 export function outputsToSharedClock(outputs: readonly RequestOutput[], offsetMs: number): RequestOutput[] {
   return outputs.map((output) => convertStart(output, (t) => toSharedSeconds(t, offsetMs)));

@@ -51,10 +51,6 @@ function withoutFlags(argv: readonly string[], flags: readonly string[]): string
   return kept;
 }
 
-function withoutLauncherFlags(argv: readonly string[]): string[] {
-  return withoutFlags(argv, LAUNCHER_FLAGS);
-}
-
 /** `--run-file FILE` (a manifest's pods): the bench flags stored in FILE's `argv`. */
 function expandRunFile(argv: string[]): string[] {
   if (argv[0] !== '--run-file') return argv;
@@ -75,7 +71,7 @@ function writeManifest(args: BenchArgs, argv: readonly string[]): number {
   const { shards, k8sImage, k8sName, k8sManifest } = args.extensions;
   if (shards === null) throw new UsageError('--k8s-manifest needs --shards K: the number of shard pods beside the coordinator');
   if (k8sImage === null) throw new UsageError('--k8s-manifest needs --image IMAGE: an image with servebench installed');
-  const benchArgv = withoutLauncherFlags(argv);
+  const benchArgv = withoutFlags(argv, LAUNCHER_FLAGS);
   const manifest = shardedRunManifest({ name: k8sName, image: k8sImage, shards, benchArgv, hasOutputFile: args.output_file !== null, hasLinger: benchArgv.some((arg) => arg === '--linger' || arg.startsWith('--linger=')), version: TOOL_VERSION });
   writeFileSync(k8sManifest!, manifest);
   notice(`servebench bench: wrote ${k8sManifest}: a Job of ${shards + 1} pods (a coordinator and ${shards} shards), its Service and its ConfigMap, all named ${k8sName}; run it with: kubectl apply -f ${k8sManifest}`);
@@ -90,13 +86,13 @@ function checkShardedRun(args: BenchArgs, role: ShardRole): void {
 }
 
 /** The coordinator's part: where it listens and, on one host, the shard processes it starts. */
-function coordination(args: BenchArgs, role: ShardRole, argv: readonly string[]): ShardCoordination {
+function coordination(args: BenchArgs, role: Exclude<ShardRole, { kind: 'shard' }>, argv: readonly string[]): ShardCoordination {
   const shards = args.extensions.shards!;
   const timeoutS = args.extensions.shardTimeout;
   if (role.kind === 'local') {
     return { shards, timeoutS, listen: { host: '127.0.0.1', port: 0 }, launch: (port) => launchLocalShards(withoutFlags(argv, [...LAUNCHER_FLAGS, ...SIM_FLAGS]).concat(['--shards', String(shards)]), shards, port, notice) };
   }
-  return { shards, timeoutS, listen: { host: '0.0.0.0', port: parseCoordinatorAddress(role.kind === 'coordinator' ? role.address : '').port }, launch: null };
+  return { shards, timeoutS, listen: { host: '0.0.0.0', port: parseCoordinatorAddress(role.address).port }, launch: null };
 }
 
 /** A shard of a sharded run: it sends its share and reports to the coordinator; the coordinator prints the run. */
